@@ -1,0 +1,282 @@
+#include "app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "bound/bound_data.hpp"
+#include "cpu/parallel.hpp"
+#include "heuristic/neh.hpp"
+#include "problem/error.hpp"
+#include "problem/io.hpp"
+#include "search/expander.hpp"
+#include "search/sequential.hpp"
+#if defined(PFSP_HAVE_GPU)
+#include "app/gpu_cli.hpp"
+#endif
+
+namespace pfsp {
+namespace {
+
+const std::map<std::string, bound_kind> bound_names{
+    {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
+const std::map<std::string, branching> branching_names{{"forward", branching::forward},
+                                                       {"backward", branching::backward},
+                                                       {"min-branch", branching::min_branch},
+                                                       {"min-min", branching::min_min}};
+const std::map<std::string, selection> selection_names{{"depth-first", selection::depth_first},
+                                                       {"breadth-first", selection::breadth_first},
+                                                       {"best-first", selection::best_first}};
+
+int default_threads() {
+  const unsigned h = std::thread::hardware_concurrency();
+  return h == 0 ? 1 : static_cast<int>(h);
+}
+
+std::string join_args(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+bool gpu_available() {
+#if defined(PFSP_HAVE_GPU)
+  return gpu_cli_available();
+#else
+  return false;
+#endif
+}
+
+struct solve_args {
+  std::string instance_spec;
+  std::string backend = "auto";
+  int threads = default_threads();
+  std::string bound = "lb1";
+  std::string branch = "min-min";
+  std::string select = "depth-first";
+  long long ub = 0;
+  bool no_neh = false;
+  double time_limit = 0;
+  long long node_limit = 0;
+  std::string json;
+  bool quiet = false;
+  bool no_progress = false;
+  bool profile = false;
+  bool shared_queue = false;
+};
+
+void print_header(std::ostream& out, const instance& inst) {
+  out << "instance     " << inst.name << "  (" << inst.n << " jobs x " << inst.m << " machines)";
+  if (inst.known)
+    out << "  best known " << inst.known->ub << (inst.known->optimal ? " (optimal)" : " (open, lb " + std::to_string(inst.known->lb) + ")");
+  out << '\n';
+}
+
+int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
+             const std::atomic<bool>* interrupt
+#if defined(PFSP_HAVE_GPU)
+             ,
+             const gpu_cli_options& gpu_args
+#endif
+) {
+  const instance inst = load_instance(a.instance_spec);
+  solve_options opt;
+  opt.bound = bound_names.at(a.bound);
+  opt.branch = branching_names.at(a.branch);
+  opt.select = selection_names.at(a.select);
+  if (a.ub > 0) opt.initial_ub = static_cast<int>(a.ub);
+  opt.use_neh = !a.no_neh;
+  opt.time_limit = a.time_limit;
+  opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
+  opt.threads = a.threads;
+  opt.shared_queue = a.shared_queue;
+  opt.profile = a.profile;
+  opt.interrupt = interrupt;
+  if (!a.quiet && !a.no_progress) {
+    opt.on_progress = [&err](const progress_info& p) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(1) << "[" << std::setw(7) << p.elapsed << " s] nodes " << p.nodes << " ("
+        << std::setprecision(2) << (p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed / 1e6 : 0.0)
+        << " M/s)  best " << p.best << "  open " << p.open << "  explored " << std::setprecision(4)
+        << 100.0 * p.explored << " %\n";
+      err << s.str() << std::flush;
+    };
+  }
+
+  std::string backend = a.backend;
+  if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
+  if (backend == "gpu" && !gpu_available()) {
+#if defined(PFSP_HAVE_GPU)
+    throw input_error("--backend gpu: no CUDA device is available on this machine");
+#else
+    throw input_error("--backend gpu: this pfsp was built without CUDA (nvcc was not found at configure time)");
+#endif
+  }
+
+  run_info info;
+  info.command = command;
+  info.backend_opt = backend;
+  info.threads = a.threads;
+  incumbent start;
+  info.initial_ub_source = "none";
+  if (opt.use_neh) {
+    const neh_result h = neh(inst);
+    start = incumbent(h.makespan, h.schedule);
+    info.initial_ub = h.makespan;
+    info.initial_ub_source = "neh";
+  }
+  if (opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
+    info.initial_ub = *opt.initial_ub;
+    info.initial_ub_source = "--ub";
+  }
+
+  if (!a.quiet) {
+    print_header(out, inst);
+    out << "options      backend " << backend << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "")
+        << ", bound " << a.bound << ", branching " << a.branch << ", selection " << a.select << ", initial ub ";
+    if (info.initial_ub) out << info.initial_ub << " (" << info.initial_ub_source << ")";
+    else out << "none";
+    out << '\n' << std::flush;
+  }
+
+  const bound_data data(inst);
+  solve_result r;
+  if (backend == "cpu") {
+    r = solve_sequential(data, opt, start);
+  } else if (backend == "cpu-mt") {
+    r = solve_parallel(data, opt, start);
+  } else {
+#if defined(PFSP_HAVE_GPU)
+    r = gpu_cli_solve(data, opt, gpu_args, start);
+#endif
+  }
+
+  // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
+  if (!r.schedule.empty()) {
+    const int check = evaluate_schedule(inst, r.schedule);
+    if (check != r.makespan)
+      throw error("internal error: reported makespan " + std::to_string(r.makespan) + " but the schedule evaluates to " +
+                  std::to_string(check));
+  }
+  if (a.quiet) {
+    out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
+  } else {
+    print_result(out, inst, opt, r, info);
+  }
+  if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
+  return exit_code_for(r.status);
+}
+
+int do_info(const std::string& spec, std::ostream& out) {
+  const instance inst = load_instance(spec);
+  print_header(out, inst);
+  const bound_data data(inst);
+  std::vector<job_t> perm(inst.n);
+  for (int j = 0; j < inst.n; ++j) perm[j] = static_cast<job_t>(j);
+  expander e1(data, bound_kind::lb1, branching::forward);
+  expander e2(data, bound_kind::lb2, branching::forward);
+  const int lb1 = e1.root_bound(perm.data(), -1, inst.n, INT_MAX);
+  const int lb2 = e2.root_bound(perm.data(), -1, inst.n, INT_MAX);
+  const neh_result h = neh(inst);
+  long long total = 0;
+  int pmin = INT_MAX, pmax = 0;
+  for (int v : inst.p) {
+    total += v;
+    pmin = std::min(pmin, v);
+    pmax = std::max(pmax, v);
+  }
+  out << "times        " << pmin << " .. " << pmax << ", total " << total << '\n';
+  out << "root LB1     " << lb1 << '\n';
+  out << "root LB2     " << lb2 << "   (" << data.view().npairs << " machine pairs)\n";
+  out << "NEH          " << h.makespan << '\n';
+  if (inst.known)
+    out << "best known   lb " << inst.known->lb << ", ub " << inst.known->ub << (inst.known->optimal ? " (optimal)" : " (open)")
+        << '\n';
+  return exit_ok;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const std::atomic<bool>* interrupt) {
+  CLI::App app{"pfsp: exact branch-and-bound for the permutation flow-shop problem (n jobs, m machines, makespan)"};
+  app.footer(
+      "INSTANCE is ta001..ta120 (Taillard, generated from the seeds), random:N,M,SEED, or a file in\n"
+      "Taillard's format or the OR-Library/VRF job-per-row format (detected automatically).\n"
+      "Exit codes: 0 optimal (or bound proven), 1 internal error, 2 bad input or option,\n"
+      "3 time limit, 4 node limit, 130 interrupted (Ctrl-C prints the best schedule and bound so far).");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("pfsp ") + PFSP_VERSION + " (commit " + git_commit() + ")");
+
+  solve_args a;
+  auto* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
+  solve->add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
+  solve->add_option("--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "cpu-mt", "gpu"}))
+      ->capture_default_str();
+  solve->add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  solve->add_option("--bound", a.bound, "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain)")
+      ->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}))
+      ->capture_default_str();
+  solve->add_option("--branching", a.branch, "forward, backward, min-branch or min-min (dynamic bidirectional)")
+      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}))
+      ->capture_default_str();
+  solve->add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
+      ->check(CLI::IsMember({"depth-first", "breadth-first", "best-first"}))
+      ->capture_default_str();
+  solve->add_option("--ub", a.ub, "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers)")
+      ->check(CLI::Range(1LL, 2000000000LL));
+  solve->add_flag("--no-neh", a.no_neh, "do not start from the NEH schedule");
+  solve->add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
+  solve->add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
+      ->check(CLI::Range(0LL, 4000000000000000000LL));
+  solve->add_option("--json", a.json, "write the result as JSON to this file (atomically)");
+  solve->add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'");
+  solve->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
+  solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
+#if defined(PFSP_HAVE_GPU)
+  gpu_cli_options gpu_args;
+  add_gpu_cli_options(*solve, gpu_args);
+#endif
+
+  std::string info_spec;
+  auto* info = app.add_subcommand("info", "Sizes, root bounds, NEH value and best known bounds of an instance");
+  info->add_option("instance", info_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      out << (dynamic_cast<const CLI::CallForHelp*>(&e) || dynamic_cast<const CLI::CallForAllHelp*>(&e)
+                  ? app.help(dynamic_cast<const CLI::CallForHelp*>(&e) && solve->parsed() ? "pfsp solve" : "")
+                  : std::string(e.what()) + "\n");
+      if (dynamic_cast<const CLI::CallForHelp*>(&e) && solve->parsed()) out << solve->help();
+      return exit_ok;
+    }
+    err << "pfsp: " << e.what() << "\n";
+    return exit_input;
+  }
+  try {
+    if (solve->parsed())
+      return do_solve(a, join_args(argc, argv), out, err, interrupt
+#if defined(PFSP_HAVE_GPU)
+                      ,
+                      gpu_args
+#endif
+      );
+    return do_info(info_spec, out);
+  } catch (const input_error& e) {
+    err << "pfsp: " << e.what() << "\n";
+    return exit_input;
+  } catch (const std::exception& e) {
+    err << "pfsp: " << e.what() << "\n";
+    return exit_internal;
+  }
+}
+
+}  // namespace pfsp

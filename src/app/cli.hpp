@@ -1,0 +1,43 @@
+// The command-line interface: `pfsp solve INSTANCE [options]`, `pfsp info INSTANCE`.
+#pragma once
+
+#include <atomic>
+#include <iosfwd>
+#include <string>
+
+#include "problem/instance.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+// Exit codes (documented in the README and `pfsp --help`).
+enum exit_code : int {
+  exit_ok = 0,            // optimal, or proven bound (search complete)
+  exit_internal = 1,      // internal error (a bug; please report)
+  exit_input = 2,         // bad option, instance name or file
+  exit_time_limit = 3,
+  exit_node_limit = 4,
+  exit_interrupted = 130  // Ctrl-C
+};
+
+int exit_code_for(solve_status s);
+
+// Runs the CLI. `interrupt` is set by the SIGINT handler in main.
+int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const std::atomic<bool>* interrupt);
+
+// Human-readable and JSON reports (report.cpp).
+struct run_info {
+  std::string command;      // the command line
+  std::string backend_opt;  // as requested
+  int threads = 1;
+  int initial_ub = 0;
+  std::string initial_ub_source;  // "neh", "--ub", "none"
+};
+void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
+                  const run_info& info);
+std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info);
+// Writes `text` to `path` atomically (temporary file, then rename).
+void write_file_atomically(const std::string& path, const std::string& text);
+std::string git_commit();
+
+}  // namespace pfsp

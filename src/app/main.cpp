@@ -1,0 +1,21 @@
+// pfsp entry point: installs the Ctrl-C handler and runs the CLI.
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+#include "app/cli.hpp"
+
+namespace {
+std::atomic<bool> g_interrupt{false};
+
+extern "C" void on_sigint(int) {
+  g_interrupt.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills at once
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+  return pfsp::run_cli(argc, argv, std::cout, std::cerr, &g_interrupt);
+}

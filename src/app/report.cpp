@@ -1,0 +1,131 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "app/cli.hpp"
+#include "problem/error.hpp"
+
+namespace pfsp {
+
+std::string git_commit() { return PFSP_GIT_COMMIT; }
+
+int exit_code_for(solve_status s) {
+  switch (s) {
+    case solve_status::optimal:
+    case solve_status::proven_bound: return exit_ok;
+    case solve_status::time_limit: return exit_time_limit;
+    case solve_status::node_limit: return exit_node_limit;
+    case solve_status::interrupted: return exit_interrupted;
+    case solve_status::error: return exit_internal;
+  }
+  return exit_internal;
+}
+
+namespace {
+
+std::string human(double v) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(v >= 100 ? 0 : 2);
+  if (v >= 1e9) s << v / 1e9 << " G";
+  else if (v >= 1e6) s << v / 1e6 << " M";
+  else if (v >= 1e3) s << v / 1e3 << " k";
+  else s << v << " ";
+  return s.str();
+}
+
+}  // namespace
+
+void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
+                  const run_info& info) {
+  (void)opt;
+  (void)info;
+  const auto& st = r.stats;
+  out << "status       " << to_string(r.status) << '\n';
+  if (r.schedule.empty()) {
+    out << "makespan     none found below the initial upper bound\n";
+  } else {
+    out << "makespan     " << r.makespan;
+    if (inst.known) out << "   (best known " << inst.known->ub << (inst.known->optimal ? ", optimal" : "") << ")";
+    out << '\n';
+  }
+  out << "lower bound  " << r.lower_bound;
+  if (inst.known) out << "   (best known " << inst.known->lb << ")";
+  out << '\n';
+  if (r.status == solve_status::proven_bound)
+    out << "note         search complete: no schedule shorter than " << r.lower_bound
+        << " exists; the best schedule found is longer (the initial upper bound was not reached)\n";
+  if (!r.schedule.empty() && r.status != solve_status::optimal && r.lower_bound > 0) {
+    const double gap = 100.0 * (r.makespan - r.lower_bound) / r.lower_bound;
+    out << "gap          " << std::fixed << std::setprecision(2) << gap << " %\n" << std::defaultfloat;
+  }
+  if (!r.schedule.empty()) {
+    out << "schedule    ";
+    for (int j : r.schedule) out << ' ' << j + 1;
+    out << '\n';
+  }
+  out << "nodes        " << st.branched << " branched, " << st.bounds << " bounds, " << st.pruned << " pruned, "
+      << st.leaves << " leaves\n";
+  out << "explored     " << std::setprecision(6) << 100.0 * st.explored << " %\n";
+  out << "time         " << std::fixed << std::setprecision(3) << st.total_seconds << " s   ("
+      << human(st.total_seconds > 0 ? static_cast<double>(st.branched) / st.total_seconds : 0.0) << "nodes/s, "
+      << human(st.total_seconds > 0 ? static_cast<double>(st.bounds) / st.total_seconds : 0.0) << "bounds/s)\n"
+      << std::defaultfloat;
+  if (st.bound_seconds > 0)
+    out << "profile      bounding " << std::fixed << std::setprecision(3) << st.bound_seconds << " s ("
+        << std::setprecision(1) << 100.0 * st.bound_seconds / std::max(st.total_seconds, 1e-12)
+        << " % of the run; summed over threads)\n"
+        << std::defaultfloat;
+  for (const auto& note : r.notes) out << "note         " << note << '\n';
+}
+
+std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info) {
+  nlohmann::json j;
+  j["status"] = std::string(to_string(r.status));
+  j["makespan"] = r.schedule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.makespan);
+  std::vector<int> one_based;
+  for (int x : r.schedule) one_based.push_back(x + 1);
+  j["schedule"] = one_based;
+  j["lower_bound"] = r.lower_bound;
+  j["instance"] = {{"name", inst.name}, {"n", inst.n}, {"m", inst.m}};
+  if (inst.known)
+    j["instance"]["best_known"] = {{"lb", inst.known->lb}, {"ub", inst.known->ub}, {"optimal", inst.known->optimal}};
+  j["nodes"] = {{"branched", r.stats.branched}, {"bounds", r.stats.bounds}, {"pruned", r.stats.pruned},
+                {"leaves", r.stats.leaves}};
+  j["explored_fraction"] = r.stats.explored;
+  j["time_seconds"] = r.stats.total_seconds;
+  if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
+  j["backend"] = r.backend;
+  j["notes"] = r.notes;
+  j["options"] = {{"backend", info.backend_opt},
+                  {"threads", info.threads},
+                  {"bound", std::string(to_string(opt.bound))},
+                  {"branching", std::string(to_string(opt.branch))},
+                  {"selection", std::string(to_string(opt.select))},
+                  {"initial_ub", info.initial_ub},
+                  {"initial_ub_source", info.initial_ub_source},
+                  {"time_limit", opt.time_limit},
+                  {"node_limit", opt.node_limit}};
+  j["commit"] = git_commit();
+  j["command"] = info.command;
+  return j.dump(2) + "\n";
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw input_error("cannot write '" + tmp + "'");
+    f << text;
+    f.flush();
+    if (!f) throw input_error("error while writing '" + tmp + "'");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw input_error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+}  // namespace pfsp

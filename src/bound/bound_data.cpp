@@ -1,0 +1,70 @@
+#include "bound/bound_data.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pfsp {
+
+bound_data::bound_data(const instance& inst) : inst_(&inst) {
+  const int n = inst.n, m = inst.m;
+  heads_.assign(static_cast<std::size_t>(n) * m, 0);
+  tails_.assign(static_cast<std::size_t>(n) * m, 0);
+  for (int j = 0; j < n; ++j) {
+    int s = 0;
+    for (int k = 0; k < m; ++k) {
+      heads_[k * n + j] = s;
+      s += inst.time(k, j);
+    }
+    s = 0;
+    for (int k = m - 1; k >= 0; --k) {
+      tails_[k * n + j] = s;
+      s += inst.time(k, j);
+    }
+  }
+  // Machine pairs in the papers' order: (0,1), (0,2), ..., (m-2, m-1).
+  for (int k = 0; k < m; ++k)
+    for (int l = k + 1; l < m; ++l) {
+      pair_first_.push_back(k);
+      pair_second_.push_back(l);
+    }
+  const int npairs = static_cast<int>(pair_first_.size());
+  johnson_.resize(static_cast<std::size_t>(npairs) * n);
+  lags_.resize(static_cast<std::size_t>(npairs) * n);
+  std::vector<int> order(n);
+  for (int p = 0; p < npairs; ++p) {
+    const int k = pair_first_[p], l = pair_second_[p];
+    for (int j = 0; j < n; ++j) {
+      int lag = 0;
+      for (int i = k + 1; i < l; ++i) lag += inst.time(i, j);
+      lags_[p * n + j] = lag;
+    }
+    // Johnson's rule for two machines with time lags (Mitten): a_j = p_kj + lag_j,
+    // b_j = lag_j + p_lj; jobs with a_j <= b_j first by increasing a_j, then the others by
+    // decreasing b_j. Ties broken by job index so every build gets the same order.
+    std::iota(order.begin(), order.end(), 0);
+    auto a = [&](int j) { return inst.time(k, j) + lags_[p * n + j]; };
+    auto b = [&](int j) { return lags_[p * n + j] + inst.time(l, j); };
+    std::sort(order.begin(), order.end(), [&](int x, int y) {
+      const bool fx = a(x) <= b(x), fy = a(y) <= b(y);
+      if (fx != fy) return fx;
+      if (fx) return a(x) != a(y) ? a(x) < a(y) : x < y;
+      return b(x) != b(y) ? b(x) > b(y) : x < y;
+    });
+    std::copy(order.begin(), order.end(), johnson_.begin() + static_cast<std::ptrdiff_t>(p) * n);
+  }
+}
+
+bound_view bound_data::view() const {
+  bound_view v;
+  v.inst = inst_->view();
+  v.heads = heads_.data();
+  v.tails = tails_.data();
+  v.npairs = static_cast<int>(pair_first_.size());
+  v.pair_first = pair_first_.data();
+  v.pair_second = pair_second_.data();
+  v.johnson = johnson_.data();
+  v.lags = lags_.data();
+  return v;
+}
+
+}  // namespace pfsp

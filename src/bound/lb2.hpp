@@ -1,0 +1,83 @@
+// LB2: Lageweg, Lenstra and Rinnooy Kan's two-machine bound (the papers' LB). For each pair of
+// machines (k, l), the unscheduled jobs are sequenced in the pair's Johnson order with time lags
+// (optimal for the relaxed two-machine problem with lags), started when k and l are free and
+// followed by the suffix. The bound is the largest over all m(m-1)/2 pairs, and never below LB1.
+// O(m^2 n / 2) per node: this is the part the papers move to the GPU.
+#pragma once
+
+#include "bound/bound_data.hpp"
+#include "bound/lb1.hpp"
+#include "problem/hd.hpp"
+
+namespace pfsp {
+
+// Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
+// Stops early and returns the value reached as soon as it is >= ub (the node is pruned anyway).
+template <class IsScheduled>
+PFSP_HD int lb2_pairs(bound_view b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
+  const instance_view inst = b.inst;
+  const int n = inst.n;
+  int lb = 0;
+  for (int q = 0; q < b.npairs; ++q) {
+    const int k = b.pair_first[q], l = b.pair_second[q];
+    const int* order = b.johnson + q * n;
+    const int* lag = b.lags + q * n;
+    int t0 = front[k], t1 = front[l];
+    for (int r = 0; r < n; ++r) {
+      const int j = order[r];
+      if (is_scheduled(j)) continue;
+      t0 += inst.time(k, j);
+      const int ready = t0 + lag[j];
+      t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+    }
+    const int a = t0 + back[k], c = t1 + back[l];
+    const int v = a > c ? a : c;
+    if (v > lb) {
+      lb = v;
+      if (lb >= ub) return lb;
+    }
+  }
+  return lb;
+}
+
+enum class bound_kind : int { lb1 = 0, lb2 = 1, lb1_lb2 = 2 };
+
+// Bound of one child from the parent's parts: the single definition shared by the CPU solvers
+// and the GPU kernels. `forward` appends `job` to the prefix, else puts it before the suffix.
+// parent_scheduled(j) covers the parent's prefix and suffix. Scratch: m ints.
+//   lb1:     LB1 only.
+//   lb2:     max(LB1, pairs), pairs always evaluated.
+//   lb1_lb2: LB1; pairs only if LB1 < ub (the papers' chain: LB2 for survivors of LB1).
+template <class IsScheduled>
+PFSP_HD int child_bound(bound_kind kind, bound_view b, const int* front, const int* back, const int* remain,
+                        IsScheduled parent_scheduled, int job, bool forward, int ub, int* scratch) {
+  const instance_view inst = b.inst;
+  int lb1;
+  if (forward) {
+    lb1 = lb1_forward_child(inst, front, back, remain, job);
+  } else {
+    lb1 = lb1_backward_child(inst, front, back, remain, job, scratch);
+  }
+  if (kind == bound_kind::lb1 || (kind == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;
+  auto sched = [&](int j) { return j == job || parent_scheduled(j); };
+  int pairs;
+  if (forward) {
+    front_after(inst, front, job, scratch);
+    pairs = lb2_pairs(b, scratch, back, sched, ub);
+  } else {
+    pairs = lb2_pairs(b, front, scratch, sched, ub);
+  }
+  return pairs > lb1 ? pairs : lb1;
+}
+
+// Bound of a node from its own parts (root, or a pool node evaluated from scratch).
+template <class IsScheduled>
+PFSP_HD int node_bound(bound_kind kind, bound_view b, const int* front, const int* back, const int* remain,
+                       IsScheduled is_scheduled, int ub) {
+  const int lb1 = lb1_from_parts(b.inst.m, front, back, remain);
+  if (kind == bound_kind::lb1 || (kind == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;
+  const int pairs = lb2_pairs(b, front, back, is_scheduled, ub);
+  return pairs > lb1 ? pairs : lb1;
+}
+
+}  // namespace pfsp

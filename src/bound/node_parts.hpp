@@ -1,0 +1,103 @@
+// The three per-machine vectors every bound is built from, computed once per parent node
+// (Gmys, Mezmaz, Melab, Tuyttens, EJOR 2020, "incremental" evaluation):
+//   front[k]  earliest time machine k is free after the scheduled prefix perm[0..limit1]
+//   back[k]   length of the scheduled suffix perm[limit2..n) from machine k to the end
+//   remain[k] total work of the unscheduled jobs perm(limit1..limit2) on machine k
+// A node is the papers' partial schedule: prefix ends at limit1 (-1 when empty), suffix starts
+// at limit2 (n when empty), unscheduled jobs sit in positions limit1+1 .. limit2-1.
+#pragma once
+
+#include "bound/bound_data.hpp"
+#include "problem/hd.hpp"
+#include "problem/makespan.hpp"
+
+namespace pfsp {
+
+// front[] for a node. With an empty prefix, machine k cannot start before the smallest head
+// (sum of a job's times on machines < k) among unscheduled jobs; 0 if none is left. O(n m).
+template <class Job>
+PFSP_HD void schedule_front(bound_view b, const Job* perm, int limit1, int limit2, int* front) {
+  const instance_view inst = b.inst;
+  if (limit1 >= 0) {
+    completion_times(inst, perm, limit1 + 1, front);
+    return;
+  }
+  for (int k = 0; k < inst.m; ++k) {
+    int best = 0;
+    bool any = false;
+    for (int i = limit1 + 1; i < limit2; ++i) {
+      const int h = b.heads[k * inst.n + perm[i]];
+      if (!any || h < best) best = h;
+      any = true;
+    }
+    front[k] = best;
+  }
+}
+
+// back[] for a node: the suffix scheduled backwards (the mirrored problem). With an empty
+// suffix, the smallest tail among unscheduled jobs; 0 if none is left. O(n m).
+template <class Job>
+PFSP_HD void schedule_back(bound_view b, const Job* perm, int limit1, int limit2, int* back) {
+  const instance_view inst = b.inst;
+  const int m = inst.m;
+  if (limit2 < inst.n) {
+    for (int k = 0; k < m; ++k) back[k] = 0;
+    for (int i = inst.n - 1; i >= limit2; --i) {
+      const int j = perm[i];
+      int t = back[m - 1] + inst.time(m - 1, j);
+      back[m - 1] = t;
+      for (int k = m - 2; k >= 0; --k) {
+        t = (t > back[k] ? t : back[k]) + inst.time(k, j);
+        back[k] = t;
+      }
+    }
+    return;
+  }
+  for (int k = 0; k < m; ++k) {
+    int best = 0;
+    bool any = false;
+    for (int i = limit1 + 1; i < limit2; ++i) {
+      const int t = b.tails[k * inst.n + perm[i]];
+      if (!any || t < best) best = t;
+      any = true;
+    }
+    back[k] = best;
+  }
+}
+
+template <class Job>
+PFSP_HD void sum_unscheduled(instance_view inst, const Job* perm, int limit1, int limit2, int* remain) {
+  for (int k = 0; k < inst.m; ++k) {
+    int s = 0;
+    for (int i = limit1 + 1; i < limit2; ++i) s += inst.time(k, perm[i]);
+    remain[k] = s;
+  }
+}
+
+template <class Job>
+PFSP_HD void node_parts(bound_view b, const Job* perm, int limit1, int limit2, int* front, int* back, int* remain) {
+  schedule_front(b, perm, limit1, limit2, front);
+  schedule_back(b, perm, limit1, limit2, back);
+  sum_unscheduled(b.inst, perm, limit1, limit2, remain);
+}
+
+// Child's front[] when `job` is appended to the prefix. Exact also when the parent's prefix was
+// empty, since then front[] holds heads no larger than the job's own. O(m).
+PFSP_HD void front_after(instance_view inst, const int* front, int job, int* child_front) {
+  int t = 0;
+  for (int k = 0; k < inst.m; ++k) {
+    t = (t > front[k] ? t : front[k]) + inst.time(k, job);
+    child_front[k] = t;
+  }
+}
+
+// Child's back[] when `job` is put in front of the suffix (backward branching). O(m).
+PFSP_HD void back_after(instance_view inst, const int* back, int job, int* child_back) {
+  int t = 0;
+  for (int k = inst.m - 1; k >= 0; --k) {
+    t = (t > back[k] ? t : back[k]) + inst.time(k, job);
+    child_back[k] = t;
+  }
+}
+
+}  // namespace pfsp

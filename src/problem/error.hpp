@@ -1,0 +1,32 @@
+// Host-side errors. Host code throws; destructors never throw (RMM detail/error.hpp style).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pfsp {
+
+// Any failure the user can act on: the message is printed as is.
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Bad input: a file, an instance name or an option value. Maps to exit code 2.
+class input_error : public error {
+ public:
+  using error::error;
+};
+
+// Builds "file:line: message" for errors in input files (line 0 = whole file).
+inline input_error file_error(const std::string& file, int line, const std::string& what) {
+  if (line > 0) return input_error(file + ":" + std::to_string(line) + ": " + what);
+  return input_error(file + ": " + what);
+}
+
+}  // namespace pfsp
+
+#define PFSP_EXPECTS(cond, msg)                                                       \
+  do {                                                                                \
+    if (!(cond)) throw ::pfsp::error(std::string("internal check failed: ") + (msg)); \
+  } while (0)

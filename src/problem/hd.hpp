@@ -1,0 +1,31 @@
+// Portability macro for functions compiled for both host and device (Kokkos-style).
+// The core is plain C++20: this header includes no CUDA header, so g++ builds it alone.
+#pragma once
+
+#if defined(__CUDACC__)
+#define PFSP_HD __host__ __device__ __forceinline__
+#define PFSP_HD_NOINLINE __host__ __device__
+#else
+#define PFSP_HD inline
+#define PFSP_HD_NOINLINE
+#endif
+
+// Host+device assertion: aborts on the host, traps on the device; compiled out with NDEBUG.
+#if defined(NDEBUG)
+#define PFSP_HD_ASSERT(cond) ((void)0)
+#elif defined(__CUDA_ARCH__)
+#define PFSP_HD_ASSERT(cond) \
+  do {                       \
+    if (!(cond)) __trap();   \
+  } while (0)
+#else
+#include <cstdio>
+#include <cstdlib>
+#define PFSP_HD_ASSERT(cond)                                                              \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      std::fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                       \
+    }                                                                                     \
+  } while (0)
+#endif

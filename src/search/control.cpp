@@ -1,0 +1,25 @@
+#include "search/control.hpp"
+
+#include <algorithm>
+
+namespace pfsp {
+
+solve_result finish_result(solve_status stop, const incumbent& inc, int threshold, int open_min_lb,
+                           const solve_stats& stats, double seconds) {
+  solve_result r;
+  r.schedule = inc.schedule();
+  r.makespan = r.schedule.empty() ? 0 : inc.value();
+  const int ub = std::min(threshold, inc.value());
+  if (stop == solve_status::optimal) {
+    r.lower_bound = ub;
+    r.status = (!r.schedule.empty() && r.makespan == ub) ? solve_status::optimal : solve_status::proven_bound;
+  } else {
+    r.status = stop;
+    r.lower_bound = std::min(ub, open_min_lb);
+  }
+  r.stats = stats;
+  r.stats.total_seconds = seconds;
+  return r;
+}
+
+}  // namespace pfsp

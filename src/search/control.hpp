@@ -1,0 +1,101 @@
+// Run control shared by all solvers: the incumbent, stop conditions (time, nodes, Ctrl-C) and
+// the progress callback, and turning the end state of a search into a solve_result.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "problem/instance.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+// Best complete schedule known. Thread-safe: `value` is read lock-free on the hot path.
+class incumbent {
+ public:
+  incumbent() = default;
+  incumbent(int makespan, std::vector<int> schedule) : value_(makespan), schedule_(std::move(schedule)) {}
+  incumbent(const incumbent& o) : value_(o.value()), schedule_(o.schedule()) {}
+  incumbent& operator=(const incumbent& o) {
+    if (this != &o) {
+      auto s = o.schedule();
+      std::lock_guard lock(mutex_);
+      schedule_ = std::move(s);
+      value_.store(o.value(), std::memory_order_relaxed);
+    }
+    return *this;
+  }
+
+  int value() const { return value_.load(std::memory_order_relaxed); }
+  std::vector<int> schedule() const {
+    std::lock_guard lock(mutex_);
+    return schedule_;
+  }
+  // Installs the schedule if it is better; returns true if it was.
+  template <class Job>
+  bool offer(int makespan, const Job* perm, int n) {
+    if (makespan >= value()) return false;
+    std::lock_guard lock(mutex_);
+    if (makespan >= value_.load(std::memory_order_relaxed)) return false;
+    schedule_.assign(perm, perm + n);
+    value_.store(makespan, std::memory_order_relaxed);
+    return true;
+  }
+
+ private:
+  std::atomic<int> value_{INT_MAX};
+  std::vector<int> schedule_;
+  mutable std::mutex mutex_;
+};
+
+class run_control {
+ public:
+  explicit run_control(const solve_options& opt) : opt_(opt), start_(clock::now()), last_report_(start_) {}
+
+  double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+
+  // Checked every few thousand nodes. Returns the status to stop with, or optimal to go on.
+  solve_status check(std::uint64_t branched) {
+    if (opt_.interrupt && opt_.interrupt->load(std::memory_order_relaxed)) return solve_status::interrupted;
+    if (opt_.node_limit && branched >= opt_.node_limit) return solve_status::node_limit;
+    if (opt_.time_limit > 0 && elapsed() >= opt_.time_limit) return solve_status::time_limit;
+    return solve_status::optimal;
+  }
+
+  // Calls the progress callback if its interval has passed.
+  void maybe_report(const progress_info& info_without_time) {
+    if (!opt_.on_progress) return;
+    const auto now = clock::now();
+    if (std::chrono::duration<double>(now - last_report_).count() < opt_.progress_interval) return;
+    last_report_ = now;
+    progress_info info = info_without_time;
+    info.elapsed = elapsed();
+    opt_.on_progress(info);
+  }
+
+  const solve_options& options() const { return opt_; }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  const solve_options& opt_;
+  clock::time_point start_;
+  clock::time_point last_report_;
+};
+
+// Pruning threshold at the start: the incumbent's makespan, or --ub if smaller.
+inline int initial_threshold(const solve_options& opt, const incumbent& inc) {
+  int ub = inc.value();
+  if (opt.initial_ub && *opt.initial_ub < ub) ub = *opt.initial_ub;
+  return ub;
+}
+
+// Final result. `open_min_lb` is the smallest bound among nodes left open (INT_MAX if none).
+// A complete search proves that no schedule below the final threshold exists.
+solve_result finish_result(solve_status stop, const incumbent& inc, int threshold, int open_min_lb,
+                           const solve_stats& stats, double seconds);
+
+}  // namespace pfsp

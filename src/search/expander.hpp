@@ -1,0 +1,135 @@
+// One branching step, shared by every solver (sequential, multi-threaded, and the host side of
+// the GPU backend): compute the parent's parts once, bound its children incrementally in one or
+// both directions, choose the direction, prune, and hand survivors and improving leaves back.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "bound/bound_data.hpp"
+#include "bound/lb2.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+// (n - d)! / n! for d = 0..n: the share of the search space under one node of depth d.
+std::vector<double> subtree_weights(int n);
+
+// Direction chosen for a node. fwd/bwd hold the children's bounds by position
+// (limit1+1 .. limit2-1), only for the directions that were evaluated.
+bool choose_forward(branching rule, const int* fwd, const int* bwd, int count, int ub);
+
+class expander {
+ public:
+  expander(const bound_data& data, bound_kind kind, branching rule, bool profile = false)
+      : b_(data.view()), kind_(kind), rule_(rule), profile_(profile), weights_(subtree_weights(data.view().inst.n)) {
+    const int n = b_.inst.n, m = b_.inst.m;
+    front_.resize(m);
+    back_.resize(m);
+    remain_.resize(m);
+    scratch_.resize(m);
+    scheduled_.resize(n);
+    lb_fwd_.resize(n);
+    lb_bwd_.resize(n);
+    order_.resize(n);
+  }
+
+  bound_view view() const { return b_; }
+  double weight(int depth) const { return weights_[depth]; }
+
+  // Expands node (perm, limit1, limit2) against threshold ub (prune when lb >= ub).
+  // push(parent_perm, pos_from, pos_to, limit1, limit2, lb): a surviving inner child is the
+  //   parent with positions pos_from and pos_to swapped.
+  // leaf(parent_perm, pos_from, pos_to, makespan): a complete schedule with makespan < ub.
+  // Children are pushed with the largest bound first, so a stack pops the most promising first.
+  template <class Push, class Leaf>
+  void expand(const job_t* perm, int limit1, int limit2, int ub, Push&& push, Leaf&& leaf, solve_stats& st) {
+    const instance_view inst = b_.inst;
+    const int n = inst.n;
+    const int first = limit1 + 1, count = limit2 - first;
+    const int child_depth = first + (n - limit2) + 1;
+    using clock = std::chrono::steady_clock;
+    clock::time_point t0;
+    if (profile_) t0 = clock::now();
+
+    node_parts(b_, perm, limit1, limit2, front_.data(), back_.data(), remain_.data());
+    const bool need_flags = kind_ != bound_kind::lb1;
+    if (need_flags) {
+      for (int i = 0; i < n; ++i) scheduled_[perm[i]] = (i < first || i >= limit2) ? 1 : 0;
+    }
+    const unsigned char* flags = scheduled_.data();
+    auto is_scheduled = [flags](int j) { return flags[j] != 0; };
+    const bool do_fwd = rule_ != branching::backward;
+    const bool do_bwd = rule_ != branching::forward;
+    for (int c = 0; c < count; ++c) {
+      const int job = perm[first + c];
+      if (do_fwd)
+        lb_fwd_[c] = child_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), is_scheduled, job, true, ub,
+                                 scratch_.data());
+      if (do_bwd)
+        lb_bwd_[c] = child_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), is_scheduled, job, false, ub,
+                                 scratch_.data());
+    }
+    st.bounds += static_cast<std::uint64_t>(count) * ((do_fwd ? 1 : 0) + (do_bwd ? 1 : 0));
+    if (profile_) st.bound_seconds += std::chrono::duration<double>(clock::now() - t0).count();
+    ++st.branched;
+
+    const bool forward = choose_forward(rule_, lb_fwd_.data(), lb_bwd_.data(), count, ub);
+    const int* lbs = forward ? lb_fwd_.data() : lb_bwd_.data();
+    const int to = forward ? first : limit2 - 1;
+    const int l1 = forward ? limit1 + 1 : limit1;
+    const int l2 = forward ? limit2 : limit2 - 1;
+    const bool leaves = count == 1;
+    int kept = 0;
+    for (int c = 0; c < count; ++c) {
+      if (lbs[c] >= ub) {
+        ++st.pruned;
+        st.explored += weights_[child_depth];
+      } else if (leaves) {
+        ++st.leaves;
+        st.explored += weights_[child_depth];
+        leaf(perm, first + c, to, lbs[c]);
+        // A leaf may lower ub; later siblings are still checked against the caller's ub.
+      } else {
+        order_[kept++] = c;
+      }
+    }
+    // Largest bound first: insertion sort on at most n - depth entries.
+    for (int a = 1; a < kept; ++a) {
+      const int v = order_[a];
+      int q = a;
+      while (q > 0 && lbs[order_[q - 1]] < lbs[v]) {
+        order_[q] = order_[q - 1];
+        --q;
+      }
+      order_[q] = v;
+    }
+    for (int a = 0; a < kept; ++a) {
+      const int c = order_[a];
+      push(perm, first + c, to, l1, l2, lbs[c]);
+    }
+  }
+
+  // Bound of a whole node from scratch (the root, or checks).
+  int root_bound(const job_t* perm, int limit1, int limit2, int ub) {
+    node_parts(b_, perm, limit1, limit2, front_.data(), back_.data(), remain_.data());
+    const int n = b_.inst.n;
+    for (int i = 0; i < n; ++i) scheduled_[perm[i]] = (i <= limit1 || i >= limit2) ? 1 : 0;
+    const unsigned char* flags = scheduled_.data();
+    return node_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), [flags](int j) { return flags[j] != 0; }, ub);
+  }
+
+ private:
+  bound_view b_;
+  bound_kind kind_;
+  branching rule_;
+  bool profile_;
+  std::vector<double> weights_;
+  std::vector<int> front_, back_, remain_, scratch_, lb_fwd_, lb_bwd_, order_;
+  std::vector<unsigned char> scheduled_;
+};
+
+}  // namespace pfsp

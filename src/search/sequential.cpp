@@ -1,0 +1,76 @@
+#include "search/sequential.hpp"
+
+#include <numeric>
+
+#include "problem/error.hpp"
+#include "search/expander.hpp"
+#include "search/node_pool.hpp"
+
+namespace pfsp {
+namespace {
+
+template <class Pool>
+solve_result run(const bound_data& data, const solve_options& opt, const incumbent& start) {
+  run_control ctl(opt);
+  const int n = data.view().inst.n;
+  incumbent best(start);
+  const int threshold = initial_threshold(opt, best);
+  int ub = threshold;
+  expander ex(data, opt.bound, opt.branch, opt.profile);
+  Pool pool(n);
+  solve_stats st;
+
+  std::vector<job_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  const int root_lb = ex.root_bound(perm.data(), -1, n, ub);
+  ++st.bounds;
+  if (root_lb < ub) {
+    pool.push_root(perm.data(), -1, n, root_lb);
+  } else {
+    ++st.pruned;
+    st.explored += 1.0;
+  }
+
+  std::vector<job_t> leaf_perm(n);
+  auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) { pool.push(parent, a, b, l1, l2, lb); };
+  auto leaf = [&](const job_t* parent, int a, int b, int value) {
+    std::copy(parent, parent + n, leaf_perm.begin());
+    std::swap(leaf_perm[a], leaf_perm[b]);
+    if (best.offer(value, leaf_perm.data(), n)) ub = std::min(ub, value);
+  };
+
+  solve_status stop = solve_status::optimal;
+  std::uint64_t next_check = 1024;
+  while (!pool.empty()) {
+    const node_meta m = pool.pop(perm.data());
+    if (m.lb >= ub) {  // the incumbent improved since this node was bounded
+      ++st.pruned;
+      st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
+      continue;
+    }
+    ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
+    if (st.branched >= next_check) {
+      next_check = st.branched + 1024;
+      stop = ctl.check(st.branched);
+      if (stop != solve_status::optimal) break;
+      ctl.maybe_report({0, st.branched, best.value(), pool.size(), st.explored});
+    }
+  }
+  const int open_min = pool.empty() ? INT_MAX : pool.min_lb();
+  solve_result r = finish_result(stop, best, threshold, open_min, st, ctl.elapsed());
+  r.backend = "cpu (sequential, " + std::string(to_string(opt.select)) + ")";
+  return r;
+}
+
+}  // namespace
+
+solve_result solve_sequential(const bound_data& data, const solve_options& opt, const incumbent& start) {
+  switch (opt.select) {
+    case selection::depth_first: return run<dfs_pool>(data, opt, start);
+    case selection::breadth_first: return run<bfs_pool>(data, opt, start);
+    case selection::best_first: return run<best_pool>(data, opt, start);
+  }
+  throw error("unknown selection strategy");
+}
+
+}  // namespace pfsp

@@ -1,0 +1,84 @@
+// Vocabulary of the search layer: options, statistics, status and result of a solve.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bound/lb2.hpp"
+
+namespace pfsp {
+
+using job_t = std::uint16_t;  // job index in a permutation (instances up to 65535 jobs)
+
+// Where children are placed. forward/backward are static; min_branch and min_min evaluate both
+// directions' children and pick per node (Gmys, Mezmaz, Melab, Tuyttens, EJOR 2020).
+enum class branching : int { forward = 0, backward = 1, min_branch = 2, min_min = 3 };
+enum class selection : int { depth_first = 0, breadth_first = 1, best_first = 2 };
+enum class solve_status : int { optimal = 0, proven_bound = 1, time_limit = 2, node_limit = 3, interrupted = 4, error = 5 };
+
+std::string_view to_string(bound_kind v);
+std::string_view to_string(branching v);
+std::string_view to_string(selection v);
+std::string_view to_string(solve_status v);
+
+// A snapshot for the live progress line.
+struct progress_info {
+  double elapsed = 0;
+  std::uint64_t nodes = 0;  // nodes branched
+  int best = 0;             // incumbent makespan
+  std::uint64_t open = 0;   // nodes waiting in pools
+  double explored = 0;      // sum of (n - depth)! / n! over closed nodes, in [0, 1]
+};
+
+struct solve_options {
+  bound_kind bound = bound_kind::lb1;
+  branching branch = branching::min_min;
+  selection select = selection::depth_first;
+  std::optional<int> initial_ub;        // --ub: prune every node with lb >= this (papers' 6.1)
+  bool use_neh = true;                  // NEH gives the first incumbent
+  double time_limit = 0;                // seconds, 0 = none
+  std::uint64_t node_limit = 0;         // branched nodes, 0 = none
+  int threads = 1;                      // cpu-mt
+  bool shared_queue = false;            // cpu-mt: the papers' single mutex-protected queue
+  bool profile = false;                 // time bounding versus the rest (papers' Table I)
+  const std::atomic<bool>* interrupt = nullptr;  // set by the SIGINT handler
+  std::function<void(const progress_info&)> on_progress;  // called about once a second
+  double progress_interval = 1.0;
+};
+
+struct solve_stats {
+  std::uint64_t branched = 0;  // nodes whose children were generated
+  std::uint64_t bounds = 0;    // lower bounds computed
+  std::uint64_t pruned = 0;    // children discarded by their bound
+  std::uint64_t leaves = 0;    // complete schedules reached
+  double bound_seconds = 0;    // time in bounding (with profile)
+  double total_seconds = 0;
+  double explored = 0;         // fraction of the search space closed
+
+  solve_stats& operator+=(const solve_stats& o) {
+    branched += o.branched;
+    bounds += o.bounds;
+    pruned += o.pruned;
+    leaves += o.leaves;
+    bound_seconds += o.bound_seconds;
+    explored += o.explored;
+    return *this;
+  }
+};
+
+struct solve_result {
+  solve_status status = solve_status::error;
+  int makespan = 0;            // of `schedule`; 0 if none was found
+  std::vector<int> schedule;   // 0-based job indices, best found
+  int lower_bound = 0;         // proven lower bound on the optimum
+  solve_stats stats;
+  std::string backend;         // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
+  std::vector<std::string> notes;  // decisions taken at run time (e.g. the GPU pool size)
+};
+
+}  // namespace pfsp
