@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Proves Taillard instances with the CLI and checks each optimum against the best known value.
+# usage: scripts/prove_taillard.sh FIRST LAST [pfsp options...]   e.g. 1 20 --backend cpu-mt
+# Prints one markdown row per instance; exits non-zero if any result disagrees with the table.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=${PFSP_BIN:-build/pfsp}
+first=$1; last=$2; shift 2
+[ -x "$bin" ] || { echo "prove_taillard.sh: no binary at $bin (build first, or set PFSP_BIN)" >&2; exit 2; }
+fail=0
+echo "| instance | status | makespan | best known | nodes | time (s) |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for i in $(seq "$first" "$last"); do
+  name=$(printf "ta%03d" "$i")
+  json=$(mktemp)
+  "$bin" solve "$name" --no-progress -q --json "$json" "$@" >/dev/null
+  rc=$?
+  if [ ! -s "$json" ]; then echo "| $name | error (exit $rc) | | | | |"; fail=1; rm -f "$json"; continue; fi
+  read -r status mk lb known nodes secs < <(python3 -c "
+import json,sys; j=json.load(open('$json'))
+print(j['status'], j['makespan'], j['lower_bound'], j['instance']['best_known']['ub'], j['nodes']['branched'], '%.2f'%j['time_seconds'])")
+  echo "| $name | $status | $mk | $known | $nodes | $secs |"
+  if [ "$status" = optimal ] && [ "$mk" != "$known" ]; then echo "MISMATCH on $name" >&2; fail=1; fi
+  if [ $rc -ne 0 ] && [ "$status" = optimal ]; then fail=1; fi
+  rm -f "$json"
+done
+exit $fail
