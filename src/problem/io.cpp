@@ -89,16 +89,23 @@ instance parse_instance(std::istream& in, const std::string& origin) {
   const auto& first = lines[1];
   // Job-per-row if the first row has 2m tokens whose even positions count machines in order.
   bool job_rows = false;
-  if (first.tokens.size() == static_cast<std::size_t>(2 * m) && (n != 2 * m || m > 1)) {
-    const long long base = parse_int(first.tokens[0], origin, first.number, "machine index");
-    if (base == 0 || base == 1) {
+  if (first.tokens.size() == static_cast<std::size_t>(2 * m)) {
+    // Detection only: a first token that is no integer is reported by the parser of the layout.
+    auto whole_int = [](const std::string& t, long long& v) {
+      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      return ec == std::errc() && p == t.data() + t.size();
+    };
+    long long base = -1;
+    if (whole_int(first.tokens[0], base) && (base == 0 || base == 1)) {
       job_rows = true;
       for (long long k = 0; k < m && job_rows; ++k) {
         long long idx = 0;
-        auto [p, ec] = std::from_chars(first.tokens[2 * k].data(), first.tokens[2 * k].data() + first.tokens[2 * k].size(), idx);
-        if (ec != std::errc() || idx != base + k) job_rows = false;
+        if (!whole_int(first.tokens[2 * k], idx) || idx != base + k) job_rows = false;
       }
     }
+    // n == 2m: a Taillard machine row also has 2m numbers and may read "1 x 2 y ..."; then the
+    // row count decides (m rows for Taillard, n != m rows for job rows).
+    if (job_rows && n == 2 * m && rows == static_cast<std::size_t>(m)) job_rows = false;
   }
   if (job_rows) {
     const long long base = parse_int(first.tokens[0], origin, first.number, "machine index");
