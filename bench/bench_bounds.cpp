@@ -1,0 +1,230 @@
+// pfsp_bench_bounds: single-thread lower bounds per second, per instance size and node depth.
+//
+// Kernels (what one "bound" is):
+//   lb1-inc      LB1 of a child from its parent's parts (child_bound, bound_kind::lb1), as the
+//                expander does it: node_parts once per parent, then both directions' children
+//                (2 (n - d) bounds); the parent's parts are inside the timing, amortized.
+//   lb1-scratch  LB1 of a node from scratch: node_parts + node_bound, O(n m) each.
+//   lb2          LB2 of a child from its parent's parts (child_bound, bound_kind::lb2,
+//                ub = INT_MAX so no pair loop stops early), both directions, parts amortized.
+//   lb2-scratch  LB2 of a node from scratch: node_parts + node_bound(lb2, INT_MAX).
+// Nodes come from fixed-seed random pools (random_nodes.hpp) so that a GPU benchmark can time
+// the same nodes and compare the checksums written to the JSON.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bound/bound_data.hpp"
+#include "bound/lb2.hpp"
+#include "bound/node_parts.hpp"
+#include "problem/instance.hpp"
+#include "problem/io.hpp"
+#include "random_nodes.hpp"
+
+namespace pfsp::bench {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Scratch of one evaluator; sized once per instance, so the timed loops do not allocate.
+struct workspace {
+  explicit workspace(int n, int m) : front(m), back(m), remain(m), scratch(m), flags(n) {}
+  std::vector<int> front, back, remain, scratch;
+  std::vector<unsigned char> flags;
+};
+
+// Evaluates node i of the pool with the kernel; returns the number of bounds computed and adds
+// the bounds to `sum` (which keeps the compiler from discarding the work, and is the checksum).
+std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_node_pool& pool, int i, workspace& w,
+                       std::uint64_t& sum) {
+  const int n = pool.spec.n;
+  const int l1 = pool.limit1(), l2 = pool.limit2();
+  const int* perm = pool.perm(i);
+  node_parts(b, perm, l1, l2, w.front.data(), w.back.data(), w.remain.data());
+  const bool lb2 = kernel == "lb2" || kernel == "lb2-scratch";
+  if (lb2) {
+    for (int p = 0; p < n; ++p) w.flags[perm[p]] = (p <= l1 || p >= l2) ? 1 : 0;
+  }
+  const unsigned char* flags = w.flags.data();
+  auto is_scheduled = [flags](int j) { return flags[j] != 0; };
+  if (kernel == "lb1-scratch" || kernel == "lb2-scratch") {
+    sum += static_cast<std::uint64_t>(node_bound(lb2 ? bound_kind::lb2 : bound_kind::lb1, b, w.front.data(),
+                                                 w.back.data(), w.remain.data(), is_scheduled, INT_MAX));
+    return 1;
+  }
+  const bound_kind kind = lb2 ? bound_kind::lb2 : bound_kind::lb1;
+  std::uint64_t s = 0;
+  for (int c = l1 + 1; c < l2; ++c) {
+    const int job = perm[c];
+    s += static_cast<std::uint64_t>(child_bound(kind, b, w.front.data(), w.back.data(), w.remain.data(), is_scheduled,
+                                                job, true, INT_MAX, w.scratch.data()));
+    s += static_cast<std::uint64_t>(child_bound(kind, b, w.front.data(), w.back.data(), w.remain.data(), is_scheduled,
+                                                job, false, INT_MAX, w.scratch.data()));
+  }
+  sum += s;
+  return 2 * static_cast<std::uint64_t>(l2 - l1 - 1);
+}
+
+struct measurement {
+  std::uint64_t bounds = 0;
+  double seconds = 0;
+  double per_second() const { return seconds > 0 ? static_cast<double>(bounds) / seconds : 0; }
+};
+
+// Cycles through the pool until `seconds` have passed (at least one node). The clock is read
+// once per >= 256 bounds so that reading it costs nothing measurable.
+measurement time_kernel(const std::string& kernel, bound_view b, const random_node_pool& pool, double seconds,
+                        workspace& w, std::uint64_t& sink) {
+  measurement r;
+  const auto t0 = clock_type::now();
+  std::uint64_t since_check = 0;
+  int i = 0;
+  for (;;) {
+    const std::uint64_t k = evaluate(kernel, b, pool, i, w, sink);
+    r.bounds += k;
+    since_check += k;
+    if (++i == pool.spec.count) i = 0;
+    if (since_check >= 256 || i == 0) {
+      since_check = 0;
+      r.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
+      if (r.seconds >= seconds) break;
+    }
+  }
+  return r;
+}
+
+struct cell_key {
+  std::string instance;
+  double fraction;
+  std::string variant;
+};
+
+}  // namespace
+}  // namespace pfsp::bench
+
+int main(int argc, char** argv) {
+  using namespace pfsp;
+  using namespace pfsp::bench;
+  CLI::App app{"pfsp_bench_bounds: single-thread lower bounds per second (LB1 incremental and from scratch, LB2)"};
+  std::string instances = "ta021,ta051,ta081,ta101,ta111";
+  std::string depths = "0,0.25,0.5,0.75,0.9";
+  std::string variants = "prefix,suffix,split";
+  std::string kernels = "lb1-inc,lb1-scratch,lb2";
+  double seconds = 0.3;
+  int repeat = 3;
+  int pool_size = 256;
+  std::uint64_t seed = 20240601;
+  int checksum_nodes = 16;
+  std::string json_path, commit;
+  app.add_option("--instances", instances, "comma list: ta001..ta120, ranges ta021-ta030, random:N,M,SEED, files")
+      ->capture_default_str();
+  app.add_option("--depths", depths, "fractions of the n jobs scheduled")->capture_default_str();
+  app.add_option("--variants", variants, "prefix (all in front), suffix (all at the back), split (half and half)")
+      ->capture_default_str();
+  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch")->capture_default_str();
+  app.add_option("--seconds", seconds, "time per cell and repeat")->capture_default_str();
+  app.add_option("--repeat", repeat, "repeats per cell; the median is reported")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--pool", pool_size, "random nodes per (instance, depth, variant)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--seed", seed, "seed of the node pools")->capture_default_str();
+  app.add_option("--checksum-nodes", checksum_nodes, "nodes of each pool summed into the checksum (for CPU/GPU comparison)")
+      ->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON to this file");
+  app.add_option("--commit", commit, "commit to stamp (default: the one this binary was built from)");
+  CLI11_PARSE(app, argc, argv);
+
+  nlohmann::json out;
+  out["benchmark"] = "pfsp_bench_bounds";
+  out["machine"] = stamp(argc, argv, commit);
+  out["parameters"] = {{"seconds", seconds}, {"repeat", repeat},      {"pool", pool_size},
+                       {"seed", seed},       {"threads", 1},          {"checksum_nodes", checksum_nodes},
+                       {"node_generator", "bench/random_nodes.hpp (splitmix64 Fisher-Yates)"}};
+  out["results"] = nlohmann::json::array();
+
+  const auto kernel_list = split_list(kernels);
+  for (const auto& k : kernel_list)
+    if (k != "lb1-inc" && k != "lb1-scratch" && k != "lb2" && k != "lb2-scratch") {
+      std::cerr << "unknown kernel '" << k << "'\n";
+      return 2;
+    }
+  std::vector<std::string> headers{"instance", "n x m", "depth", "variant", "prefix+suffix"};
+  for (const auto& k : kernel_list) {
+    headers.push_back(k + " Mb/s");
+    headers.push_back(k + " ns");
+  }
+  table tab(headers);
+  std::uint64_t sink = 0;
+
+  for (const auto& name : expand_instances(instances)) {
+    const instance inst = load_instance(name);
+    const bound_data data(inst);
+    const bound_view b = data.view();
+    workspace w(inst.n, inst.m);
+    for (const auto& fs : split_list(depths)) {
+      const double fraction = std::stod(fs);
+      for (const auto& variant : split_list(variants)) {
+        const node_pool_spec spec = depth_spec(inst.n, fraction, variant, pool_size, seed);
+        // At depth 0 the variants are the same node set; time it once.
+        if (spec.prefix + spec.suffix == 0 && variant != split_list(variants).front()) continue;
+        const random_node_pool pool = make_node_pool(spec);
+        std::vector<std::string> row{inst.name, std::to_string(inst.n) + "x" + std::to_string(inst.m), fs,
+                                     spec.prefix + spec.suffix == 0 ? "root" : variant,
+                                     std::to_string(spec.prefix) + "+" + std::to_string(spec.suffix)};
+        std::map<std::string, std::vector<double>> rates;
+        std::map<std::string, std::vector<measurement>> runs;
+        for (int r = 0; r < repeat; ++r)
+          for (const auto& k : kernel_list) {
+            const measurement mm = time_kernel(k, b, pool, seconds, w, sink);
+            rates[k].push_back(mm.per_second());
+            runs[k].push_back(mm);
+          }
+        for (const auto& k : kernel_list) {
+          std::uint64_t checksum = 0;
+          for (int i = 0; i < std::min(checksum_nodes, pool_size); ++i) evaluate(k, b, pool, i, w, checksum);
+          const double rate = median(rates[k]);
+          row.push_back(fixed(rate / 1e6, rate >= 1e7 ? 1 : 3));
+          row.push_back(fixed(rate > 0 ? 1e9 / rate : 0, 1));
+          nlohmann::json rj;
+          rj["instance"] = inst.name;
+          rj["n"] = inst.n;
+          rj["m"] = inst.m;
+          rj["depth_fraction"] = fraction;
+          rj["variant"] = spec.prefix + spec.suffix == 0 ? "root" : variant;
+          rj["prefix"] = spec.prefix;
+          rj["suffix"] = spec.suffix;
+          rj["limit1"] = pool.limit1();
+          rj["limit2"] = pool.limit2();
+          rj["kernel"] = k;
+          rj["bounds_per_second"] = rate;
+          rj["ns_per_bound"] = rate > 0 ? 1e9 / rate : 0;
+          rj["repeats"] = nlohmann::json::array();
+          for (const auto& mm : runs[k])
+            rj["repeats"].push_back({{"bounds", mm.bounds}, {"seconds", mm.seconds}, {"bounds_per_second", mm.per_second()}});
+          rj["checksum"] = checksum;
+          out["results"].push_back(rj);
+        }
+        tab.add(row);
+        std::cerr << "." << std::flush;
+      }
+    }
+  }
+  std::cerr << "\n";
+  const load_average l = read_load();
+  out["machine"]["load_at_end"] = {l.one, l.five, l.fifteen};
+  out["sink"] = sink;  // the accumulated bounds: printed, so the work cannot be optimized away
+
+  std::cout << "# pfsp_bench_bounds  commit " << out["machine"]["commit"].get<std::string>() << "  cpu "
+            << out["machine"]["cpu"].get<std::string>() << "  gpu none  host " << out["machine"]["hostname"].get<std::string>()
+            << "\n# " << out["machine"]["command"].get<std::string>() << "\n# single thread; Mb/s = million bounds per second"
+            << " (median of " << repeat << " x " << seconds << " s); ns = nanoseconds per bound; load "
+            << fixed(out["machine"]["load_at_start"][0].get<double>(), 2) << " -> " << fixed(l.one, 2) << "\n\n"
+            << tab.markdown() << "\n(sink " << sink << ")\n";
+  if (!json_path.empty()) write_text_atomically(json_path, out.dump(2) + "\n");
+  return 0;
+}
