@@ -8,6 +8,10 @@
 //   lb2          LB2 of a child from its parent's parts (child_bound, bound_kind::lb2,
 //                ub = INT_MAX so no pair loop stops early), both directions, parts amortized.
 //   lb2-scratch  LB2 of a node from scratch: node_parts + node_bound(lb2, INT_MAX).
+//   lb2-nobranch EXPERIMENT, not the solver's code: lb2 with the pair loop of lb2_pairs
+//                rewritten without the data-dependent `continue` (scheduled jobs contribute 0
+//                through a mask), to measure what branch mispredictions cost in lb2_pairs.
+//                Its checksum must equal lb2's.
 // Nodes come from fixed-seed random pools (random_nodes.hpp) so that a GPU benchmark can time
 // the same nodes and compare the checksums written to the JSON.
 #include <CLI/CLI.hpp>
@@ -40,6 +44,35 @@ struct workspace {
   std::vector<unsigned char> flags;
 };
 
+// lb2_pairs (src/bound/lb2.hpp) without the unpredictable branch on is_scheduled(j): the same
+// recurrence, with p(k, j) and p(l, j) masked to 0 and t1 kept by a select for scheduled jobs.
+// No early exit (the benchmark uses ub = INT_MAX).
+int lb2_pairs_nobranch(bound_view b, const int* front, const int* back, const unsigned char* flags) {
+  const instance_view inst = b.inst;
+  const int n = inst.n;
+  int lb = 0;
+  for (int q = 0; q < b.npairs; ++q) {
+    const int k = b.pair_first[q], l = b.pair_second[q];
+    const int* order = b.johnson + q * n;
+    const int* lag = b.lags + q * n;
+    const int* pk = inst.p + k * n;
+    const int* pl = inst.p + l * n;
+    int t0 = front[k], t1 = front[l];
+    for (int r = 0; r < n; ++r) {
+      const int j = order[r];
+      const int keep = flags[j] ? 0 : -1;  // all ones for unscheduled jobs
+      t0 += pk[j] & keep;
+      const int ready = t0 + lag[j];
+      const int next = (t1 > ready ? t1 : ready) + pl[j];
+      t1 = (next & keep) | (t1 & ~keep);
+    }
+    const int a = t0 + back[k], c = t1 + back[l];
+    const int v = a > c ? a : c;
+    lb = v > lb ? v : lb;
+  }
+  return lb;
+}
+
 // Evaluates node i of the pool with the kernel; returns the number of bounds computed and adds
 // the bounds to `sum` (which keeps the compiler from discarding the work, and is the checksum).
 std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_node_pool& pool, int i, workspace& w,
@@ -48,7 +81,8 @@ std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_nod
   const int l1 = pool.limit1(), l2 = pool.limit2();
   const int* perm = pool.perm(i);
   node_parts(b, perm, l1, l2, w.front.data(), w.back.data(), w.remain.data());
-  const bool lb2 = kernel == "lb2" || kernel == "lb2-scratch";
+  const bool nobranch = kernel == "lb2-nobranch";
+  const bool lb2 = kernel == "lb2" || kernel == "lb2-scratch" || nobranch;
   if (lb2) {
     for (int p = 0; p < n; ++p) w.flags[perm[p]] = (p <= l1 || p >= l2) ? 1 : 0;
   }
@@ -61,6 +95,26 @@ std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_nod
   }
   const bound_kind kind = lb2 ? bound_kind::lb2 : bound_kind::lb1;
   std::uint64_t s = 0;
+  if (nobranch) {
+    // As child_bound(lb2): LB1 of the child, its front/back, then the pairs with the child's
+    // job also marked scheduled.
+    const instance_view inst = b.inst;
+    std::vector<int>& child = w.scratch;
+    for (int c = l1 + 1; c < l2; ++c) {
+      const int job = perm[c];
+      w.flags[job] = 1;
+      const int f1 = lb1_forward_child(inst, w.front.data(), w.back.data(), w.remain.data(), job);
+      front_after(inst, w.front.data(), job, child.data());
+      const int f2 = lb2_pairs_nobranch(b, child.data(), w.back.data(), w.flags.data());
+      s += static_cast<std::uint64_t>(f2 > f1 ? f2 : f1);
+      const int b1 = lb1_backward_child(inst, w.front.data(), w.back.data(), w.remain.data(), job, child.data());
+      const int b2 = lb2_pairs_nobranch(b, w.front.data(), child.data(), w.flags.data());
+      s += static_cast<std::uint64_t>(b2 > b1 ? b2 : b1);
+      w.flags[job] = 0;
+    }
+    sum += s;
+    return 2 * static_cast<std::uint64_t>(l2 - l1 - 1);
+  }
   for (int c = l1 + 1; c < l2; ++c) {
     const int job = perm[c];
     s += static_cast<std::uint64_t>(child_bound(kind, b, w.front.data(), w.back.data(), w.remain.data(), is_scheduled,
@@ -128,7 +182,7 @@ int main(int argc, char** argv) {
   app.add_option("--depths", depths, "fractions of the n jobs scheduled")->capture_default_str();
   app.add_option("--variants", variants, "prefix (all in front), suffix (all at the back), split (half and half)")
       ->capture_default_str();
-  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch")->capture_default_str();
+  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch, lb2-nobranch (experiment)")->capture_default_str();
   app.add_option("--seconds", seconds, "time per cell and repeat")->capture_default_str();
   app.add_option("--repeat", repeat, "repeats per cell; the median is reported")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--pool", pool_size, "random nodes per (instance, depth, variant)")->check(CLI::PositiveNumber)->capture_default_str();
@@ -149,7 +203,7 @@ int main(int argc, char** argv) {
 
   const auto kernel_list = split_list(kernels);
   for (const auto& k : kernel_list)
-    if (k != "lb1-inc" && k != "lb1-scratch" && k != "lb2" && k != "lb2-scratch") {
+    if (k != "lb1-inc" && k != "lb1-scratch" && k != "lb2" && k != "lb2-scratch" && k != "lb2-nobranch") {
       std::cerr << "unknown kernel '" << k << "'\n";
       return 2;
     }
