@@ -1,0 +1,513 @@
+// Exactness of the lower bounds, against brute force on small instances.
+//
+// For every node of the whole search tree (every ordered prefix with every ordered suffix over
+// disjoint jobs: forward-only, backward-only and mixed nodes, all (limit1, limit2) splits; n <= 7,
+// and the forward-only and backward-only trees for n = 8), the best completion is found by brute
+// force (memoised) and every bound kind (lb1, lb2, lb1_lb2) must be
+//   - valid:        bound <= best completion makespan of the node,
+//   - exact:        bound == makespan at a leaf (no unscheduled job),
+//   - ordered:      LB2 >= LB1 (and the LB1->LB2 chain with ub = INT_MAX equals LB2),
+//   - consistent:   with a finite ub, the early-exit value v satisfies (v >= ub) == (full >= ub),
+//                   and v == full when v < ub,
+//   - incremental:  child_bound / lb1_forward_child / lb1_backward_child equal node_bound computed
+//                   from scratch on the materialised child.
+// Plus completion times against the textbook recurrence and Johnson orders against brute force.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bound/bound_data.hpp"
+#include "bound/lb1.hpp"
+#include "bound/lb2.hpp"
+#include "bound/node_parts.hpp"
+#include "problem/makespan.hpp"
+#include "search/types.hpp"
+#include "support.hpp"
+
+namespace pfsp {
+namespace {
+
+constexpr bound_kind kinds[] = {bound_kind::lb1, bound_kind::lb2, bound_kind::lb1_lb2};
+const char* kind_name(bound_kind k) {
+  switch (k) {
+    case bound_kind::lb1: return "lb1";
+    case bound_kind::lb2: return "lb2";
+    case bound_kind::lb1_lb2: return "lb1_lb2";
+  }
+  return "?";
+}
+
+// Counts violations per check and keeps the first few, with everything needed to replay them.
+class failure_log {
+ public:
+  void add(const std::string& check, const std::string& detail) {
+    auto& e = entries_[check];
+    if (e.count++ < 4) e.examples += "\n    " + detail;
+  }
+  int count(const std::string& check) const {
+    auto it = entries_.find(check);
+    return it == entries_.end() ? 0 : it->second.count;
+  }
+  std::string examples(const std::string& check) const {
+    auto it = entries_.find(check);
+    return it == entries_.end() ? "" : it->second.examples;
+  }
+  std::uint64_t checked = 0;
+
+ private:
+  struct entry {
+    int count = 0;
+    std::string examples;
+  };
+  std::map<std::string, entry> entries_;
+};
+
+std::string node_text(const std::vector<job_t>& perm, int limit1, int limit2) {
+  std::ostringstream s;
+  s << "prefix [";
+  for (int i = 0; i <= limit1; ++i) s << (i ? " " : "") << perm[i];
+  s << "] unscheduled {";
+  for (int i = limit1 + 1; i < limit2; ++i) s << (i > limit1 + 1 ? " " : "") << perm[i];
+  s << "} suffix [";
+  for (int i = limit2; i < static_cast<int>(perm.size()); ++i) s << (i > limit2 ? " " : "") << perm[i];
+  s << "] (limit1 " << limit1 << ", limit2 " << limit2 << ")";
+  return s.str();
+}
+
+// Every node of the tree of one instance, with its best completion (brute force, memoised).
+class tree_checker {
+ public:
+  tree_checker(const instance& inst, std::string what, failure_log& log)
+      : inst_(inst), what_(std::move(what)), data_(inst), b_(data_.view()), n_(inst.n), m_(inst.m), log_(log) {}
+
+  enum class scope {
+    mixed,          // every (prefix, suffix) pair of disjoint ordered job sets
+    forward_only,   // every prefix, empty suffix
+    backward_only,  // empty prefix, every suffix
+  };
+
+  void run(scope sc) {
+    std::vector<job_t> prefix, suffix;
+    std::vector<char> used(n_, 0);
+    if (sc == scope::forward_only) {
+      each_prefix(prefix, suffix, used, true);
+      return;
+    }
+    // Suffixes grow at their front (backward branching); for each, every prefix (or none).
+    std::function<void()> each_suffix = [&]() {
+      each_prefix(prefix, suffix, used, sc == scope::mixed);
+      for (int j = 0; j < n_; ++j) {
+        if (used[j]) continue;
+        used[j] = 1;
+        suffix.insert(suffix.begin(), static_cast<job_t>(j));
+        each_suffix();
+        suffix.erase(suffix.begin());
+        used[j] = 0;
+      }
+    };
+    each_suffix();
+  }
+
+ private:
+  void each_prefix(std::vector<job_t>& prefix, const std::vector<job_t>& suffix, std::vector<char>& used, bool grow) {
+    check_node(prefix, suffix, used);
+    if (!grow) return;
+    for (int j = 0; j < n_; ++j) {
+      if (used[j]) continue;
+      used[j] = 1;
+      prefix.push_back(static_cast<job_t>(j));
+      each_prefix(prefix, suffix, used, true);
+      prefix.pop_back();
+      used[j] = 0;
+    }
+  }
+
+  // The node's permutation: prefix, then the unscheduled jobs (order rotated from node to node,
+  // since no bound may depend on it), then the suffix.
+  std::vector<job_t> layout(const std::vector<job_t>& prefix, const std::vector<job_t>& suffix,
+                            const std::vector<char>& used) {
+    std::vector<job_t> perm(prefix);
+    std::vector<job_t> rest;
+    for (int j = 0; j < n_; ++j)
+      if (!used[j]) rest.push_back(static_cast<job_t>(j));
+    if (!rest.empty()) std::rotate(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rotation_++ % rest.size()), rest.end());
+    perm.insert(perm.end(), rest.begin(), rest.end());
+    perm.insert(perm.end(), suffix.begin(), suffix.end());
+    return perm;
+  }
+
+  std::uint64_t key(const std::vector<job_t>& perm, int limit1, int limit2) const {
+    std::uint64_t k = 0;
+    for (int i = 0; i <= limit1; ++i) k |= static_cast<std::uint64_t>(i + 1) << (5 * perm[i]);
+    for (int i = limit2; i < n_; ++i) k |= static_cast<std::uint64_t>(n_ + 1 + (i - limit2)) << (5 * perm[i]);
+    return k;
+  }
+
+  // Best makespan over all orders of the unscheduled jobs. O((n - depth)! n m) once per node.
+  int best_completion(const std::vector<job_t>& perm, int limit1, int limit2) {
+    const std::uint64_t k = key(perm, limit1, limit2);
+    auto it = best_.find(k);
+    if (it != best_.end()) return it->second;
+    int best;
+    if (limit1 + 1 == limit2) {
+      best = test::naive_makespan(inst_, perm);
+    } else {
+      best = INT_MAX;
+      std::vector<job_t> child(perm);
+      for (int i = limit1 + 1; i < limit2; ++i) {
+        std::swap(child[limit1 + 1], child[i]);
+        best = std::min(best, best_completion(child, limit1 + 1, limit2));
+        std::swap(child[limit1 + 1], child[i]);
+      }
+    }
+    best_.emplace(k, best);
+    return best;
+  }
+
+  struct parts {
+    std::vector<int> front, back, remain;
+    std::vector<char> scheduled;
+  };
+
+  parts make_parts(const std::vector<job_t>& perm, int limit1, int limit2) const {
+    parts p{std::vector<int>(m_), std::vector<int>(m_), std::vector<int>(m_), std::vector<char>(n_, 0)};
+    node_parts(b_, perm.data(), limit1, limit2, p.front.data(), p.back.data(), p.remain.data());
+    for (int i = 0; i < n_; ++i) p.scheduled[perm[i]] = (i <= limit1 || i >= limit2) ? 1 : 0;
+    return p;
+  }
+
+  int scratch_bound(bound_kind kind, const parts& p, int ub) const {
+    const char* f = p.scheduled.data();
+    return node_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), [f](int j) { return f[j] != 0; }, ub);
+  }
+
+  std::string where(const std::vector<job_t>& perm, int limit1, int limit2) const {
+    return what_ + ", " + node_text(perm, limit1, limit2);
+  }
+
+  // Early-exit values against the full value, for a few thresholds around it.
+  void check_early_exit(const std::string& check, const std::string& at, int full, int best,
+                        const std::function<int(int)>& with_ub) {
+    for (int ub : {1, full - 1, full, full + 1, best, best + 1, full / 2 + 1}) {
+      if (ub <= 0) continue;
+      const int v = with_ub(ub);
+      ++log_.checked;
+      if ((v >= ub) != (full >= ub) || (v < ub && v != full))
+        log_.add(check, at + ": ub " + std::to_string(ub) + " gives " + std::to_string(v) + ", full value " +
+                            std::to_string(full));
+    }
+  }
+
+  void check_node(const std::vector<job_t>& prefix, const std::vector<job_t>& suffix, const std::vector<char>& used) {
+    const std::vector<job_t> perm = layout(prefix, suffix, used);
+    const int limit1 = static_cast<int>(prefix.size()) - 1;
+    const int limit2 = n_ - static_cast<int>(suffix.size());
+    const bool leaf = limit1 + 1 == limit2;
+    const int best = best_completion(perm, limit1, limit2);
+    const parts p = make_parts(perm, limit1, limit2);
+    const std::string at = where(perm, limit1, limit2);
+
+    int value[3];
+    for (bound_kind kind : kinds) {
+      const int v = scratch_bound(kind, p, INT_MAX);
+      value[static_cast<int>(kind)] = v;
+      const std::string ka = std::string(kind_name(kind)) + " at " + at;
+      ++log_.checked;
+      if (v > best) log_.add("valid", ka + ": bound " + std::to_string(v) + " > best completion " + std::to_string(best));
+      if (leaf && v != best)
+        log_.add("leaf", ka + ": bound " + std::to_string(v) + " != makespan " + std::to_string(best));
+      check_early_exit("early_exit_node", ka, v, best, [&](int ub) { return scratch_bound(kind, p, ub); });
+    }
+    const int v1 = value[0], v2 = value[1], v12 = value[2];
+    if (v2 < v1) log_.add("lb2_ge_lb1", at + ": lb2 " + std::to_string(v2) + " < lb1 " + std::to_string(v1));
+    if (v12 != v2) log_.add("chain_eq_lb2", at + ": lb1_lb2 " + std::to_string(v12) + " != lb2 " + std::to_string(v2));
+
+    // Children in both directions, incrementally and from scratch.
+    std::vector<int> scratch(m_), child_back(m_);
+    const char* f = p.scheduled.data();
+    auto sched = [f](int j) { return f[j] != 0; };
+    for (int c = limit1 + 1; c < limit2; ++c) {
+      const int job = perm[c];
+      for (bool forward : {true, false}) {
+        std::vector<job_t> child(perm);
+        const int to = forward ? limit1 + 1 : limit2 - 1;
+        std::swap(child[c], child[to]);
+        const int cl1 = forward ? limit1 + 1 : limit1, cl2 = forward ? limit2 : limit2 - 1;
+        const parts cp = make_parts(child, cl1, cl2);
+        const int child_best = best_completion(child, cl1, cl2);
+        // The other side of the parent is empty: its front (back) holds the smallest head (tail)
+        // over the unscheduled jobs, the placed job included.
+        const bool other_side_empty = forward ? (limit2 == n_) : (limit1 == -1);
+        const std::string cat = other_side_empty ? "_other_side_empty" : "_other_side_scheduled";
+        const std::string cat_at = std::string(forward ? "forward" : "backward") + " child, job " + std::to_string(job) +
+                                   ", of " + at + " (child: " + node_text(child, cl1, cl2) + ")";
+        for (bound_kind kind : kinds) {
+          const int full = scratch_bound(kind, cp, INT_MAX);
+          const int inc = child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward, INT_MAX,
+                                      scratch.data());
+          const std::string ka = std::string(kind_name(kind)) + ", " + cat_at;
+          ++log_.checked;
+          if (inc > child_best)
+            log_.add("child_valid", ka + ": incremental " + std::to_string(inc) + " > best completion " + std::to_string(child_best));
+          if (inc != full)
+            log_.add("child_equal" + cat, ka + ": incremental " + std::to_string(inc) + ", from scratch " + std::to_string(full));
+          check_early_exit("early_exit_child", ka, inc, child_best, [&](int ub) {
+            return child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward, ub, scratch.data());
+          });
+        }
+        // The LB1 building blocks on their own.
+        const int full1 = scratch_bound(bound_kind::lb1, cp, INT_MAX);
+        int inc1;
+        if (forward) {
+          inc1 = lb1_forward_child(b_.inst, p.front.data(), p.back.data(), p.remain.data(), job);
+        } else {
+          inc1 = lb1_backward_child(b_.inst, p.front.data(), p.back.data(), p.remain.data(), job, child_back.data());
+          if (child_back != cp.back)
+            log_.add("back_after", cat_at + ": child back [" + to_text(child_back) + "], from scratch [" + to_text(cp.back) + "]");
+        }
+        ++log_.checked;
+        if (inc1 != full1)
+          log_.add(std::string(forward ? "lb1_forward_child" : "lb1_backward_child") + "_equal" + cat,
+                   cat_at + ": incremental " + std::to_string(inc1) + ", from scratch " + std::to_string(full1));
+        if (forward) {
+          front_after(b_.inst, p.front.data(), job, scratch.data());
+          if (scratch != cp.front)
+            log_.add("front_after", cat_at + ": child front [" + to_text(scratch) + "], from scratch [" + to_text(cp.front) + "]");
+        }
+      }
+    }
+  }
+
+  static std::string to_text(const std::vector<int>& v) { return test::to_text(v); }
+
+  const instance& inst_;
+  std::string what_;
+  bound_data data_;
+  bound_view b_;
+  int n_, m_;
+  failure_log& log_;
+  std::unordered_map<std::uint64_t, int> best_;
+  std::size_t rotation_ = 0;
+};
+
+// Checks that hold at every node, and the names they are logged under.
+const char* const exactness_checks[] = {
+    "valid",          // bound <= best completion
+    "leaf",           // bound == makespan at leaves
+    "lb2_ge_lb1",     //
+    "chain_eq_lb2",   // lb1_lb2 with ub = INT_MAX equals lb2
+    "early_exit_node", "early_exit_child",
+    "child_valid",    // incremental child bound <= child's best completion
+    "front_after", "back_after",
+    // Children of nodes whose other side (the suffix for a forward child, the prefix for a
+    // backward child) already holds jobs.
+    "child_equal_other_side_scheduled", "lb1_forward_child_equal_other_side_scheduled",
+    "lb1_backward_child_equal_other_side_scheduled",
+};
+// Children of nodes whose other side is empty: the parent's back (front) is then the smallest
+// tail (head) over its unscheduled jobs, which still counts the job being placed.
+const char* const empty_side_checks[] = {"child_equal_other_side_empty", "lb1_forward_child_equal_other_side_empty",
+                                         "lb1_backward_child_equal_other_side_empty"};
+
+template <std::size_t N>
+void expect_none(const failure_log& log, const char* const (&checks)[N]) {
+  for (const char* check : checks)
+    EXPECT_EQ(log.count(check), 0) << check << ": " << log.count(check) << " violations among " << log.checked
+                                   << " checks; first ones:" << log.examples(check);
+}
+
+failure_log check_trees(const std::vector<test::sample>& samples, tree_checker::scope sc) {
+  failure_log log;
+  for (const auto& s : samples) tree_checker(s.inst, s.what, log).run(sc);
+  return log;
+}
+
+std::vector<test::sample> extreme_samples(int n) {
+  std::vector<test::sample> out;
+  for (std::uint32_t seed : {7u, 8u}) {
+    out.push_back({test::random_instance(n, 4, seed, 1, 1000000),
+                   "random_instance(" + std::to_string(n) + ", 4, seed " + std::to_string(seed) + ", times 1..1000000)"});
+    out.push_back({test::random_instance(n, 6, seed, 1, 2),
+                   "random_instance(" + std::to_string(n) + ", 6, seed " + std::to_string(seed) + ", times 1..2)"});
+  }
+  return out;
+}
+
+// Every node of every tree (forward-only, backward-only and mixed), n <= 7. Taillard's generator
+// and narrow (1..3, 50..60), wide (1..1000, 1..100000) and extreme (1..2, 1..10^6) time ranges.
+TEST(bounds_tree, all_nodes_n1_to_5) {
+  const failure_log log = check_trees(test::small_samples(1, 5, 1, 5, 2, 1000), tree_checker::scope::mixed);
+  expect_none(log, exactness_checks);
+  EXPECT_GT(log.checked, 100000u);
+}
+TEST(bounds_tree, all_nodes_n6) {
+  const failure_log log = check_trees(test::small_samples(6, 6, 1, 6, 3, 2000), tree_checker::scope::mixed);
+  expect_none(log, exactness_checks);
+}
+TEST(bounds_tree, all_nodes_n7_taillard) {
+  const failure_log log = check_trees(test::small_samples(7, 7, 2, 5, 1, 3000), tree_checker::scope::mixed);
+  expect_none(log, exactness_checks);
+}
+TEST(bounds_tree, all_nodes_n7_extreme_times) {
+  auto samples = extreme_samples(7);
+  samples.resize(3);
+  const failure_log log = check_trees(samples, tree_checker::scope::mixed);
+  expect_none(log, exactness_checks);
+}
+// n = 8: the forward-only and backward-only trees (the mixed one is 8x larger).
+TEST(bounds_tree, forward_and_backward_trees_n8) {
+  std::vector<test::sample> samples = {{generate_taillard(8, 4, 8008), "generate_taillard(8, 4, 8008)"}};
+  failure_log log = check_trees(samples, tree_checker::scope::forward_only);
+  expect_none(log, exactness_checks);
+  samples = {{test::random_instance(8, 3, 8009, 1, 1000), "random_instance(8, 3, seed 8009, times 1..1000)"}};
+  log = check_trees(samples, tree_checker::scope::backward_only);
+  expect_none(log, exactness_checks);
+}
+
+// The incremental child bound must equal the bound of the materialised child also when the
+// parent's other side is empty (forward child of a node without suffix, backward child of a node
+// without prefix), so that every solver path (incremental on the CPU, from scratch on a pool)
+// prunes the same nodes. Forward-only and backward-only trees, n <= 6.
+TEST(bounds_incremental, child_bounds_equal_scratch_when_the_other_side_is_empty) {
+  const auto samples = test::small_samples(2, 6, 1, 5, 2, 9000);
+  const failure_log fwd = check_trees(samples, tree_checker::scope::forward_only);
+  expect_none(fwd, empty_side_checks);
+  const failure_log bwd = check_trees(samples, tree_checker::scope::backward_only);
+  expect_none(bwd, empty_side_checks);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST(makespan, completion_times_match_the_textbook_recurrence) {
+  std::mt19937 rng(99);
+  for (const auto& s : test::small_samples(1, 12, 1, 7, 2, 5000)) {
+    SCOPED_TRACE(s.what);
+    const instance& inst = s.inst;
+    std::vector<int> perm(inst.n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<job_t> perm16(perm.begin(), perm.end());
+    std::vector<int> front(inst.m, -1);
+    for (int len = 0; len <= inst.n; ++len) {
+      SCOPED_TRACE("prefix length " + std::to_string(len) + " of " + test::to_text(perm));
+      const std::vector<int> part(perm.begin(), perm.begin() + len);
+      const std::vector<int> want = len == 0 ? std::vector<int>(inst.m, 0) : test::naive_completion(inst, part);
+      completion_times(inst.view(), perm.data(), len, front.data());
+      EXPECT_EQ(front, want);
+      completion_times(inst.view(), perm16.data(), len, front.data());
+      EXPECT_EQ(front, want);
+    }
+    std::vector<int> scratch(inst.m);
+    EXPECT_EQ(makespan(inst.view(), perm.data(), scratch.data()), test::naive_makespan(inst, perm));
+    EXPECT_EQ(makespan(inst.view(), perm16.data(), scratch.data()), test::naive_makespan(inst, perm));
+  }
+}
+
+// back[] of a suffix is the completion times of the mirrored problem (machines and jobs reversed).
+TEST(makespan, suffix_back_matches_the_mirrored_recurrence) {
+  std::mt19937 rng(7);
+  for (const auto& s : test::small_samples(1, 9, 1, 6, 2, 6000)) {
+    SCOPED_TRACE(s.what);
+    const instance& inst = s.inst;
+    instance mirror = inst;
+    for (int k = 0; k < inst.m; ++k)
+      for (int j = 0; j < inst.n; ++j) mirror.p[static_cast<std::size_t>(k) * inst.n + j] = inst.time(inst.m - 1 - k, j);
+    const bound_data data(inst);
+    std::vector<job_t> perm(inst.n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<int> back(inst.m);
+    for (int limit2 = 0; limit2 < inst.n; ++limit2) {
+      schedule_back(data.view(), perm.data(), -1, limit2, back.data());
+      std::vector<job_t> rev(perm.begin() + limit2, perm.end());
+      std::reverse(rev.begin(), rev.end());
+      std::vector<int> want = test::naive_completion(mirror, rev);
+      std::reverse(want.begin(), want.end());
+      EXPECT_EQ(back, want) << "suffix starting at " << limit2;
+    }
+  }
+}
+
+// Two-machine flow shop with time lags on pair (k, l), jobs in `order`, machines free at t0, t1.
+int two_machine_value(const instance& inst, int k, int l, const std::vector<int>& lags, const std::vector<int>& order,
+                      int t0, int t1) {
+  for (int j : order) {
+    t0 += inst.time(k, j);
+    t1 = std::max(t1, t0 + lags[j]) + inst.time(l, j);
+  }
+  return t1;
+}
+
+TEST(johnson, orders_are_optimal_for_every_machine_pair) {
+  std::mt19937 rng(4321);
+  int checked = 0;
+  for (const auto& s : test::small_samples(1, 7, 2, 6, 2, 7000)) {
+    SCOPED_TRACE(s.what);
+    const instance& inst = s.inst;
+    const int n = inst.n;
+    const bound_data data(inst);
+    const bound_view b = data.view();
+    ASSERT_EQ(b.npairs, inst.m * (inst.m - 1) / 2);
+    for (int q = 0; q < b.npairs; ++q) {
+      const int k = b.pair_first[q], l = b.pair_second[q];
+      ASSERT_LT(k, l);
+      std::vector<int> lags(n), order(b.johnson + q * n, b.johnson + (q + 1) * n);
+      for (int j = 0; j < n; ++j) {
+        int lag = 0;
+        for (int i = k + 1; i < l; ++i) lag += inst.time(i, j);
+        EXPECT_EQ(b.lags[q * n + j], lag) << "pair (" << k << "," << l << ") job " << j;
+        lags[j] = lag;
+      }
+      std::vector<int> sorted(order);
+      std::sort(sorted.begin(), sorted.end());
+      for (int j = 0; j < n; ++j) ASSERT_EQ(sorted[j], j) << "Johnson order of pair " << q << " is not a permutation";
+      // All jobs from time 0, and random subsets (the order restricted to the unscheduled jobs)
+      // with random machine availability times, as the bound uses it.
+      for (int trial = 0; trial < 4; ++trial) {
+        std::vector<int> subset;
+        for (int j : order)
+          if (trial == 0 || rng() % 3 != 0) subset.push_back(j);
+        const int t0 = trial == 0 ? 0 : static_cast<int>(rng() % 200);
+        const int t1 = trial == 0 ? 0 : t0 + static_cast<int>(rng() % 300);
+        const int got = two_machine_value(inst, k, l, lags, subset, t0, t1);
+        std::vector<int> perm(subset);
+        std::sort(perm.begin(), perm.end());
+        int best = INT_MAX;
+        do best = std::min(best, two_machine_value(inst, k, l, lags, perm, t0, t1));
+        while (std::next_permutation(perm.begin(), perm.end()));
+        ++checked;
+        EXPECT_EQ(got, best) << "pair (" << k << "," << l << "), jobs " << test::to_text(subset) << " from t0 " << t0
+                             << ", t1 " << t1;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(bound_data, heads_and_tails) {
+  for (const auto& s : test::small_samples(1, 6, 1, 5, 1, 8000)) {
+    SCOPED_TRACE(s.what);
+    const bound_data data(s.inst);
+    for (int j = 0; j < s.inst.n; ++j)
+      for (int k = 0; k < s.inst.m; ++k) {
+        int h = 0, t = 0;
+        for (int i = 0; i < k; ++i) h += s.inst.time(i, j);
+        for (int i = k + 1; i < s.inst.m; ++i) t += s.inst.time(i, j);
+        EXPECT_EQ(data.heads()[static_cast<std::size_t>(k) * s.inst.n + j], h);
+        EXPECT_EQ(data.tails()[static_cast<std::size_t>(k) * s.inst.n + j], t);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace pfsp
