@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -115,6 +117,60 @@ inline int brute_force_optimum(const instance& inst, std::vector<int>* best_perm
 }
 
 inline std::string shared_csv_path() { return std::string(PFSP_SHARED_DATA) + "/taillard_pfsp.csv"; }
+
+// One row of shared/data/taillard_pfsp.csv.
+struct csv_row {
+  int line = 0;
+  std::string name;
+  int n = 0, m = 0;
+  long long time_seed = 0;
+  int lb = 0, ub = 0;
+  bool optimal = false;
+};
+
+inline std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream s(line);
+  while (std::getline(s, cell, ',')) out.push_back(cell);
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+// Reads shared/data/taillard_pfsp.csv; fails the calling test (fatally) with a clear message if it is missing or malformed.
+inline void read_taillard_csv(std::vector<csv_row>& rows) {
+  const std::string path = shared_csv_path();
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "cannot open " << path
+                         << ": the Taillard CSV must be in ../shared/data beside the checkout (or configure with "
+                            "-DPFSP_SHARED_DATA_DIR=DIR)";
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << path << ": empty file";
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const auto header = split_csv(line);
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+  for (const char* c : {"name", "n", "m", "time_seed", "lb", "ub", "optimal"})
+    ASSERT_TRUE(col.count(c)) << path << ": header has no column '" << c << "': " << line;
+  int number = 1;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const auto cells = split_csv(line);
+    ASSERT_EQ(cells.size(), header.size()) << path << ":" << number << ": wrong number of columns: " << line;
+    csv_row r;
+    r.line = number;
+    r.name = cells[col["name"]];
+    r.n = std::stoi(cells[col["n"]]);
+    r.m = std::stoi(cells[col["m"]]);
+    r.time_seed = std::stoll(cells[col["time_seed"]]);
+    r.lb = std::stoi(cells[col["lb"]]);
+    r.ub = std::stoi(cells[col["ub"]]);
+    r.optimal = std::stoi(cells[col["optimal"]]) != 0;
+    rows.push_back(r);
+  }
+}
 
 inline std::string to_text(const std::vector<int>& v) {
   std::ostringstream s;

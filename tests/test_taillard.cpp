@@ -17,59 +17,6 @@
 namespace pfsp {
 namespace {
 
-struct csv_row {
-  int line = 0;
-  std::string name;
-  int n = 0, m = 0;
-  long long time_seed = 0;
-  int lb = 0, ub = 0;
-  bool optimal = false;
-};
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream s(line);
-  while (std::getline(s, cell, ',')) out.push_back(cell);
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-// Reads the CSV; fails the calling test (fatally) with a clear message if it is missing or malformed.
-void read_csv(std::vector<csv_row>& rows) {
-  const std::string path = test::shared_csv_path();
-  std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << "cannot open " << path
-                         << ": the Taillard CSV must be in ../shared/data beside the checkout (or configure with "
-                            "-DPFSP_SHARED_DATA_DIR=DIR)";
-  std::string line;
-  ASSERT_TRUE(std::getline(in, line)) << path << ": empty file";
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  const auto header = split_csv(line);
-  std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-  for (const char* c : {"name", "n", "m", "time_seed", "lb", "ub", "optimal"})
-    ASSERT_TRUE(col.count(c)) << path << ": header has no column '" << c << "': " << line;
-  int number = 1;
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const auto cells = split_csv(line);
-    ASSERT_EQ(cells.size(), header.size()) << path << ":" << number << ": wrong number of columns: " << line;
-    csv_row r;
-    r.line = number;
-    r.name = cells[col["name"]];
-    r.n = std::stoi(cells[col["n"]]);
-    r.m = std::stoi(cells[col["m"]]);
-    r.time_seed = std::stoll(cells[col["time_seed"]]);
-    r.lb = std::stoi(cells[col["lb"]]);
-    r.ub = std::stoi(cells[col["ub"]]);
-    r.optimal = std::stoi(cells[col["optimal"]]) != 0;
-    rows.push_back(r);
-  }
-}
-
 std::string ta_name(int i) {
   std::string digits = std::to_string(i);
   return "ta" + std::string(3 - std::min<std::size_t>(3, digits.size()), '0') + digits;
@@ -128,8 +75,8 @@ TEST(taillard_table, has_120_entries_named_in_order_with_consistent_bounds) {
 }
 
 TEST(taillard_table, agrees_with_the_shared_csv) {
-  std::vector<csv_row> rows;
-  ASSERT_NO_FATAL_FAILURE(read_csv(rows));
+  std::vector<test::csv_row> rows;
+  ASSERT_NO_FATAL_FAILURE(test::read_taillard_csv(rows));
   const auto table = taillard_table();
   ASSERT_EQ(rows.size(), table.size()) << test::shared_csv_path() << " has " << rows.size() << " instances";
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -177,8 +124,8 @@ TEST(taillard_table, find_taillard_rejects_other_names) {
 
 // The CSV's best makespans are real schedules' values, so no heuristic can beat them.
 TEST(taillard_table, neh_never_beats_the_best_known_makespan) {
-  std::vector<csv_row> rows;
-  ASSERT_NO_FATAL_FAILURE(read_csv(rows));
+  std::vector<test::csv_row> rows;
+  ASSERT_NO_FATAL_FAILURE(test::read_taillard_csv(rows));
   int checked = 0;
   for (const auto& r : rows) {
     if (r.n > 50) continue;

@@ -1,0 +1,222 @@
+// The real pfsp binary: output, JSON report, exit codes, error messages on stderr, and Ctrl-C.
+// Exit codes: 0 optimal/proven bound, 2 bad input or option, 3 time limit, 4 node limit,
+// 130 interrupted.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "heuristic/neh.hpp"
+#include "problem/taillard.hpp"
+#include "run_process.hpp"
+#include "support.hpp"
+
+namespace pfsp {
+namespace {
+
+using test::run_pfsp;
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// The numbers after "schedule" on the human-readable report (1-based jobs).
+std::vector<int> schedule_line(const std::string& out) {
+  std::vector<int> jobs;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("schedule", 0) != 0) continue;
+    std::istringstream s(line.substr(8));
+    for (int j; s >> j;) jobs.push_back(j);
+  }
+  return jobs;
+}
+
+// The first integer after "lower bound" on the report, or -1.
+int lower_bound_line(const std::string& out) {
+  std::smatch m;
+  if (std::regex_search(out, m, std::regex("lower bound +([0-9]+)"))) return std::stoi(m[1]);
+  return -1;
+}
+
+void expect_one_based_permutation(const std::vector<int>& s, int n) {
+  ASSERT_EQ(static_cast<int>(s.size()), n) << test::to_text(s);
+  std::vector<int> sorted(s);
+  std::sort(sorted.begin(), sorted.end());
+  for (int j = 0; j < n; ++j) ASSERT_EQ(sorted[j], j + 1) << "not a 1-based permutation: " << test::to_text(s);
+}
+
+// Makespan of a 1-based schedule of a named instance, recomputed here.
+int makespan_of(const std::string& name, const std::vector<int>& one_based) {
+  std::vector<int> s;
+  for (int j : one_based) s.push_back(j - 1);
+  return evaluate_schedule(taillard_instance(name), s);
+}
+
+TEST(cli, solve_ta001_prints_the_optimum) {
+  const auto r = run_pfsp({"solve", "ta001", "--no-progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("status +optimal"))) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("makespan +1278\\b"))) << r.describe();
+  EXPECT_EQ(lower_bound_line(r.out), 1278) << r.describe();
+  const auto s = schedule_line(r.out);
+  ASSERT_NO_FATAL_FAILURE(expect_one_based_permutation(s, 20)) << r.describe();
+  EXPECT_EQ(makespan_of("ta001", s), 1278);
+}
+
+TEST(cli, solve_with_every_backend_and_bound) {
+  for (const char* backend : {"cpu", "cpu-mt"})
+    for (const char* bound : {"lb1", "lb2", "lb1-lb2"}) {
+      const auto r = run_pfsp({"solve", "ta003", "--backend", backend, "--bound", bound, "--threads", "2", "-q"});
+      EXPECT_EQ(r.exit_code, 0) << r.describe();
+      EXPECT_EQ(r.out, "optimal 1081 1081\n") << r.describe();
+    }
+}
+
+TEST(cli, json_report) {
+  test::temp_dir dir;
+  const std::string path = dir.file("result.json");
+  const auto r = run_pfsp({"solve", "ta001", "--json", path, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::string text = test::slurp(path);
+  ASSERT_FALSE(text.empty()) << "no JSON written to " << path << "\n" << r.describe();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    FAIL() << "invalid JSON (" << e.what() << "):\n" << text;
+  }
+  EXPECT_EQ(j.at("status"), "optimal") << text;
+  EXPECT_EQ(j.at("makespan"), 1278) << text;
+  EXPECT_EQ(j.at("lower_bound"), 1278) << text;
+  ASSERT_TRUE(j.at("schedule").is_array()) << text;
+  const auto s = j.at("schedule").get<std::vector<int>>();
+  ASSERT_NO_FATAL_FAILURE(expect_one_based_permutation(s, 20)) << text;
+  EXPECT_EQ(makespan_of("ta001", s), 1278);
+  EXPECT_EQ(j.at("instance").at("name"), "ta001");
+  EXPECT_EQ(j.at("instance").at("n"), 20);
+  EXPECT_EQ(j.at("instance").at("m"), 5);
+  EXPECT_FALSE(std::ifstream(path + ".tmp").good()) << "temporary file left behind";
+}
+
+TEST(cli, quiet_mode_prints_one_line) {
+  const auto r = run_pfsp({"solve", "ta001", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "optimal 1278 1278\n") << r.describe();
+  EXPECT_EQ(r.err, "") << r.describe();
+  const auto q = run_pfsp({"solve", "ta001", "--quiet", "--no-neh", "--backend", "cpu"});
+  EXPECT_EQ(q.exit_code, 0) << q.describe();
+  EXPECT_EQ(q.out, "optimal 1278 1278\n") << q.describe();
+}
+
+TEST(cli, info_ta001) {
+  const auto r = run_pfsp({"info", "ta001"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_TRUE(contains(r.out, "ta001")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "20 jobs x 5 machines")) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("NEH +1286\\b"))) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("root LB1 +[0-9]+"))) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("root LB2 +[0-9]+"))) << r.describe();
+  EXPECT_TRUE(contains(r.out, "1278")) << r.describe();
+}
+
+// Bad input: exit code 2, nothing solved, and stderr names the problem.
+void expect_input_error(const std::vector<std::string>& args, const std::vector<std::string>& needles) {
+  const auto r = run_pfsp(args);
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_FALSE(r.err.empty()) << r.describe();
+  for (const auto& n : needles) EXPECT_TRUE(contains(r.err, n)) << "stderr lacks '" << n << "'\n" << r.describe();
+  EXPECT_FALSE(contains(r.out, "status")) << r.describe();
+}
+
+TEST(cli, bad_options_exit_2) {
+  expect_input_error({"solve", "ta001", "--bound", "lb9"}, {"--bound", "lb9"});
+  expect_input_error({"solve", "ta001", "--threads", "0"}, {"--threads", "0"});
+  expect_input_error({"solve", "ta001", "--time-limit", "-1"}, {"--time-limit", "-1"});
+  expect_input_error({"solve", "ta001", "--frobnicate"}, {"--frobnicate"});
+  expect_input_error({"solve", "ta001", "--branching", "sideways"}, {"--branching", "sideways"});
+  expect_input_error({"solve", "ta001", "--backend", "tpu"}, {"--backend", "tpu"});
+  expect_input_error({"solve", "ta001", "--node-limit", "many"}, {"--node-limit", "many"});
+  expect_input_error({"solve"}, {"instance"});
+  expect_input_error({}, {"subcommand"});
+}
+
+TEST(cli, unknown_instances_exit_2) {
+  expect_input_error({"solve", "ta121"}, {"ta121", "ta001 .. ta120"});
+  expect_input_error({"solve", "nosuchfile.txt"}, {"nosuchfile.txt", "no such file"});
+  expect_input_error({"info", "ta000"}, {"ta000"});
+  expect_input_error({"solve", "random:5,3"}, {"random:5,3", "random:N,M,SEED"});
+}
+
+TEST(cli, malformed_file_exit_2_names_file_and_line) {
+  test::temp_dir dir;
+  const std::string path = dir.file("broken.txt");
+  std::ofstream(path) << "3 2\n1 2 3\n4 x 6\n";
+  expect_input_error({"solve", path}, {path + ":3:", "'x'"});
+  const std::string path2 = dir.file("short.txt");
+  std::ofstream(path2) << "number of jobs, number of machines\n3 2\n1 2 3\n";
+  expect_input_error({"solve", path2}, {path2 + ":3:", "truncated"});
+  const std::string empty = dir.file("empty.txt");
+  std::ofstream(empty) << "";
+  expect_input_error({"info", empty}, {empty, "empty"});
+}
+
+TEST(cli, solves_a_file) {
+  test::temp_dir dir;
+  const std::string path = dir.file("small.txt");
+  std::ofstream(path) << "number of jobs, number of machines\n4 2\nprocessing times :\n5 1 3 2\n2 4 3 1\n";
+  instance small;
+  small.n = 4;
+  small.m = 2;
+  small.p = {5, 1, 3, 2, 2, 4, 3, 1};
+  const int opt = test::brute_force_optimum(small);
+  const auto r = run_pfsp({"solve", path, "-q", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "optimal " + std::to_string(opt) + " " + std::to_string(opt) + "\n") << r.describe();
+}
+
+TEST(cli, node_limit_exit_4) {
+  const auto r = run_pfsp({"solve", "ta021", "--node-limit", "10", "--no-progress"});
+  EXPECT_EQ(r.exit_code, 4) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("status +node_limit"))) << r.describe();
+  const int lb = lower_bound_line(r.out);
+  EXPECT_GT(lb, 0) << r.describe();
+  EXPECT_LE(lb, 2297) << r.describe();
+  const auto q = run_pfsp({"solve", "ta021", "--node-limit", "10", "-q"});
+  EXPECT_EQ(q.exit_code, 4) << q.describe();
+  EXPECT_EQ(q.out.rfind("node_limit ", 0), 0u) << q.describe();
+}
+
+TEST(cli, time_limit_exit_3) {
+  const auto r = run_pfsp({"solve", "ta021", "--time-limit", "0.5", "--no-progress"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("status +time_limit"))) << r.describe();
+  const int lb = lower_bound_line(r.out);
+  EXPECT_GT(lb, 0) << r.describe();
+  EXPECT_LE(lb, 2297) << r.describe();
+  const auto s = schedule_line(r.out);
+  ASSERT_NO_FATAL_FAILURE(expect_one_based_permutation(s, 20)) << r.describe();
+  EXPECT_GE(makespan_of("ta021", s), 2297);
+}
+
+TEST(cli, sigint_prints_the_best_schedule_and_exits_130) {
+  const auto r = run_pfsp({"solve", "ta021", "--backend", "cpu"}, /*sigint_after_s=*/1.0, /*deadline_s=*/60);
+  ASSERT_FALSE(r.timed_out) << "pfsp did not stop within 59 s of SIGINT\n" << r.describe();
+  EXPECT_EQ(r.signal, 0) << r.describe();
+  EXPECT_EQ(r.exit_code, 130) << r.describe();
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("status +interrupted"))) << r.describe();
+  const auto s = schedule_line(r.out);
+  ASSERT_NO_FATAL_FAILURE(expect_one_based_permutation(s, 20)) << r.describe();
+  const int mk = makespan_of("ta021", s);
+  EXPECT_GE(mk, 2297);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("makespan +" + std::to_string(mk) + "\\b"))) << r.describe();
+  const int lb = lower_bound_line(r.out);
+  EXPECT_GT(lb, 0) << r.describe();
+  EXPECT_LE(lb, 2297) << r.describe();
+}
+
+}  // namespace
+}  // namespace pfsp
