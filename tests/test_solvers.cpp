@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bound/bound_data.hpp"
@@ -304,6 +306,74 @@ TEST(solver_stops, interrupt_set_before_solving) {
     SCOPED_TRACE("ta021: " + describe(o, sc.parallel, "NEH") + ", interrupt set");
     const solve_result r = solve(sc.parallel, data, o, neh_start(inst));
     expect_stopped(inst, r, solve_status::interrupted);
+  }
+}
+
+// A limit means what it says: a solve stops after `node_limit` branched nodes (give or take one
+// node per thread), not at the next multiple of the solver's internal check interval.
+TEST(solver_stops, node_limit_is_not_overshot) {
+  const instance inst = taillard_instance("ta021");
+  const bound_data data(inst);
+  for (const auto& sc : stop_cases()) {
+    solve_options o;
+    o.select = sc.select;
+    o.threads = 2;
+    o.shared_queue = sc.shared_queue;
+    o.node_limit = 10;
+    SCOPED_TRACE("ta021: " + describe(o, sc.parallel, "NEH") + ", node_limit 10");
+    const solve_result r = solve(sc.parallel, data, o, neh_start(inst));
+    EXPECT_EQ(r.status, solve_status::node_limit);
+    EXPECT_LE(r.stats.branched, o.node_limit + static_cast<std::uint64_t>(sc.parallel ? o.threads : 0))
+        << "branched " << r.stats.branched << " nodes with node_limit " << o.node_limit;
+  }
+}
+
+// Time limits and Ctrl-C must be honoured promptly also where one node is expensive: ta091
+// (200 x 10) with LB2 costs about 1.5 ms per branched node, so checking the clock only every
+// 1024 nodes overshoots a 0.1 s limit by more than a second (and ta111 with LB2 by 15 s).
+constexpr double kLimit = 0.1, kSlack = 1.0;
+
+TEST(solver_stops, time_limit_is_honoured_on_expensive_nodes) {
+  const instance inst = taillard_instance("ta091");
+  const bound_data data(inst);
+  for (bool parallel : {false, true}) {
+    solve_options o;
+    o.bound = bound_kind::lb2;
+    o.threads = 2;
+    o.time_limit = kLimit;
+    SCOPED_TRACE("ta091: " + describe(o, parallel, "NEH") + ", time_limit 0.1 s");
+    const auto t0 = std::chrono::steady_clock::now();
+    const solve_result r = solve(parallel, data, o, neh_start(inst));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.status, solve_status::time_limit);
+    EXPECT_LT(seconds, kLimit + kSlack) << "a 0.1 s time limit stopped the solve after " << seconds << " s ("
+                                        << r.stats.branched << " nodes branched)";
+  }
+}
+
+TEST(solver_stops, interrupt_is_honoured_on_expensive_nodes) {
+  const instance inst = taillard_instance("ta091");
+  const bound_data data(inst);
+  for (bool parallel : {false, true}) {
+    std::atomic<bool> flag{false};
+    solve_options o;
+    o.bound = bound_kind::lb2;
+    o.threads = 2;
+    o.interrupt = &flag;
+    o.time_limit = 60;  // a safety net; the interrupt must come first
+    SCOPED_TRACE("ta091: " + describe(o, parallel, "NEH") + ", interrupted after 0.1 s");
+    const incumbent start = neh_start(inst);
+    std::thread ctrl_c([&flag] {
+      std::this_thread::sleep_for(std::chrono::duration<double>(kLimit));
+      flag.store(true);
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const solve_result r = solve(parallel, data, o, start);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ctrl_c.join();
+    EXPECT_EQ(r.status, solve_status::interrupted);
+    EXPECT_LT(seconds, kLimit + kSlack) << "an interrupt after 0.1 s stopped the solve after " << seconds << " s ("
+                                        << r.stats.branched << " nodes branched)";
   }
 }
 
