@@ -129,6 +129,7 @@ std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_nod
 struct measurement {
   std::uint64_t bounds = 0;
   double seconds = 0;
+  double cpu_seconds = 0;  // thread CPU time: below `seconds` when the core was shared
   double per_second() const { return seconds > 0 ? static_cast<double>(bounds) / seconds : 0; }
 };
 
@@ -137,6 +138,7 @@ struct measurement {
 measurement time_kernel(const std::string& kernel, bound_view b, const random_node_pool& pool, double seconds,
                         workspace& w, std::uint64_t& sink) {
   measurement r;
+  const double c0 = thread_cpu_seconds();
   const auto t0 = clock_type::now();
   std::uint64_t since_check = 0;
   int i = 0;
@@ -151,6 +153,7 @@ measurement time_kernel(const std::string& kernel, bound_view b, const random_no
       if (r.seconds >= seconds) break;
     }
   }
+  r.cpu_seconds = thread_cpu_seconds() - c0;
   return r;
 }
 
@@ -182,12 +185,18 @@ int main(int argc, char** argv) {
   app.add_option("--depths", depths, "fractions of the n jobs scheduled")->capture_default_str();
   app.add_option("--variants", variants, "prefix (all in front), suffix (all at the back), split (half and half)")
       ->capture_default_str();
-  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch, lb2-nobranch (experiment)")->capture_default_str();
+  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch, lb2-nobranch (experiment)")
+      ->capture_default_str();
   app.add_option("--seconds", seconds, "time per cell and repeat")->capture_default_str();
-  app.add_option("--repeat", repeat, "repeats per cell; the median is reported")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--pool", pool_size, "random nodes per (instance, depth, variant)")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--repeat", repeat, "repeats per cell; the median is reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--pool", pool_size, "random nodes per (instance, depth, variant)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--seed", seed, "seed of the node pools")->capture_default_str();
-  app.add_option("--checksum-nodes", checksum_nodes, "nodes of each pool summed into the checksum (for CPU/GPU comparison)")
+  app.add_option("--checksum-nodes", checksum_nodes,
+                 "nodes of each pool summed into the checksum (for CPU/GPU comparison)")
       ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON to this file");
   app.add_option("--commit", commit, "commit to stamp (default: the one this binary was built from)");
@@ -196,8 +205,12 @@ int main(int argc, char** argv) {
   nlohmann::json out;
   out["benchmark"] = "pfsp_bench_bounds";
   out["machine"] = stamp(argc, argv, commit);
-  out["parameters"] = {{"seconds", seconds}, {"repeat", repeat},      {"pool", pool_size},
-                       {"seed", seed},       {"threads", 1},          {"checksum_nodes", checksum_nodes},
+  out["parameters"] = {{"seconds", seconds},
+                       {"repeat", repeat},
+                       {"pool", pool_size},
+                       {"seed", seed},
+                       {"threads", 1},
+                       {"checksum_nodes", checksum_nodes},
                        {"node_generator", "bench/random_nodes.hpp (splitmix64 Fisher-Yates)"}};
   out["results"] = nlohmann::json::array();
 
@@ -259,7 +272,10 @@ int main(int argc, char** argv) {
           rj["ns_per_bound"] = rate > 0 ? 1e9 / rate : 0;
           rj["repeats"] = nlohmann::json::array();
           for (const auto& mm : runs[k])
-            rj["repeats"].push_back({{"bounds", mm.bounds}, {"seconds", mm.seconds}, {"bounds_per_second", mm.per_second()}});
+            rj["repeats"].push_back({{"bounds", mm.bounds},
+                                     {"seconds", mm.seconds},
+                                     {"cpu_seconds", mm.cpu_seconds},
+                                     {"bounds_per_second", mm.per_second()}});
           rj["checksum"] = checksum;
           out["results"].push_back(rj);
         }
@@ -274,8 +290,9 @@ int main(int argc, char** argv) {
   out["sink"] = sink;  // the accumulated bounds: printed, so the work cannot be optimized away
 
   std::cout << "# pfsp_bench_bounds  commit " << out["machine"]["commit"].get<std::string>() << "  cpu "
-            << out["machine"]["cpu"].get<std::string>() << "  gpu none  host " << out["machine"]["hostname"].get<std::string>()
-            << "\n# " << out["machine"]["command"].get<std::string>() << "\n# single thread; Mb/s = million bounds per second"
+            << out["machine"]["cpu"].get<std::string>() << "  gpu none  host "
+            << out["machine"]["hostname"].get<std::string>() << "\n# " << out["machine"]["command"].get<std::string>()
+            << "\n# single thread; Mb/s = million bounds per second"
             << " (median of " << repeat << " x " << seconds << " s); ns = nanoseconds per bound; load "
             << fixed(out["machine"]["load_at_start"][0].get<double>(), 2) << " -> " << fixed(l.one, 2) << "\n\n"
             << tab.markdown() << "\n(sink " << sink << ")\n";

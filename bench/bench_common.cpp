@@ -1,5 +1,6 @@
 #include "bench_common.hpp"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -164,6 +165,17 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
+namespace {
+double clock_seconds(clockid_t id) {
+  timespec ts{};
+  clock_gettime(id, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
+
+double process_cpu_seconds() { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
+double thread_cpu_seconds() { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
+
 void write_text_atomically(const std::string& path, const std::string& text) {
   const std::filesystem::path p(path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
@@ -193,7 +205,8 @@ std::string table::markdown() const {
   };
   line(headers_);
   o << '|';
-  for (std::size_t c = 0; c < w.size(); ++c) o << (c == 0 ? " :" : " ") << std::string(w[c] - 1, '-') << (c == 0 ? " |" : ": |");
+  for (std::size_t c = 0; c < w.size(); ++c)
+    o << (c == 0 ? " :" : " ") << std::string(w[c] - 1, '-') << (c == 0 ? " |" : ": |");
   o << '\n';
   for (const auto& r : rows_) line(r);
   return o.str();
@@ -208,10 +221,14 @@ std::string fixed(double v, int decimals) {
 std::string human(double v) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(2);
-  if (v >= 1e9) o << v / 1e9 << " G";
-  else if (v >= 1e6) o << v / 1e6 << " M";
-  else if (v >= 1e3) o << v / 1e3 << " k";
-  else o << std::setprecision(0) << v;
+  if (v >= 1e9)
+    o << v / 1e9 << " G";
+  else if (v >= 1e6)
+    o << v / 1e6 << " M";
+  else if (v >= 1e3)
+    o << v / 1e3 << " k";
+  else
+    o << std::setprecision(0) << v;
   return o.str();
 }
 

@@ -18,11 +18,11 @@ load_average read_load();
 // Who, where and what: the JSON "machine" block. `command` is the exact command line.
 nlohmann::json stamp(int argc, char** argv, const std::string& commit_override = {});
 
-std::string cpu_model();   // /proc/cpuinfo "model name" (first), "unknown" if absent
-std::string host_name();   // gethostname()
-std::string gpu_name();    // "none": the benchmarks here are CPU-only
+std::string cpu_model();  // /proc/cpuinfo "model name" (first), "unknown" if absent
+std::string host_name();  // gethostname()
+std::string gpu_name();   // "none": the benchmarks here are CPU-only
 std::string command_line(int argc, char** argv);
-std::string utc_now();     // ISO 8601
+std::string utc_now();  // ISO 8601
 
 // "a,b,c" -> {"a","b","c"}; empty items dropped.
 std::vector<std::string> split_list(const std::string& s);
@@ -31,6 +31,11 @@ std::vector<std::string> split_list(const std::string& s);
 std::vector<std::string> expand_instances(const std::string& s);
 
 double median(std::vector<double> v);
+
+// CPU time consumed so far by this process (all threads) and by the calling thread, in seconds.
+// Next to wall time, cpu/wall shows how much of a core a run really got on a shared machine.
+double process_cpu_seconds();
+double thread_cpu_seconds();
 
 // Writes text to path via a temporary file and rename, so a reader never sees half a file.
 void write_text_atomically(const std::string& path, const std::string& text);
