@@ -1,0 +1,41 @@
+// The GPU backend's command-line hook: `pfsp solve --backend gpu` and its knobs. Built only
+// when the pfsp_gpu target exists (PFSP_HAVE_GPU); cli.cpp calls these four functions.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "bound/bound_data.hpp"
+#include "search/control.hpp"
+#include "search/types.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace pfsp {
+
+struct gpu_cli_options {
+  long long pool_size = 0;          // children per launch; 0 = auto-tune
+  int threads_per_block = 0;        // 0 = auto-tune
+  std::string selection = "hybrid"; // hybrid | depth-first | best-first | breadth-first
+  std::string sort = "device";      // none | host | device
+  std::string kernel = "branchless";// plain | refactored | branchless
+  std::string memory = "shared";    // shared | global
+  bool compact_times = false;
+  int streams = 2;
+  long long hybrid_max = 0;         // open nodes; 0 = 8 x pool
+  long long hybrid_min = 0;         // open nodes; 0 = pool
+  int device = 0;
+};
+
+// True iff a CUDA device is present (never throws).
+bool gpu_cli_available();
+
+void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
+
+// Solves with the GPU backend; host threads = opt.threads.
+solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
+                           const incumbent& start);
+
+}  // namespace pfsp

@@ -1,0 +1,448 @@
+#include "gpu/bounder.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <sstream>
+
+#include "gpu/bound_kernels.cuh"
+#include "gpu/device_buffer.cuh"
+#include "problem/error.hpp"
+
+namespace pfsp::gpu {
+namespace {
+
+// One thread per parent writes its children's descriptors (and sort keys) in natural order.
+__global__ void expand_kernel(pool_view pool, int n) {
+  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= pool.parents) return;
+  const std::uint32_t lim = pool.limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  std::uint32_t idx = pool.offsets[p];
+  for (int dir = 0; dir < pool.directions; ++dir) {
+    const bool backward = pool.directions == 2 ? dir == 1 : pool.backward_only;
+    const std::uint32_t key = child_key(n, limit1, limit2, backward);
+    for (int c = 0; c < count; ++c, ++idx) {
+      pool.desc[idx] = make_child(p, c, backward);
+      if (pool.keys) {
+        pool.keys[idx] = key;
+        pool.values[idx] = idx;
+      }
+    }
+  }
+}
+
+// Checks the refactored variant's coefficients on every argument it can meet: equation 1 on
+// {0, 1}, equation 2 on differences [lo, hi]. bad[0] counts mismatches.
+__global__ void refactor_check_kernel(int lo, int hi, int* bad) {
+  const int d = lo + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (d > hi) return;
+  const int e2 = eq2_greater(d, 0);
+  if (e2 != (d > 0 ? 1 : 0)) atomicAdd(bad, 1);
+  if (d == 0 || d == 1) {
+    if (eq1_is_zero(d) != (d == 0 ? 1 : 0)) atomicAdd(bad, 1);
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int align4(int x) { return (x + 3) & ~3; }
+
+}  // namespace
+
+int device_count() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+device_info query_device(int ordinal) {
+  cudaDeviceProp prop{};
+  PFSP_CUDA_TRY(cudaGetDeviceProperties(&prop, ordinal));
+  device_info d;
+  d.ordinal = ordinal;
+  d.name = prop.name;
+  d.sm_count = prop.multiProcessorCount;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.shared_per_block_optin = prop.sharedMemPerBlockOptin;
+  d.shared_per_sm = prop.sharedMemPerMultiprocessor;
+  d.global_bytes = prop.totalGlobalMem;
+  int clock = 0;
+  if (cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, ordinal) == cudaSuccess) d.clock_khz = clock;
+  (void)cudaGetLastError();
+  return d;
+}
+
+struct bounder::impl {
+  struct slot {
+    cuda_stream stream;
+    cuda_event start, after_h2d, after_expand, after_sort, after_kernel, after_d2h;
+    pinned_buffer<unsigned char> perms;
+    pinned_buffer<std::uint32_t> limits, offsets, order;
+    pinned_buffer<int> bounds;
+    device_buffer<unsigned char> d_perms;
+    device_buffer<std::uint32_t> d_limits, d_offsets, d_desc, d_keys, d_keys_sorted, d_values, d_order;
+    device_buffer<int> d_bounds;
+    device_buffer<unsigned char> d_sort_temp;
+    std::size_t parents = 0, children = 0;
+    bool pending = false, sorted_on_device = false, sorted_on_host = false, nodes_mode = false;
+  };
+
+  const bound_data* data;
+  bound_kind kind;
+  branching rule;
+  gpu_policy policy;
+  device_info dev;
+  int n = 0, m = 0, jb = 1, dirs = 2, size_class = 0, key_bits = 1;
+  bool backward_only = false, shared = false;
+  std::size_t max_children = 0, max_parents = 0, smem_bytes = 0, sort_temp_bytes = 0;
+  device_buffer<int> d_tables;
+  tables_view tables;
+  kernel_pair kernels;
+  std::vector<std::unique_ptr<slot>> slots;
+  device_times times;
+  double host_sort_s = 0;
+  std::vector<std::uint32_t> key_count;
+
+  impl(const bound_data& d, bound_kind k, branching r, const gpu_policy& p, std::size_t max_c)
+      : data(&d), kind(k), rule(r), policy(p) {
+    const bound_view bv = d.view();
+    n = bv.inst.n;
+    m = bv.inst.m;
+    if (n > kMaxJobs || m > kMaxMachines)
+      throw input_error("the GPU backend handles up to " + std::to_string(kMaxJobs) + " jobs and " +
+                        std::to_string(kMaxMachines) + " machines; use --backend cpu-mt");
+    if (device_count() <= policy.device) throw cuda_error("no CUDA device " + std::to_string(policy.device));
+    PFSP_CUDA_TRY(cudaSetDevice(policy.device));
+    dev = query_device(policy.device);
+    jb = n <= 256 ? 1 : 2;
+    size_class = n <= 64 ? 0 : (n <= 256 ? 1 : 2);
+    dirs = (rule == branching::forward || rule == branching::backward) ? 1 : 2;
+    backward_only = rule == branching::backward;
+    key_bits = child_key_bits(n);
+    max_children = std::max<std::size_t>(max_c, 1);
+    // Parents: at most one per child, within 32 MiB of permutations per slot.
+    const std::size_t perm_bytes = static_cast<std::size_t>(n) * jb;
+    max_parents = std::min<std::size_t>({max_children, kMaxParentsPerPool, (std::size_t{32} << 20) / perm_bytes});
+    max_parents = std::max<std::size_t>(max_parents, 1);
+
+    build_tables();
+    kernels = select_kernels();
+    if (policy.kernel == kernel_variant::refactored) check_refactoring();
+    if (shared && smem_bytes > 48 * 1024) {
+      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernels.children),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernels.nodes),
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+    }
+    if (policy.sort == pool_sort::device) {
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_temp_bytes, static_cast<std::uint32_t*>(nullptr),
+                                                    static_cast<std::uint32_t*>(nullptr),
+                                                    static_cast<std::uint32_t*>(nullptr),
+                                                    static_cast<std::uint32_t*>(nullptr),
+                                                    static_cast<int>(max_children), 0, key_bits));
+    }
+    if (policy.sort == pool_sort::host) key_count.assign((std::size_t{1} << key_bits) + 1, 0);
+    const int nslots = std::clamp(policy.streams, 1, 2);
+    for (int s = 0; s < nslots; ++s) slots.push_back(make_slot());
+  }
+
+  void build_tables() {
+    const bound_data& d = *data;
+    const int np = d.view().npairs;
+    tables.n = n;
+    tables.m = m;
+    tables.npairs = np;
+    int off = 0;
+    auto place = [&](int count) {
+      const int at = off;
+      off += align4(count);
+      return at;
+    };
+    tables.off_p = place(n * m);
+    tables.off_pair_first = place(np);
+    tables.off_pair_second = place(np);
+    tables.off_johnson = place(np * n);
+    tables.off_lags = place(np * n);
+    tables.shared_ints = off;
+    tables.off_heads = place(n * m);
+    tables.off_tails = place(n * m);
+    std::vector<int> blob(static_cast<std::size_t>(off), 0);
+    auto put = [&](int at, const std::vector<int>& v) { std::copy(v.begin(), v.end(), blob.begin() + at); };
+    put(tables.off_p, d.problem().p);
+    put(tables.off_pair_first, d.pair_first());
+    put(tables.off_pair_second, d.pair_second());
+    put(tables.off_johnson, d.johnson());
+    put(tables.off_lags, d.lags());
+    put(tables.off_heads, d.heads());
+    put(tables.off_tails, d.tails());
+    d_tables = device_buffer<int>(blob.size());
+    PFSP_CUDA_TRY(cudaMemcpy(d_tables.data(), blob.data(), blob.size() * sizeof(int), cudaMemcpyHostToDevice));
+    tables.blob = d_tables.data();
+    const std::size_t bytes = static_cast<std::size_t>(tables.shared_ints) * sizeof(int);
+    shared = policy.memory == memory_placement::shared && bytes <= dev.shared_per_block_optin;
+    smem_bytes = shared ? bytes : 0;
+  }
+
+  kernel_pair select_kernels() const {
+    const int v = static_cast<int>(policy.kernel);
+    switch (kind) {
+      case bound_kind::lb1: return kernels_for<bound_kind::lb1>(v, shared, size_class);
+      case bound_kind::lb2: return kernels_for<bound_kind::lb2>(v, shared, size_class);
+      case bound_kind::lb1_lb2: return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class);
+    }
+    throw error("unknown bound kind");
+  }
+
+  void check_refactoring() const {
+    device_buffer<int> bad(1);
+    PFSP_CUDA_TRY(cudaMemset(bad.data(), 0, sizeof(int)));
+    const int lo = -2 * n - 4, hi = 2 * n + 4;
+    const int count = hi - lo + 1;
+    refactor_check_kernel<<<(count + 127) / 128, 128>>>(lo, hi, bad.data());
+    PFSP_CUDA_CHECK_LAUNCH("refactor_check_kernel");
+    int h = 0;
+    PFSP_CUDA_TRY(cudaMemcpy(&h, bad.data(), sizeof(int), cudaMemcpyDeviceToHost));
+    if (h != 0)
+      throw error("--kernel refactored: __cosf/__expf coefficients are not exact on this device for n = " +
+                  std::to_string(n));
+  }
+
+  std::unique_ptr<slot> make_slot() const {
+    auto s = std::make_unique<slot>();
+    const std::size_t perm_bytes = max_parents * static_cast<std::size_t>(n) * jb;
+    s->perms = pinned_buffer<unsigned char>(perm_bytes);
+    s->limits = pinned_buffer<std::uint32_t>(max_parents);
+    s->offsets = pinned_buffer<std::uint32_t>(max_parents + 1);
+    s->bounds = pinned_buffer<int>(std::max(max_children, max_parents));
+    s->d_perms = device_buffer<unsigned char>(perm_bytes);
+    s->d_limits = device_buffer<std::uint32_t>(max_parents);
+    s->d_offsets = device_buffer<std::uint32_t>(max_parents + 1);
+    s->d_desc = device_buffer<std::uint32_t>(max_children);
+    s->d_bounds = device_buffer<int>(std::max(max_children, max_parents));
+    if (policy.sort == pool_sort::host) {
+      s->order = pinned_buffer<std::uint32_t>(max_children);
+      s->d_order = device_buffer<std::uint32_t>(max_children);
+    } else if (policy.sort == pool_sort::device) {
+      s->d_keys = device_buffer<std::uint32_t>(max_children);
+      s->d_keys_sorted = device_buffer<std::uint32_t>(max_children);
+      s->d_values = device_buffer<std::uint32_t>(max_children);
+      s->d_order = device_buffer<std::uint32_t>(max_children);
+      s->d_sort_temp = device_buffer<unsigned char>(std::max<std::size_t>(sort_temp_bytes, 1));
+    }
+    return s;
+  }
+
+  slot& at(int s) {
+    PFSP_EXPECTS(s >= 0 && s < static_cast<int>(slots.size()), "bounder slot out of range");
+    return *slots[static_cast<std::size_t>(s)];
+  }
+
+  // Counting sort of the children by child_key, stable; O(parents + children + keys).
+  void host_sort(slot& sl) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::fill(key_count.begin(), key_count.end(), 0u);
+    const std::uint32_t* lim = sl.limits.data();
+    auto group_key = [&](std::size_t p, int dir) {
+      const bool backward = dirs == 2 ? dir == 1 : backward_only;
+      return child_key(n, limit1_of(lim[p]), limit2_of(lim[p]), backward);
+    };
+    for (std::size_t p = 0; p < sl.parents; ++p) {
+      const std::uint32_t count = (sl.offsets[p + 1] - sl.offsets[p]) / static_cast<std::uint32_t>(dirs);
+      for (int dir = 0; dir < dirs; ++dir) key_count[group_key(p, dir) + 1] += count;
+    }
+    for (std::size_t k = 1; k < key_count.size(); ++k) key_count[k] += key_count[k - 1];
+    std::uint32_t* order = sl.order.data();
+    for (std::size_t p = 0; p < sl.parents; ++p) {
+      const std::uint32_t count = (sl.offsets[p + 1] - sl.offsets[p]) / static_cast<std::uint32_t>(dirs);
+      std::uint32_t idx = sl.offsets[p];
+      for (int dir = 0; dir < dirs; ++dir) {
+        std::uint32_t& pos = key_count[group_key(p, dir)];
+        for (std::uint32_t c = 0; c < count; ++c) order[pos++] = idx++;
+      }
+    }
+    host_sort_s += seconds_since(t0);
+  }
+
+  pool_view view_of(slot& sl, int ub) const {
+    pool_view v;
+    v.perms = sl.d_perms.data();
+    v.limits = sl.d_limits.data();
+    v.offsets = sl.d_offsets.data();
+    v.desc = sl.d_desc.data();
+    v.bounds = sl.d_bounds.data();
+    v.parents = static_cast<std::uint32_t>(sl.parents);
+    v.children = static_cast<std::uint32_t>(sl.children);
+    v.ub = ub;
+    v.directions = dirs;
+    v.backward_only = backward_only;
+    return v;
+  }
+
+  std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
+    slot& sl = at(s);
+    PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
+    PFSP_EXPECTS(parents <= max_parents, "bounder: too many parents for the pool");
+    PFSP_EXPECTS(tpb >= 32 && tpb <= 1024 && tpb % 32 == 0, "threads per block must be a multiple of 32 in [32, 1024]");
+    sl.parents = parents;
+    sl.nodes_mode = false;
+    std::uint32_t total = 0;
+    for (std::size_t p = 0; p < parents; ++p) {
+      sl.offsets[p] = total;
+      const int count = limit2_of(sl.limits[p]) - limit1_of(sl.limits[p]) - 1;
+      PFSP_EXPECTS(count >= 1, "bounder: a parent without children");
+      total += static_cast<std::uint32_t>(count * dirs);
+    }
+    sl.offsets[parents] = total;
+    PFSP_EXPECTS(total <= max_children, "bounder: pool larger than max_children");
+    sl.children = total;
+    sl.sorted_on_host = policy.sort == pool_sort::host && total > 0;
+    sl.sorted_on_device = policy.sort == pool_sort::device && total > 0;
+    if (sl.sorted_on_host) host_sort(sl);
+
+    const cudaStream_t st = sl.stream.get();
+    sl.start.record(st);
+    sl.d_perms.copy_from_host(sl.perms.data(), parents * static_cast<std::size_t>(n) * jb, st);
+    sl.d_limits.copy_from_host(sl.limits.data(), parents, st);
+    sl.d_offsets.copy_from_host(sl.offsets.data(), parents + 1, st);
+    if (sl.sorted_on_host) sl.d_order.copy_from_host(sl.order.data(), total, st);
+    sl.after_h2d.record(st);
+    pool_view v = view_of(sl, ub);
+    if (sl.sorted_on_device) {
+      v.keys = sl.d_keys.data();
+      v.values = sl.d_values.data();
+    }
+    if (parents > 0) {
+      const unsigned grid = static_cast<unsigned>((parents + 127) / 128);
+      expand_kernel<<<grid, 128, 0, st>>>(v, n);
+      PFSP_CUDA_CHECK_LAUNCH("expand_kernel");
+    }
+    sl.after_expand.record(st);
+    if (sl.sorted_on_device) {
+      std::size_t temp = sl.d_sort_temp.size();
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(sl.d_sort_temp.data(), temp, sl.d_keys.data(),
+                                                    sl.d_keys_sorted.data(), sl.d_values.data(), sl.d_order.data(),
+                                                    static_cast<int>(total), 0, key_bits, st));
+    }
+    sl.after_sort.record(st);
+    v.keys = nullptr;
+    v.values = nullptr;
+    v.order = (sl.sorted_on_host || sl.sorted_on_device) ? sl.d_order.data() : nullptr;
+    if (total > 0) {
+      const unsigned grid = static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+      kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
+      PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
+    }
+    sl.after_kernel.record(st);
+    sl.d_bounds.copy_to_host(sl.bounds.data(), total, st);
+    sl.after_d2h.record(st);
+    sl.pending = true;
+    return total;
+  }
+
+  void submit_nodes(int s, std::size_t nodes, int ub, int tpb) {
+    slot& sl = at(s);
+    PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
+    PFSP_EXPECTS(nodes <= max_parents, "bounder: too many nodes for the pool");
+    sl.parents = nodes;
+    sl.children = 0;
+    sl.nodes_mode = true;
+    sl.sorted_on_host = sl.sorted_on_device = false;
+    const cudaStream_t st = sl.stream.get();
+    sl.start.record(st);
+    sl.d_perms.copy_from_host(sl.perms.data(), nodes * static_cast<std::size_t>(n) * jb, st);
+    sl.d_limits.copy_from_host(sl.limits.data(), nodes, st);
+    sl.after_h2d.record(st);
+    sl.after_expand.record(st);
+    sl.after_sort.record(st);
+    pool_view v = view_of(sl, ub);
+    if (nodes > 0) {
+      const unsigned grid = static_cast<unsigned>((nodes + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+      kernels.nodes<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
+      PFSP_CUDA_CHECK_LAUNCH("bound_nodes_kernel");
+    }
+    sl.after_kernel.record(st);
+    sl.d_bounds.copy_to_host(sl.bounds.data(), nodes, st);
+    sl.after_d2h.record(st);
+    sl.pending = true;
+  }
+
+  const int* wait(int s) {
+    slot& sl = at(s);
+    PFSP_EXPECTS(sl.pending, "bounder: wait on a slot that was not submitted");
+    sl.after_d2h.synchronize();
+    sl.pending = false;
+    times.h2d += sl.after_h2d.since(sl.start) * 1e-3;
+    times.expand += sl.after_expand.since(sl.after_h2d) * 1e-3;
+    times.sort += sl.after_sort.since(sl.after_expand) * 1e-3;
+    times.kernel += sl.after_kernel.since(sl.after_sort) * 1e-3;
+    times.d2h += sl.after_d2h.since(sl.after_kernel) * 1e-3;
+    ++times.launches;
+    return sl.bounds.data();
+  }
+
+  std::vector<std::uint32_t> order(int s) {
+    slot& sl = at(s);
+    std::vector<std::uint32_t> out;
+    if (sl.sorted_on_host) out.assign(sl.order.data(), sl.order.data() + sl.children);
+    if (sl.sorted_on_device) {
+      out.resize(sl.children);
+      PFSP_CUDA_TRY(cudaMemcpy(out.data(), sl.d_order.data(), sl.children * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    }
+    return out;
+  }
+};
+
+bounder::bounder(const bound_data& data, bound_kind kind, branching rule, const gpu_policy& policy, std::size_t max_children)
+    : impl_(std::make_unique<impl>(data, kind, rule, policy, max_children)) {}
+bounder::~bounder() = default;
+
+int bounder::n() const { return impl_->n; }
+int bounder::job_bytes() const { return impl_->jb; }
+int bounder::slots() const { return static_cast<int>(impl_->slots.size()); }
+int bounder::directions() const { return impl_->dirs; }
+bool bounder::backward_only() const { return impl_->backward_only; }
+std::size_t bounder::max_children() const { return impl_->max_children; }
+std::size_t bounder::max_parents() const { return impl_->max_parents; }
+bool bounder::tables_in_shared() const { return impl_->shared; }
+std::size_t bounder::shared_bytes() const { return impl_->smem_bytes; }
+const device_info& bounder::device() const { return impl_->dev; }
+void* bounder::perms(int slot) { return impl_->at(slot).perms.data(); }
+std::uint32_t* bounder::limits(int slot) { return impl_->at(slot).limits.data(); }
+std::size_t bounder::submit_children(int slot, std::size_t parents, int ub, int tpb) {
+  return impl_->submit_children(slot, parents, ub, tpb);
+}
+void bounder::submit_nodes(int slot, std::size_t nodes, int ub, int tpb) { impl_->submit_nodes(slot, nodes, ub, tpb); }
+const int* bounder::wait(int slot) { return impl_->wait(slot); }
+const std::uint32_t* bounder::offsets(int slot) const { return impl_->slots.at(static_cast<std::size_t>(slot))->offsets.data(); }
+std::size_t bounder::children(int slot) const { return impl_->slots.at(static_cast<std::size_t>(slot))->children; }
+std::vector<std::uint32_t> bounder::order(int slot) { return impl_->order(slot); }
+device_times bounder::times() const { return impl_->times; }
+double bounder::host_sort_seconds() const { return impl_->host_sort_s; }
+
+std::string bounder::describe() const {
+  const impl& d = *impl_;
+  std::ostringstream s;
+  s << to_string(d.kind) << ' ' << to_string(d.policy.kernel) << " kernel, tables in ";
+  if (d.shared) {
+    s << "shared memory (" << (d.smem_bytes + 512) / 1024 << " KiB per block)";
+  } else {
+    s << "global memory";
+    if (d.policy.memory == memory_placement::shared)
+      s << " (" << d.tables.shared_ints * 4 / 1024 << " KiB do not fit in " << d.dev.shared_per_block_optin / 1024
+        << " KiB of shared memory)";
+  }
+  s << ", sort " << to_string(d.policy.sort) << ", " << d.slots.size() << (d.slots.size() == 1 ? " stream" : " streams");
+  return s.str();
+}
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,11 @@
+// Instantiations of the bounding kernels for bound_kind::lb1 (see bound_kernels.cuh).
+#include "gpu/bound_kernels.cuh"
+
+namespace pfsp::gpu {
+
+template <>
+kernel_pair kernels_for<bound_kind::lb1>(int variant, bool shared, int size_class_id) {
+  return make_kernels<bound_kind::lb1>(variant, shared, size_class_id);
+}
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,63 @@
+// Tuning numbers and strategy switches of the GPU backend: a value struct (CUB's policy
+// structs), overridden from the CLI. Every combination evaluates the same pool and returns the
+// same bounds; only data movement, thread mapping and host scheduling differ.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace pfsp::gpu {
+
+// How a kernel thread evaluates its child (CCPE section 5.3). All three call the same
+// node_parts / child_bound; they differ in the code around them.
+//   plain:      the CPU expander's code as is: scheduled flags in a byte array (local memory).
+//   refactored: the papers' arithmetic rewrite: `if` coefficients from __cosf (equation 1) and
+//               min(1, __expf(x - y - 1)) (equation 2), checked once per device.
+//   branchless: bit masks in registers, comparisons folded into shifts and selects.
+enum class kernel_variant : int { plain = 0, refactored = 1, branchless = 2 };
+
+// Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
+//   shared: processing times, machine pairs, Johnson orders and lags copied to shared memory
+//           by every block (falls back to global when they do not fit).
+//   global: read through L1 from global memory.
+enum class memory_placement : int { shared = 0, global = 1 };
+
+// Thread-data reordering (CCPE 5.2): children sorted by (limit1, limit2, direction) so that a
+// warp's threads follow the same control flow. none | on the host (counting sort) | on the
+// device (cub::DeviceRadixSort). Both sorts are stable and give the same order.
+enum class pool_sort : int { none = 0, host = 1, device = 2 };
+
+// Which parents go into the next pool.
+//   hybrid:        best-first until `hybrid_max` open nodes, then depth-first down to
+//                  `hybrid_min` (CCPE 5.1).
+//   depth_first:   the deepest open nodes (smallest bound first within a depth).
+//   best_first:    the smallest bounds (deepest first among equal bounds).
+//   breadth_first: the shallowest open nodes, one level after another (PPAM section 4).
+enum class pool_selection : int { hybrid = 0, depth_first = 1, best_first = 2, breadth_first = 3 };
+
+struct gpu_policy {
+  std::size_t pool_size = 0;     // children bounded per launch (blocks x threads); 0 = auto-tune
+  int threads_per_block = 0;     // 0 = auto-tune (128 or 256)
+  kernel_variant kernel = kernel_variant::branchless;
+  memory_placement memory = memory_placement::shared;
+  pool_sort sort = pool_sort::device;
+  pool_selection select = pool_selection::hybrid;
+  bool compact_times = false;    // reserved: 8-bit processing times (needs a templated bound_view)
+  int streams = 2;               // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
+  int host_threads = 1;          // threads that prune and branch on the host
+  std::size_t hybrid_max = 0;    // open nodes; 0 = 8 x the pool size
+  std::size_t hybrid_min = 0;    // open nodes; 0 = the pool size
+  int device = 0;                // CUDA device ordinal
+};
+
+// Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.
+inline constexpr std::size_t kMinPoolSize = 4096;
+inline constexpr std::size_t kMaxPoolSize = 262144;
+
+std::string_view to_string(kernel_variant v);
+std::string_view to_string(memory_placement v);
+std::string_view to_string(pool_sort v);
+std::string_view to_string(pool_selection v);
+
+}  // namespace pfsp::gpu

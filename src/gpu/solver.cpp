@@ -1,0 +1,340 @@
+#include "gpu/solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+#include "gpu/bounder.hpp"
+#include "gpu/host_workers.hpp"
+#include "gpu/node_store.hpp"
+#include "problem/error.hpp"
+#include "search/expander.hpp"
+
+namespace pfsp::gpu {
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+double since(steady::time_point t0) { return std::chrono::duration<double>(steady::now() - t0).count(); }
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+struct launch_config {
+  std::size_t pool = 0;
+  int threads_per_block = 0;
+  bool operator==(const launch_config&) const = default;
+};
+
+// Run-time choice of the pool size and block size (CCPE 6.3: the best pool depends on the
+// instance and has to be tuned at run time). Tries each candidate, smallest pools first, for a
+// few full pools (after one to settle the pipeline) and keeps the highest rate of children
+// bounded and processed per second of wall time.
+class pool_tuner {
+ public:
+  explicit pool_tuner(const gpu_policy& p) {
+    std::vector<std::size_t> pools;
+    if (p.pool_size) pools = {p.pool_size};
+    else pools = {4096, 16384, 65536, 262144};
+    std::vector<int> tpbs;
+    if (p.threads_per_block) tpbs = {p.threads_per_block};
+    else tpbs = {128, 256};
+    for (std::size_t pool : pools)
+      for (int t : tpbs)
+        if (static_cast<std::size_t>(t) <= pool) candidates_.push_back({pool, t});
+    if (candidates_.empty()) candidates_.push_back({pools.front(), tpbs.front()});
+    measures_.resize(candidates_.size());
+    tuning_ = candidates_.size() > 1;
+    chosen_ = candidates_.back();
+  }
+
+  std::size_t max_pool() const {
+    std::size_t m = 0;
+    for (const auto& c : candidates_) m = std::max(m, c.pool);
+    return m;
+  }
+  launch_config current() const { return tuning_ ? candidates_[idx_] : chosen_; }
+
+  void record(const launch_config& used, std::size_t children, double seconds) {
+    if (!tuning_ || !(used == candidates_[idx_])) return;
+    measure& m = measures_[idx_];
+    if (2 * children < used.pool) {  // the open nodes could not fill this pool
+      if (++m.misses > kMaxMisses) finish(true);
+      return;
+    }
+    if (!m.settled) {
+      m.settled = true;
+      return;
+    }
+    m.children += static_cast<double>(children);
+    m.seconds += seconds;
+    if (++m.batches >= kBatches) {
+      if (++idx_ == candidates_.size()) finish(false);
+    }
+  }
+
+  // Called at the end: reports what was chosen and measured.
+  std::string note() const {
+    std::ostringstream s;
+    if (candidates_.size() == 1) {
+      s << "pool " << chosen_.pool << " children = " << (chosen_.pool + chosen_.threads_per_block - 1) / chosen_.threads_per_block
+        << " blocks x " << chosen_.threads_per_block << " threads (set by the user)";
+      return s.str();
+    }
+    const launch_config c = current();
+    s << "auto-tuned pool " << c.pool << " children = " << (c.pool + c.threads_per_block - 1) / c.threads_per_block << " blocks x "
+      << c.threads_per_block << " threads" << (tuning_ ? " (tuning unfinished: the search ended first)" : "") << "; measured";
+    bool any = false;
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+      if (measures_[i].batches == 0) continue;
+      s << (any ? ", " : " ") << candidates_[i].pool << "x" << candidates_[i].threads_per_block << ": "
+        << fixed(measures_[i].children / measures_[i].seconds / 1e6, 1) << " M children/s";
+      any = true;
+    }
+    if (!any) s << " nothing";
+    return s.str();
+  }
+
+  void finish(bool stopped_early) {
+    (void)stopped_early;
+    tuning_ = false;
+    double best = -1;
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+      const measure& m = measures_[i];
+      if (m.batches == 0 || m.seconds <= 0) continue;
+      const double rate = m.children / m.seconds;
+      if (rate > best) {
+        best = rate;
+        chosen_ = candidates_[i];
+      }
+    }
+    if (best < 0) chosen_ = candidates_[std::min(idx_, candidates_.size() - 1)];
+  }
+
+ private:
+  static constexpr int kBatches = 3;
+  static constexpr int kMaxMisses = 24;
+  struct measure {
+    bool settled = false;
+    int batches = 0, misses = 0;
+    double children = 0, seconds = 0;
+  };
+  std::vector<launch_config> candidates_;
+  std::vector<measure> measures_;
+  std::size_t idx_ = 0;
+  bool tuning_ = false;
+  launch_config chosen_;
+};
+
+struct host_phase_times {
+  double select = 0, branch = 0, wait = 0, prune = 0;
+};
+
+template <class Job>
+solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy_in, const incumbent& start) {
+  run_control ctl(opt);
+  const int n = data.view().inst.n;
+  incumbent best(start);
+  const int threshold = initial_threshold(opt, best);
+  auto ub_now = [&] { return std::min(threshold, best.value()); };
+
+  gpu_policy policy = policy_in;
+  policy.host_threads = std::max(1, policy.host_threads);
+  policy.streams = std::clamp(policy.streams, 1, 2);
+  if (policy.pool_size && (policy.pool_size < 64 || policy.pool_size > (std::size_t{1} << 24)))
+    throw input_error("--pool-size must be between 64 and 16777216 children");
+  pool_tuner tuner(policy);
+  bounder bd(data, opt.bound, opt.branch, policy, std::max<std::size_t>(tuner.max_pool(), 2 * static_cast<std::size_t>(n)));
+  const int T = policy.host_threads;
+  host_workers workers(T);
+  const std::vector<double> weights = subtree_weights(n);
+  std::vector<solve_stats> stats(static_cast<std::size_t>(T));
+  host_phase_times ht;
+
+  // The root is bounded on the host by the same code (one node is no pool).
+  std::vector<job_t> identity(static_cast<std::size_t>(n));
+  std::iota(identity.begin(), identity.end(), 0);
+  expander root_ex(data, opt.bound, opt.branch);
+  const int root_lb = root_ex.root_bound(identity.data(), -1, n, ub_now());
+  ++stats[0].bounds;
+  bucket_store<Job> store(n, T, root_lb, threshold);
+  if (root_lb < ub_now()) {
+    std::vector<Job> root(static_cast<std::size_t>(n));
+    std::iota(root.begin(), root.end(), Job{0});
+    store.push(0, root.data(), -1, n, root_lb);
+  } else {
+    ++stats[0].pruned;
+    stats[0].explored += 1.0;
+  }
+
+  const int dirs = bd.directions();
+  struct slot_state {
+    bool inflight = false;
+    std::size_t parents = 0;
+    int ub = 0;
+    launch_config cfg;
+  };
+  std::vector<slot_state> slots(static_cast<std::size_t>(bd.slots()));
+  std::vector<std::vector<Job>> leaf_bufs(static_cast<std::size_t>(T), std::vector<Job>(static_cast<std::size_t>(n)));
+  steady::time_point last_done = steady::now();
+  std::uint64_t pools = 0, children_total = 0;
+
+  // Choose each parent's direction, prune its children, keep the survivors (CCPE Fig. 2's
+  // elimination on the CPU). Worker w pushes into shard w of the store.
+  auto process = [&](int s) {
+    slot_state& ss = slots[static_cast<std::size_t>(s)];
+    auto t0 = steady::now();
+    const int* bounds = bd.wait(s);
+    ht.wait += since(t0);
+    t0 = steady::now();
+    const std::uint32_t* off = bd.offsets(s);
+    const Job* perms = static_cast<const Job*>(bd.perms(s));
+    const std::uint32_t* lim = bd.limits(s);
+    const int launch_ub = ss.ub;
+    workers.run(ss.parents, [&](int w, std::size_t begin, std::size_t end) {
+      solve_stats& st = stats[static_cast<std::size_t>(w)];
+      Job* leaf = leaf_bufs[static_cast<std::size_t>(w)].data();
+      int ub = ub_now();
+      for (std::size_t p = begin; p < end; ++p) {
+        const int l1 = limit1_of(lim[p]), l2 = limit2_of(lim[p]);
+        const int first = l1 + 1, count = l2 - first;
+        const int child_depth = first + (n - l2) + 1;
+        const int* fwd = bounds + off[p];
+        const int* bwd = dirs == 2 ? fwd + count : fwd;
+        const bool forward = choose_forward(opt.branch, fwd, bwd, count, launch_ub);
+        const int* lbs = forward ? fwd : bwd;
+        const int to = forward ? first : l2 - 1;
+        const int nl1 = forward ? l1 + 1 : l1, nl2 = forward ? l2 : l2 - 1;
+        const Job* perm = perms + p * static_cast<std::size_t>(n);
+        ++st.branched;
+        st.bounds += static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(dirs);
+        ub = std::min(ub, best.value());
+        for (int c = 0; c < count; ++c) {
+          const int lb = lbs[c];
+          if (lb >= ub) {
+            ++st.pruned;
+            st.explored += weights[static_cast<std::size_t>(child_depth)];
+          } else if (count == 1) {
+            ++st.leaves;
+            st.explored += weights[static_cast<std::size_t>(child_depth)];
+            std::copy(perm, perm + n, leaf);
+            std::swap(leaf[first + c], leaf[to]);
+            if (best.offer(lb, leaf, n)) ub = std::min(ub, lb);
+          } else {
+            store.push_child(w, perm, first + c, to, nl1, nl2, lb);
+          }
+        }
+      }
+    });
+    ht.prune += since(t0);
+    ss.inflight = false;
+    const std::size_t kids = bd.children(s);
+    ++pools;
+    children_total += kids;
+    tuner.record(ss.cfg, kids, since(last_done));
+    last_done = steady::now();
+  };
+
+  auto total_branched = [&] {
+    std::uint64_t b = 0;
+    for (const auto& st : stats) b += st.branched;
+    return b;
+  };
+  auto total_explored = [&] {
+    double e = 0;
+    for (const auto& st : stats) e += st.explored;
+    return e;
+  };
+
+  solve_status stop = solve_status::optimal;
+  bool best_phase = true;  // hybrid: best-first until hybrid_max open nodes, then depth-first
+  int s = 0;
+  for (;;) {
+    bool launched = false;
+    if (stop == solve_status::optimal && !store.empty()) {
+      const launch_config cfg = tuner.current();
+      const std::size_t open = store.size();
+      const std::size_t hmax = policy.hybrid_max ? policy.hybrid_max : 8 * cfg.pool;
+      const std::size_t hmin = policy.hybrid_min ? policy.hybrid_min : cfg.pool;
+      if (best_phase && open >= hmax) best_phase = false;
+      if (!best_phase && open <= hmin) best_phase = true;
+      select_order order = select_order::deepest;
+      switch (policy.select) {
+        case pool_selection::hybrid: order = best_phase ? select_order::best : select_order::deepest; break;
+        case pool_selection::depth_first: order = select_order::deepest; break;
+        case pool_selection::best_first: order = select_order::best; break;
+        case pool_selection::breadth_first: order = select_order::shallowest; break;
+      }
+      auto t0 = steady::now();
+      const int ub = ub_now();
+      const selection_result sel = store.select(order, bd.max_parents(), cfg.pool, dirs, ub, weights.data(),
+                                                static_cast<Job*>(bd.perms(s)), bd.limits(s));
+      stats[0].pruned += sel.pruned;
+      stats[0].explored += sel.explored;
+      ht.select += since(t0);
+      if (sel.parents > 0) {
+        t0 = steady::now();
+        slot_state& ss = slots[static_cast<std::size_t>(s)];
+        ss.inflight = true;
+        ss.parents = sel.parents;
+        ss.ub = ub;
+        ss.cfg = cfg;
+        bd.submit_children(s, sel.parents, ub, cfg.threads_per_block);
+        ht.branch += since(t0);
+        launched = true;
+      }
+    }
+    const int other = bd.slots() == 2 ? (s ^ 1) : s;
+    if (slots[static_cast<std::size_t>(other)].inflight) process(other);
+    bool busy = false;
+    for (const auto& ss : slots) busy = busy || ss.inflight;
+    if (!launched && !busy && (stop != solve_status::optimal || store.empty())) break;
+    if (bd.slots() == 2) s ^= 1;
+    if (stop == solve_status::optimal) {
+      const std::uint64_t branched = total_branched();
+      stop = ctl.check(branched);
+      ctl.maybe_report({0, branched, best.value(), store.size(), total_explored()});
+    }
+  }
+
+  solve_stats total;
+  for (const auto& st : stats) total += st;
+  const int open_min = store.empty() ? INT_MAX : store.min_lb();
+  solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
+  const device_times dt = bd.times();
+  std::ostringstream backend;
+  backend << "gpu (" << bd.device().name << ", " << bd.describe() << ", " << to_string(policy.select) << " selection, "
+          << T << (T == 1 ? " host thread)" : " host threads)");
+  r.backend = backend.str();
+  r.notes.push_back(tuner.note());
+  r.notes.push_back(std::to_string(pools) + " pools, " + std::to_string(children_total) + " children bounded on the GPU, " +
+                    fixed(pools ? static_cast<double>(children_total) / static_cast<double>(pools) : 0.0, 0) +
+                    " per pool");
+  if (opt.profile) {
+    const double wall = std::max(r.stats.total_seconds, 1e-12);
+    r.stats.bound_seconds = dt.kernel;
+    r.notes.push_back("profile host (wall): selection " + fixed(ht.select, 3) + " s, branching " + fixed(ht.branch, 3) +
+                      " s (host sort " + fixed(bd.host_sort_seconds(), 3) + " s), waiting for the GPU " + fixed(ht.wait, 3) +
+                      " s, pruning " + fixed(ht.prune, 3) + " s");
+    r.notes.push_back("profile device (events): transfers " + fixed(dt.h2d + dt.d2h, 3) + " s (h2d " + fixed(dt.h2d, 3) +
+                      ", d2h " + fixed(dt.d2h, 3) + "), expand " + fixed(dt.expand, 3) + " s, sort " + fixed(dt.sort, 3) +
+                      " s, bounding kernel " + fixed(dt.kernel, 3) + " s = " + fixed(100.0 * dt.kernel / wall, 1) +
+                      " % of the run");
+  }
+  return r;
+}
+
+}  // namespace
+
+solve_result solve(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start) {
+  if (data.view().inst.n <= 256) return run<std::uint8_t>(data, opt, policy, start);
+  return run<std::uint16_t>(data, opt, policy, start);
+}
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,17 @@
+// The GPU-accelerated branch-and-bound (CCPE Fig. 2): the host selects a pool of parents
+// (hybrid best-/depth-first, or depth-, best-, breadth-first), the GPU bounds all their
+// children (bounder), and the host chooses each parent's direction (pfsp::choose_forward),
+// prunes, and stores the survivors, on several threads, while the GPU bounds the next pool.
+// Same conventions as solve_sequential: statuses, limits, statistics, progress, notes.
+#pragma once
+
+#include "bound/bound_data.hpp"
+#include "gpu/policy.hpp"
+#include "search/control.hpp"
+#include "search/types.hpp"
+
+namespace pfsp::gpu {
+
+solve_result solve(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start);
+
+}  // namespace pfsp::gpu
