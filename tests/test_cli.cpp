@@ -112,6 +112,20 @@ TEST(cli, quiet_mode_prints_one_line) {
   EXPECT_EQ(q.out, "optimal 1278 1278\n") << q.describe();
 }
 
+// --ub at the optimum proves that nothing shorter exists (exit 0, proven_bound); just above it
+// finds the optimum.
+TEST(cli, initial_upper_bound) {
+  const auto at = run_pfsp({"solve", "ta001", "--ub", "1278", "--no-neh", "-q"});
+  EXPECT_EQ(at.exit_code, 0) << at.describe();
+  EXPECT_EQ(at.out, "proven_bound 0 1278\n") << at.describe();
+  const auto neh_start = run_pfsp({"solve", "ta001", "--ub", "1278", "--heuristic", "neh", "-q"});
+  EXPECT_EQ(neh_start.exit_code, 0) << neh_start.describe();
+  EXPECT_EQ(neh_start.out, "proven_bound 1286 1278\n") << neh_start.describe();
+  const auto above = run_pfsp({"solve", "ta001", "--ub", "1279", "--no-neh", "-q", "--backend", "cpu"});
+  EXPECT_EQ(above.exit_code, 0) << above.describe();
+  EXPECT_EQ(above.out, "optimal 1278 1278\n") << above.describe();
+}
+
 TEST(cli, info_ta001) {
   const auto r = run_pfsp({"info", "ta001"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
@@ -140,6 +154,8 @@ TEST(cli, bad_options_exit_2) {
   expect_input_error({"solve", "ta001", "--branching", "sideways"}, {"--branching", "sideways"});
   expect_input_error({"solve", "ta001", "--backend", "tpu"}, {"--backend", "tpu"});
   expect_input_error({"solve", "ta001", "--node-limit", "many"}, {"--node-limit", "many"});
+  expect_input_error({"solve", "ta001", "--ub", "0"}, {"--ub", "0"});
+  expect_input_error({"solve", "ta001", "--selection", "random"}, {"--selection", "random"});
   expect_input_error({"solve"}, {"instance"});
   expect_input_error({}, {"subcommand"});
 }
