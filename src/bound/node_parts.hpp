@@ -14,30 +14,33 @@
 namespace pfsp {
 
 // front[] for a node. With an empty prefix, machine k cannot start before the smallest head
-// (sum of a job's times on machines < k) among unscheduled jobs; 0 if none is left. O(n m).
+// (sum of a job's times on machines < k) over all jobs of the instance. Taking all jobs rather
+// than the unscheduled ones (as Gmys et al. do) makes front[] independent of the unscheduled set,
+// so a child's bound computed incrementally from its parent equals its bound from scratch; it is
+// still exact at leaves (the first job starts on machine k at its own head). O(n m).
 template <class Job>
 PFSP_HD void schedule_front(bound_view b, const Job* perm, int limit1, int limit2, int* front) {
+  (void)limit2;
   const instance_view inst = b.inst;
   if (limit1 >= 0) {
     completion_times(inst, perm, limit1 + 1, front);
     return;
   }
   for (int k = 0; k < inst.m; ++k) {
-    int best = 0;
-    bool any = false;
-    for (int i = limit1 + 1; i < limit2; ++i) {
-      const int h = b.heads[k * inst.n + perm[i]];
-      if (!any || h < best) best = h;
-      any = true;
+    int best = b.heads[k * inst.n];
+    for (int j = 1; j < inst.n; ++j) {
+      const int h = b.heads[k * inst.n + j];
+      best = h < best ? h : best;
     }
     front[k] = best;
   }
 }
 
 // back[] for a node: the suffix scheduled backwards (the mirrored problem). With an empty
-// suffix, the smallest tail among unscheduled jobs; 0 if none is left. O(n m).
+// suffix, the smallest tail over all jobs (see schedule_front). O(n m).
 template <class Job>
 PFSP_HD void schedule_back(bound_view b, const Job* perm, int limit1, int limit2, int* back) {
+  (void)limit1;
   const instance_view inst = b.inst;
   const int m = inst.m;
   if (limit2 < inst.n) {
@@ -54,12 +57,10 @@ PFSP_HD void schedule_back(bound_view b, const Job* perm, int limit1, int limit2
     return;
   }
   for (int k = 0; k < m; ++k) {
-    int best = 0;
-    bool any = false;
-    for (int i = limit1 + 1; i < limit2; ++i) {
-      const int t = b.tails[k * inst.n + perm[i]];
-      if (!any || t < best) best = t;
-      any = true;
+    int best = b.tails[k * inst.n];
+    for (int j = 1; j < inst.n; ++j) {
+      const int t = b.tails[k * inst.n + j];
+      best = t < best ? t : best;
     }
     back[k] = best;
   }
@@ -82,7 +83,7 @@ PFSP_HD void node_parts(bound_view b, const Job* perm, int limit1, int limit2, i
 }
 
 // Child's front[] when `job` is appended to the prefix. Exact also when the parent's prefix was
-// empty, since then front[] holds heads no larger than the job's own. O(m).
+// empty, since then front[] holds the smallest heads, no larger than the job's own. O(m).
 PFSP_HD void front_after(instance_view inst, const int* front, int job, int* child_front) {
   int t = 0;
   for (int k = 0; k < inst.m; ++k) {

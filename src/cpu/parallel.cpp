@@ -15,8 +15,6 @@
 namespace pfsp {
 namespace {
 
-constexpr int kCheckEvery = 1024;
-
 // State every worker publishes for progress reports and the final statistics.
 struct alignas(64) worker_counters {
   std::atomic<std::uint64_t> branched{0};
@@ -29,9 +27,28 @@ struct shared_state {
   run_control ctl;
   incumbent best;
   std::atomic<int> stop{static_cast<int>(solve_status::optimal)};
+  std::atomic<std::uint64_t> branched_total{0};  // kept only with a node limit
   std::vector<worker_counters> counters;
 
   bool stopped() const { return stop.load(std::memory_order_relaxed) != static_cast<int>(solve_status::optimal); }
+
+  void request_stop(solve_status s) {
+    int expected = static_cast<int>(solve_status::optimal);
+    stop.compare_exchange_strong(expected, static_cast<int>(s));
+  }
+
+  // With a node limit, a worker asks before each expansion (overshoot at most threads - 1).
+  bool may_expand() {
+    if (!ctl.options().node_limit) return true;
+    if (branched_total.load(std::memory_order_relaxed) >= ctl.options().node_limit) {
+      request_stop(solve_status::node_limit);
+      return false;
+    }
+    return true;
+  }
+  void count_expansion() {
+    if (ctl.options().node_limit) branched_total.fetch_add(1, std::memory_order_relaxed);
+  }
 
   // Worker 0 checks limits and reports progress for everyone.
   void supervise(std::uint64_t open) {
@@ -42,10 +59,7 @@ struct shared_state {
       explored += c.explored.load(std::memory_order_relaxed);
     }
     const solve_status s = ctl.check(branched);
-    if (s != solve_status::optimal) {
-      int expected = static_cast<int>(solve_status::optimal);
-      stop.compare_exchange_strong(expected, static_cast<int>(s));
-    }
+    if (s != solve_status::optimal && s != solve_status::node_limit) request_stop(s);
     ctl.maybe_report({0, branched, best.value(), open, explored});
   }
 };
@@ -102,12 +116,11 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
       sh.best.offer(value, leaf_perm.data(), n);
       ub = std::min(ub, value);
     };
-    std::uint64_t local_count = 0;
     while (!sh.stopped()) {
       bool have = false;
       {
         std::lock_guard lock(mine.mu);
-        while (!mine.pool.empty()) {
+        while (!mine.pool.empty() && sh.may_expand()) {
           const node_meta m = mine.pool.pop(perm.data());
           ub = std::min(ub, sh.best.value());
           if (m.lb >= ub) {
@@ -116,23 +129,23 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
             continue;
           }
           ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
+          sh.count_expansion();
           have = true;
           break;
         }
         mine.size.store(mine.pool.size(), std::memory_order_relaxed);
       }
       if (have) {
-        if (++local_count % kCheckEvery == 0) {
-          sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
-          sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-          if (id == 0) {
-            std::uint64_t open = 0;
-            for (auto& d : dq) open += d->size.load(std::memory_order_relaxed);
-            sh.supervise(open);
-          }
+        sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
+        sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
+        if (id == 0 && sh.ctl.due(st.branched)) {
+          std::uint64_t open = 0;
+          for (auto& d : dq) open += d->size.load(std::memory_order_relaxed);
+          sh.supervise(open);
         }
         continue;
       }
+      if (sh.stopped()) break;
       // Out of work: steal, or end when every thread is idle with an empty stack.
       idle.fetch_add(1);
       bool got = false;
@@ -219,11 +232,10 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       sh.best.offer(value, leaf_perm.data(), n);
       ub = std::min(ub, value);
     };
-    std::uint64_t local_count = 0;
     std::unique_lock lock(mu);
     while (true) {
       cv.wait(lock, [&] { return !queue.empty() || busy == 0 || sh.stopped(); });
-      if (sh.stopped() || queue.empty()) break;
+      if (sh.stopped() || queue.empty() || !sh.may_expand()) break;
       const node_meta m = queue.pop(perm.data());
       ++busy;
       lock.unlock();
@@ -233,12 +245,11 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
         st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
       } else {
         ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
+        sh.count_expansion();
       }
-      if (++local_count % kCheckEvery == 0) {
-        sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
-        sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-        if (id == 0) sh.supervise(0);
-      }
+      sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
+      sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
+      if (id == 0 && sh.ctl.due(st.branched)) sh.supervise(0);
       lock.lock();
       children.steal_bottom(queue, children.size());
       --busy;

@@ -40,8 +40,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   };
 
   solve_status stop = solve_status::optimal;
-  std::uint64_t next_check = 1024;
-  while (!pool.empty()) {
+  if (ctl.node_limit_reached(0)) stop = solve_status::node_limit;
+  while (stop == solve_status::optimal && !pool.empty()) {
     const node_meta m = pool.pop(perm.data());
     if (m.lb >= ub) {  // the incumbent improved since this node was bounded
       ++st.pruned;
@@ -49,10 +49,10 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
       continue;
     }
     ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
-    if (st.branched >= next_check) {
-      next_check = st.branched + 1024;
+    if (ctl.node_limit_reached(st.branched)) {
+      stop = solve_status::node_limit;
+    } else if (ctl.due(st.branched)) {
       stop = ctl.check(st.branched);
-      if (stop != solve_status::optimal) break;
       ctl.maybe_report({0, st.branched, best.value(), pool.size(), st.explored});
     }
   }
