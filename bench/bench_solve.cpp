@@ -206,6 +206,9 @@ int main(int argc, char** argv) {
       rj["cpu_seconds_runs"] = cpu_times;
       rj["nodes_per_second"] = nps;
       rj["nodes_per_second_per_thread"] = nps / c.threads;
+      // Per second of CPU time (all threads): the per-thread speed, less sensitive to sharing.
+      rj["nodes_per_cpu_second"] =
+          median(cpu_times) > 0 ? static_cast<double>(r.stats.branched) / median(cpu_times) : 0;
       rj["time_limit"] = time_limit;
       rj["load_before"] = {load_before.one, load_before.five, load_before.fifteen};
       const load_average load_after = read_load();
