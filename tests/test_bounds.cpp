@@ -245,8 +245,8 @@ class tree_checker {
         const int cl1 = forward ? limit1 + 1 : limit1, cl2 = forward ? limit2 : limit2 - 1;
         const parts cp = make_parts(child, cl1, cl2);
         const int child_best = best_completion(child, cl1, cl2);
-        // The other side of the parent is empty: its front (back) holds the smallest head (tail)
-        // over the unscheduled jobs, the placed job included.
+        // The other side of the parent is empty: its back (front) comes from the heads/tails
+        // table rather than from scheduled jobs (the case where incremental updates go wrong).
         const bool other_side_empty = forward ? (limit2 == n_) : (limit1 == -1);
         const std::string cat = other_side_empty ? "_other_side_empty" : "_other_side_scheduled";
         const std::string cat_at = std::string(forward ? "forward" : "backward") + " child, job " + std::to_string(job) +
@@ -314,8 +314,8 @@ const char* const exactness_checks[] = {
     "child_equal_other_side_scheduled", "lb1_forward_child_equal_other_side_scheduled",
     "lb1_backward_child_equal_other_side_scheduled",
 };
-// Children of nodes whose other side is empty: the parent's back (front) is then the smallest
-// tail (head) over its unscheduled jobs, which still counts the job being placed.
+// Children of nodes whose other side is empty: the parent's back (front) then comes from the
+// heads/tails table, not from scheduled jobs, and must not depend on the job being placed.
 const char* const empty_side_checks[] = {"child_equal_other_side_empty", "lb1_forward_child_equal_other_side_empty",
                                          "lb1_backward_child_equal_other_side_empty"};
 
