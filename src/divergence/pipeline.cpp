@@ -16,6 +16,7 @@ void efficiency_control::record(bool remapped, double seconds) {
     remapped_sum_ += seconds;
     ++remapped_n_;
     skipped_run_ = 0;
+    late_run_ = 0;
   } else {
     plain_sum_ += seconds;
     ++plain_n_;
@@ -25,14 +26,22 @@ void efficiency_control::record(bool remapped, double seconds) {
 
 void efficiency_control::record_skipped() {
   ++skipped_run_;
+  late_run_ = 0;
   decide();
 }
 
-// Off when plans keep predicting no gain, or when the remapped chunks measured so far are not
-// min_gain faster than the plain ones. Once off, it stays off for the workload (Zhang 5.6).
+void efficiency_control::record_late(bool at_max_depth) {
+  late_run_ = at_max_depth ? late_run_ + 1 : 0;
+  decide();
+}
+
+// Off when plans keep predicting no gain, when remaps keep missing their chunk although the
+// pipeline is as deep as allowed, or when the remapped chunks measured so far are not min_gain
+// faster than the plain ones. Once off, it stays off for the workload (Zhang 5.6).
 void efficiency_control::decide() {
   if (!policy_.enabled || state_ == remap_state::off) return;
-  if (policy_.max_skipped > 0 && skipped_run_ >= policy_.max_skipped) {
+  if ((policy_.max_skipped > 0 && skipped_run_ >= policy_.max_skipped) ||
+      (policy_.max_late > 0 && late_run_ >= policy_.max_late)) {
     state_ = remap_state::off;
     return;
   }

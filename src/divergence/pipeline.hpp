@@ -10,8 +10,9 @@
 // remap are the warm-up and run plain; they also give efficiency control its plain baseline.
 //
 // Efficiency control watches each workload: a remapper that predicts no gain (returns nullopt,
-// e.g. BlackScholes, whose conditions do not diverge) or remapped chunks that are not faster than
-// plain ones switch remapping off for the workload, so it costs nothing where it does not pay.
+// e.g. BlackScholes, whose conditions do not diverge), remapped chunks that are not faster than
+// plain ones, or remaps that stay late at the largest depth switch remapping off for the workload,
+// so it costs nothing (no device time, no more CPU time) where it does not pay.
 //
 // The device is an interface (chunk_executor) so that all of this runs on the CPU against a fake.
 #pragma once
@@ -58,6 +59,7 @@ struct efficiency_policy {
   std::size_t remapped_probes = 3;  // remapped chunks timed before deciding
   double min_gain = 0.03;           // remapped chunks must be this much faster than plain ones
   std::size_t max_skipped = 3;      // consecutive "nothing worth moving" plans before switching off
+  std::size_t max_late = 4;         // consecutive late remaps at the largest depth before switching off
 };
 
 enum class remap_state { probing, on, off };
@@ -70,6 +72,8 @@ class efficiency_control {
   bool remapping_wanted() const { return !policy_.enabled || state_ != remap_state::off; }
   void record(bool remapped, double seconds);
   void record_skipped();
+  // A remap was late; at_max_depth: the pipeline cannot go deeper, so it will not catch up.
+  void record_late(bool at_max_depth);
   remap_state state() const { return policy_.enabled ? state_ : remap_state::on; }
   double plain_mean() const { return plain_n_ ? plain_sum_ / static_cast<double>(plain_n_) : 0.0; }
   double remapped_mean() const { return remapped_n_ ? remapped_sum_ / static_cast<double>(remapped_n_) : 0.0; }
@@ -80,7 +84,7 @@ class efficiency_control {
   efficiency_policy policy_;
   remap_state state_ = remap_state::probing;
   double plain_sum_ = 0.0, remapped_sum_ = 0.0;
-  std::size_t plain_n_ = 0, remapped_n_ = 0, skipped_run_ = 0;
+  std::size_t plain_n_ = 0, remapped_n_ = 0, skipped_run_ = 0, late_run_ = 0;
 };
 
 // Fixed set of worker threads (the paper's cpuThreadControl reuses threads rather than creating
@@ -106,6 +110,7 @@ struct pipeline_options {
   std::size_t initial_depth = 1;  // Delta
   std::size_t max_depth = 8;
   std::size_t workers = 2;
+  bool wait_for_late = false;  // block on a late remap instead of running the chunk plain (tests)
   efficiency_policy efficiency;
 };
 
@@ -193,7 +198,7 @@ pipeline_report run_pipeline(std::size_t num_chunks, chunk_executor<Prepared>& d
     if (s.scheduled) {
       if (!control.remapping_wanted()) {
         s.stop.request_stop();
-      } else if (s.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      } else if (opt.wait_for_late || s.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
         prepared = s.result.get();
         if (!prepared) {
           rec.skipped = true;
@@ -206,7 +211,9 @@ pipeline_report run_pipeline(std::size_t num_chunks, chunk_executor<Prepared>& d
         s.stop.request_stop();
         // Deeper only if the remap was late although scheduled at the current depth; remaps
         // scheduled before the last increase are late anyway and must not push it further.
-        if (s.distance >= depth) depth = std::min(depth + 1, std::max<std::size_t>(1, opt.max_depth));
+        const std::size_t deepest = std::max<std::size_t>(1, opt.max_depth);
+        control.record_late(depth >= deepest);
+        if (s.distance >= depth) depth = std::min(depth + 1, deepest);
       }
     }
     device.launch(i, prepared ? &*prepared : nullptr);

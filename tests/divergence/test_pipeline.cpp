@@ -122,6 +122,18 @@ TEST(pipeline, depth_stops_at_its_limit) {
   EXPECT_EQ(rep.remapped, 0u);
 }
 
+TEST(efficiency_control, switches_off_when_remaps_stay_late_at_the_largest_depth) {
+  fake_device dev;
+  dev.remap_cost = [](std::size_t) { return std::size_t{10}; };
+  auto opt = options();
+  opt.max_depth = 3;
+  const auto rep = run_pipeline<prepared_chunk>(30, dev, dev.as_remapper(), opt);
+  EXPECT_EQ(rep.final_state, remap_state::off);
+  EXPECT_EQ(rep.remapped, 0u);
+  EXPECT_LE(rep.scheduled, 15u);  // stops scheduling CPU work once off
+  EXPECT_DOUBLE_EQ(rep.device_seconds, 30.0);
+}
+
 TEST(efficiency_control, switches_off_when_remapped_chunks_are_not_faster) {
   fake_device dev;
   dev.remapped_seconds = 1.0;  // remapping removes no time (or costs as much as it saves)
@@ -152,6 +164,18 @@ TEST(efficiency_control, disabled_keeps_remapping_even_when_slower) {
   const auto rep = run_pipeline<prepared_chunk>(20, dev, dev.as_remapper(), opt);
   EXPECT_EQ(rep.remapped, 19u);
   EXPECT_DOUBLE_EQ(rep.device_seconds, 1.0 + 19 * 1.5);
+}
+
+TEST(pipeline, waiting_for_late_remaps_remaps_every_chunk) {
+  // The fake's clock only advances in finish(), so a slow remap is released by the pipeline's
+  // own wait: give it cost 1 and check the synchronous mode never runs a scheduled chunk plain.
+  fake_device dev;
+  auto opt = options();
+  opt.wait_for_late = true;
+  opt.efficiency.enabled = false;
+  const auto rep = run_pipeline<prepared_chunk>(12, dev, dev.as_remapper(), opt);
+  EXPECT_EQ(rep.remapped, 11u);
+  EXPECT_EQ(rep.late, 0u);
 }
 
 TEST(pipeline, plain_mode_schedules_nothing) {

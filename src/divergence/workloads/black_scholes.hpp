@@ -29,28 +29,29 @@ PFSP_DIV_HD float cnd(float d) {
   poly = fma_rn(k, poly, 1.781477937f);
   poly = fma_rn(k, poly, -0.356563782f);
   poly = fma_rn(k, poly, 0.31938153f);
-  float c = 0.39894228040143267794f * expf(-0.5f * d * d) * (k * poly);
+  float c = 0.39894228040143267794f * expf(-0.5f * d * d) * (k * poly);  // products only: no contraction
   if (d > 0.0f) c = 1.0f - c;
   return c;
 }
 
 // d1 of option i: the value of the kernel's only condition (remappers classify by d1 > 0).
+// Every multiply-add is an fma_rn, so the plain and the redirected kernels (compiled separately)
+// give bit-identical prices.
 PFSP_DIV_HD float black_scholes_d1(const black_scholes_view& v, std::uint32_t i) {
   const float t = v.years[i];
-  const float sqrt_t = sqrtf(t);
-  return (logf(v.price[i] / v.strike[i]) + (v.riskfree + 0.5f * v.volatility * v.volatility) * t) /
-         (v.volatility * sqrt_t);
+  const float drift = fma_rn(0.5f * v.volatility, v.volatility, v.riskfree);
+  return fma_rn(drift, t, logf(v.price[i] / v.strike[i])) / (v.volatility * sqrtf(t));
 }
 
 PFSP_DIV_HD void black_scholes_option(const black_scholes_view& v, std::uint32_t i) {
   const float s = v.price[i], x = v.strike[i], t = v.years[i];
   const float sqrt_t = sqrtf(t);
-  const float d1 = (logf(s / x) + (v.riskfree + 0.5f * v.volatility * v.volatility) * t) / (v.volatility * sqrt_t);
-  const float d2 = d1 - v.volatility * sqrt_t;
+  const float d1 = black_scholes_d1(v, i);
+  const float d2 = fma_rn(-v.volatility, sqrt_t, d1);
   const float cnd1 = cnd(d1), cnd2 = cnd(d2);
-  const float discount = expf(-v.riskfree * t);
-  v.call[i] = s * cnd1 - x * discount * cnd2;
-  v.put[i] = x * discount * (1.0f - cnd2) - s * (1.0f - cnd1);
+  const float xd = x * expf(-v.riskfree * t);
+  v.call[i] = fma_rn(s, cnd1, -(xd * cnd2));
+  v.put[i] = fma_rn(xd, 1.0f - cnd2, -(s * (1.0f - cnd1)));
 }
 
 }  // namespace pfsp::divergence

@@ -13,10 +13,10 @@
 namespace pfsp::divergence {
 
 struct gafort_view {
-  std::uint32_t n = 0;           // children
-  std::uint32_t gene_length = 0; // positions per gene (largest trip count)
-  std::uint32_t work = 16;       // multiply-adds per position ("compute2")
-  const std::uint32_t* trips = nullptr;  // crossover length per child, <= gene_length
+  std::uint32_t n = 0;            // children
+  std::uint32_t gene_length = 0;  // positions stored per gene; a crossover longer than that wraps
+  std::uint32_t work = 16;        // multiply-adds per position visited ("compute2")
+  const std::uint32_t* trips = nullptr;  // crossover length per child (the loop's trip count)
   const float* fitness = nullptr;        // per child
   const float* genes = nullptr;          // gene_length x n, position-major
   float* out = nullptr;                  // per child
@@ -26,9 +26,11 @@ struct gafort_view {
 PFSP_DIV_HD float gafort_child(const gafort_view& v, std::uint32_t i) {
   float acc = v.fitness[i];
   const std::uint32_t trips = v.trips[i];
+  std::uint32_t pos = 0;
   for (std::uint32_t k = 0; k < trips; ++k) {
-    const float g = v.genes[static_cast<std::uint64_t>(k) * v.n + i];
+    const float g = v.genes[static_cast<std::uint64_t>(pos) * v.n + i];
     for (std::uint32_t r = 0; r < v.work; ++r) acc = fma_rn(acc, 0.999f, g);
+    if (++pos == v.gene_length) pos = 0;
   }
   return acc;
 }
