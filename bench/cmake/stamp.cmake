@@ -1,5 +1,6 @@
-# Writes bench_stamp.hpp with the current commit (and "-dirty" when tracked files differ from
-# HEAD); rewrites it only when the text changes, so an unchanged tree does not relink.
+# Writes bench_stamp.hpp with the current commit, and "-dirty" when tracked files the benchmarks
+# are built from (bench/ and the CPU layers of src/) differ from HEAD; rewrites it only when the
+# text changes, so an unchanged tree does not relink.
 if(OVERRIDE)
   set(commit "${OVERRIDE}")
 else()
@@ -8,7 +9,7 @@ else()
   if(NOT rc EQUAL 0 OR NOT commit)
     set(commit "unknown")
   else()
-    execute_process(COMMAND git diff --quiet HEAD -- src bench WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE dirty)
+    execute_process(COMMAND git diff --quiet HEAD -- bench src/problem src/bound src/search src/heuristic src/cpu WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE dirty)
     if(NOT dirty EQUAL 0)
       set(commit "${commit}-dirty")
     endif()
