@@ -28,7 +28,7 @@ while [[ $# -gt 0 ]]; do
     --build-dir) build="$2"; shift 2 ;;
     --time-limit) tl="$2"; shift 2 ;;
     --grid-time-limit) gtl="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^# Measure/p' "$0"; exit 0 ;;
     *) echo "bench_cpu.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
