@@ -128,7 +128,7 @@ void termination_suite(const std::string& suite, const std::string& name, const 
 void run_termination(const config& cfg, report& rep) {
   for (double kill : {0.1, 0.01, 0.001}) {
     gpu::mc_termination_spec spec;
-    spec.tasks = cfg.quick ? 20000 : 1u << 22;
+    spec.tasks = cfg.quick ? 20000 : 1u << 24;  // ~60 tasks per resident thread: small tail
     spec.kill = kill;
     termination_suite("termination", "monte_carlo kill=" + fixed(kill, 3), spec, cfg, rep);
   }
@@ -140,7 +140,7 @@ void run_julia(const config& cfg, report& rep) {
     spec.width = cfg.quick ? 256 : 2048;
     spec.height = cfg.quick ? 128 : 2048;
     spec.offset = offset;
-    spec.crunch = cfg.quick ? 200 : 1000;
+    spec.crunch = cfg.quick ? 200 : 5000;
     termination_suite("julia", "julia offset=" + std::to_string(offset), spec, cfg, rep);
   }
 }
@@ -339,7 +339,8 @@ int main(int argc, char** argv) {
   std::string json_path;
   config cfg;
   app.add_option("--suite", suites,
-                 "termination, branch, julia, remap-kernels, remap-pipeline, sweep, profile (several allowed)");
+                 "termination, branch, julia, remap-kernels, remap-pipeline, sweep, profile (several allowed)")
+      ->delimiter(',');
   app.add_flag("--quick", cfg.quick, "small sizes (smoke runs, sanitizers, profilers)");
   app.add_option("--repeats", cfg.timing.repeats, "timed repeats per measurement (median reported)");
   app.add_option("--warmups", cfg.timing.warmups, "untimed runs before the timed ones");
