@@ -28,7 +28,8 @@ neh_result neh(const instance& inst) {
   return {seq, evaluate_schedule(inst, seq)};
 }
 
-std::pair<int, int> best_insertion(const instance& inst, const std::vector<int>& seq, int job, insertion_workspace& ws) {
+std::pair<int, int> best_insertion(const instance& inst, const std::vector<int>& seq, int job,
+                                   insertion_workspace& ws) {
   const int m = inst.m;
   const int L = static_cast<int>(seq.size());
   const std::size_t size = static_cast<std::size_t>(L + 2) * (m + 1);

@@ -21,11 +21,11 @@
 #else
 #include <cstdio>
 #include <cstdlib>
-#define PFSP_HD_ASSERT(cond)                                                              \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
+#define PFSP_HD_ASSERT(cond)                                                            \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
       std::fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                       \
-    }                                                                                     \
+      std::abort();                                                                     \
+    }                                                                                   \
   } while (0)
 #endif

@@ -32,8 +32,8 @@ struct instance {
   std::string name;
   int n = 0;
   int m = 0;
-  std::vector<int> p;                  // machine-major, size m * n
-  std::optional<known_bounds> known;   // set for named benchmark instances
+  std::vector<int> p;                 // machine-major, size m * n
+  std::optional<known_bounds> known;  // set for named benchmark instances
 
   int time(int machine, int job) const { return p[static_cast<std::size_t>(machine) * n + job]; }
   instance_view view() const { return {n, m, p.data()}; }

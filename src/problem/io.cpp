@@ -72,8 +72,10 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     throw file_error(origin, head.number, "expected 'n m' (number of jobs and machines), got one number");
   const long long n = parse_int(head.tokens[0], origin, head.number, "number of jobs");
   const long long m = parse_int(head.tokens[1], origin, head.number, "number of machines");
-  if (n <= 0 || n > 65535) throw file_error(origin, head.number, "number of jobs must be in 1..65535, got " + head.tokens[0]);
-  if (m <= 0 || m > 10000) throw file_error(origin, head.number, "number of machines must be in 1..10000, got " + head.tokens[1]);
+  if (n <= 0 || n > 65535)
+    throw file_error(origin, head.number, "number of jobs must be in 1..65535, got " + head.tokens[0]);
+  if (m <= 0 || m > 10000)
+    throw file_error(origin, head.number, "number of machines must be in 1..10000, got " + head.tokens[1]);
 
   instance inst;
   inst.name = std::filesystem::path(origin).stem().string();
@@ -83,9 +85,10 @@ instance parse_instance(std::istream& in, const std::string& origin) {
 
   const std::size_t rows = lines.size() - 1;
   if (rows == 0)
-    throw file_error(origin, head.number, "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
-                                              " times (Taillard) or " + std::to_string(n) + " rows of " +
-                                              std::to_string(m) + " machine-time pairs after this line");
+    throw file_error(origin, head.number,
+                     "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
+                         " times (Taillard) or " + std::to_string(n) + " rows of " + std::to_string(m) +
+                         " machine-time pairs after this line");
   const auto& first = lines[1];
   // Job-per-row if the first row has 2m tokens whose even positions count machines in order.
   bool job_rows = false;
@@ -120,7 +123,8 @@ instance parse_instance(std::istream& in, const std::string& origin) {
       if (row.tokens.size() != static_cast<std::size_t>(2 * m))
         throw file_error(origin, row.number,
                          "expected " + std::to_string(m) + " 'machine time' pairs (" + std::to_string(2 * m) +
-                             " integers) for job " + std::to_string(j + 1) + ", got " + std::to_string(row.tokens.size()));
+                             " integers) for job " + std::to_string(j + 1) + ", got " +
+                             std::to_string(row.tokens.size()));
       for (long long k = 0; k < m; ++k) {
         const long long idx = parse_int(row.tokens[2 * k], origin, row.number, "machine index");
         if (idx != base + k)
