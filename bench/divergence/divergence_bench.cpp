@@ -50,6 +50,7 @@ std::string describe(const task_pool_params& p) {
   if (p.control == fetch_control::ballot || p.control == fetch_control::atomic)
     s += "(" + std::to_string(p.idle_threshold) + ")";
   if (p.pool != pool_kind::persistent) s += " c=" + std::to_string(p.chunk);
+  if (p.check_interval > 1) s += " u=" + std::to_string(p.check_interval);
   return s;
 }
 
@@ -96,13 +97,17 @@ struct config {
 
 // --- Frey: termination divergence ------------------------------------------------------------
 
+// The paper's variants (a vote after every iteration), then the best ones with deferred votes
+// (check_interval u = 8).
 std::vector<task_pool_params> termination_techniques() {
   return {
-      {pool_kind::persistent, fetch_control::all, 0, 1},  {pool_kind::global, fetch_control::any, 1, 1},
-      {pool_kind::global, fetch_control::ballot, 2, 4},   {pool_kind::local, fetch_control::any, 4096, 1},
-      {pool_kind::hybrid, fetch_control::all, 32, 1},     {pool_kind::hybrid, fetch_control::any, 0, 1},
-      {pool_kind::hybrid, fetch_control::any, 32, 1},     {pool_kind::hybrid, fetch_control::ballot, 32, 4},
-      {pool_kind::hybrid, fetch_control::atomic, 32, 4},
+      {pool_kind::persistent, fetch_control::all, 0, 1, 1},   {pool_kind::persistent, fetch_control::all, 0, 1, 8},
+      {pool_kind::global, fetch_control::any, 1, 1, 1},       {pool_kind::global, fetch_control::ballot, 2, 4, 1},
+      {pool_kind::local, fetch_control::any, 4096, 1, 1},     {pool_kind::hybrid, fetch_control::all, 32, 1, 1},
+      {pool_kind::hybrid, fetch_control::any, 0, 1, 1},       {pool_kind::hybrid, fetch_control::any, 32, 1, 1},
+      {pool_kind::hybrid, fetch_control::ballot, 32, 4, 1},   {pool_kind::hybrid, fetch_control::atomic, 32, 4, 1},
+      {pool_kind::local, fetch_control::any, 4096, 1, 8},     {pool_kind::hybrid, fetch_control::any, 32, 1, 8},
+      {pool_kind::hybrid, fetch_control::ballot, 32, 4, 8},
   };
 }
 
@@ -115,7 +120,7 @@ void termination_suite(const std::string& suite, const std::string& name, const 
   for (const auto& p : termination_techniques()) {
     const double ms = gpu::run_termination(spec, p, cfg.timing).time.median_ms;
     std::string note;
-    if (p.pool == pool_kind::persistent) {
+    if (p.pool == pool_kind::persistent && p.check_interval == 1) {
       persistent = ms;
     } else if (persistent > 0) {
       note = "vs persistent " + fixed(persistent / ms, 2) + "x";
@@ -137,10 +142,10 @@ void run_termination(const config& cfg, report& rep) {
 void run_julia(const config& cfg, report& rep) {
   for (int offset : {0, 1, 2}) {
     gpu::julia_spec spec;
-    spec.width = cfg.quick ? 256 : 2048;
-    spec.height = cfg.quick ? 128 : 2048;
+    spec.width = cfg.quick ? 256 : 4096;
+    spec.height = cfg.quick ? 128 : 4096;
     spec.offset = offset;
-    spec.crunch = cfg.quick ? 200 : 5000;
+    spec.crunch = cfg.quick ? 200 : 2000;
     termination_suite("julia", "julia offset=" + std::to_string(offset), spec, cfg, rep);
   }
 }
@@ -150,10 +155,10 @@ void run_julia(const config& cfg, report& rep) {
 void run_branch(const config& cfg, report& rep) {
   for (double p : {0.01, 0.05, 0.2, 0.5, 0.84, 0.95}) {
     gpu::mc_branch_spec spec;
-    spec.tasks = cfg.quick ? 20000 : 1u << 22;
+    spec.tasks = cfg.quick ? 20000 : 1u << 21;
     spec.branch = p;
-    spec.outer = cfg.quick ? 20 : 100;
-    spec.inner = cfg.quick ? 20 : 100;
+    spec.outer = cfg.quick ? 20 : 50;
+    spec.inner = cfg.quick ? 20 : 1000;  // the paper's inner loop; its outer loop is 1000
     const std::string name = "monte_carlo branch p=" + fixed(p, 2);
     const double plain = gpu::run_branch(spec, std::nullopt, cfg.timing).time.median_ms;
     rep.add({"branch", name, "plain", "if (draw < p) inner loop", plain, plain, ""});
@@ -172,7 +177,7 @@ gpu::remap_spec gafort_spec(const config& cfg, std::uint32_t work) {
   gpu::remap_spec s;
   s.workload = gpu::remap_workload::gafort;
   s.chunk_elements = cfg.quick ? 16384 : 1u << 19;
-  s.chunks = cfg.quick ? 3 : 12;
+  s.chunks = cfg.quick ? 3 : 32;  // enough chunks for the pipeline depth to settle
   s.work = work;
   return s;
 }
@@ -181,8 +186,8 @@ gpu::remap_spec bs_spec(const config& cfg) {
   gpu::remap_spec s;
   s.workload = gpu::remap_workload::black_scholes;
   s.chunk_elements = cfg.quick ? 16384 : 1u << 20;
-  s.chunks = cfg.quick ? 3 : 12;
-  s.bs_passes = cfg.quick ? 2 : 64;
+  s.chunks = cfg.quick ? 3 : 24;
+  s.bs_passes = cfg.quick ? 2 : 512;  // the SDK sample's NUM_ITERATIONS
   return s;
 }
 
@@ -226,8 +231,8 @@ void run_remap_pipeline(const config& cfg, report& rep) {
     for (const auto& v : variants) {
       pipeline_options opt;
       opt.remap = v.remap;
-      opt.workers = cfg.quick ? 2 : 8;
-      opt.max_depth = 8;
+      opt.workers = cfg.quick ? 2 : 12;
+      opt.max_depth = 12;
       opt.efficiency.enabled = v.control;
       const auto r = gpu::run_remap_pipeline(spec, v.strategy, opt);
       const double ms = 1e3 * r.report.wall_seconds;
@@ -236,7 +241,8 @@ void run_remap_pipeline(const config& cfg, report& rep) {
                                ", late " + std::to_string(r.report.late) + ", skipped " +
                                std::to_string(r.report.skipped) + ", depth " + std::to_string(r.report.final_depth) +
                                ", control " + to_string(r.report.final_state) + ", kernels " + fixed(r.kernel_ms, 2) +
-                               " ms, moves " + fixed(r.moves_ms, 2) + " ms";
+                               " ms, moves " + fixed(r.moves_ms, 2) + " ms, drain " +
+                               fixed(1e3 * r.report.drain_seconds, 1) + " ms";
       rep.add({"remap-pipeline", name, v.technique, std::to_string(spec.chunks) + " chunks", ms, plain, note});
     }
   }
@@ -257,6 +263,7 @@ json run_sweep(const config& cfg, report& rep) {
   j.offset = 0;
   cases.push_back({"julia offset=0", j});
   sweep_grid grid;
+  grid.check_intervals = {1, 8};
   if (cfg.quick) {
     grid.global_chunks = {1};
     grid.hybrid_chunks = {0, 32};
@@ -300,11 +307,12 @@ void run_profile(const config& cfg, report& rep) {
   j.width = cfg.quick ? 256 : 1024;
   j.height = cfg.quick ? 128 : 1024;
   add("julia", "plain", gpu::run_termination(j, std::nullopt, once).time.median_ms);
-  add("julia", "hybrid any", gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1}, once).time.median_ms);
+  add("julia", "hybrid any", gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 1}, once).time.median_ms);
+  add("julia", "hybrid any u=8", gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 8}, once).time.median_ms);
   gpu::mc_branch_spec b;
   b.tasks = cfg.quick ? 20000 : 1u << 20;
-  b.outer = cfg.quick ? 20 : 100;
-  b.inner = cfg.quick ? 20 : 100;
+  b.outer = cfg.quick ? 20 : 50;
+  b.inner = cfg.quick ? 20 : 200;
   add("branch", "plain", gpu::run_branch(b, std::nullopt, once).time.median_ms);
   add("branch", "context switch", gpu::run_branch(b, context_switch_params{96, 1, false}, once).time.median_ms);
   add("branch", "context switch deferred", gpu::run_branch(b, context_switch_params{96, 4, false}, once).time.median_ms);

@@ -127,7 +127,8 @@ struct chunk_record {
 struct pipeline_report {
   std::vector<chunk_record> chunks;
   double device_seconds = 0.0;  // sum of finish() times
-  double wall_seconds = 0.0;
+  double wall_seconds = 0.0;   // from the first launch to the end of the last chunk
+  double drain_seconds = 0.0;  // then, until cancelled remaps still running had returned
   std::size_t remapped = 0, late = 0, skipped = 0, scheduled = 0;
   std::size_t final_depth = 0;
   remap_state final_state = remap_state::probing;
@@ -226,11 +227,12 @@ pipeline_report run_pipeline(std::size_t num_chunks, chunk_executor<Prepared>& d
     rep.device_seconds += rec.seconds;
     rep.chunks.push_back(rec);
   }
+  rep.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
   cancel_pending(0);
   workers.reset();  // joins the workers; dropped tasks break their promises, nobody waits on them
+  rep.drain_seconds = std::chrono::duration<double>(clock::now() - t0).count() - rep.wall_seconds;
   rep.final_depth = depth;
   rep.final_state = control.state();
-  rep.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
   return rep;
 }
 

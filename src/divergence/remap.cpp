@@ -197,6 +197,15 @@ double lockstep_cost(std::span<const double> cost, const remap_plan* plan, std::
   return total;
 }
 
+double lockstep_lower_bound(std::span<const double> cost, std::uint32_t warp) {
+  double total = 0.0, mx = 0.0;
+  for (const double c : cost) {
+    total += c;
+    mx = std::max(mx, c);
+  }
+  return std::max(mx, total / static_cast<double>(warp));
+}
+
 remap_mechanism select_mechanism(const kernel_access& access) {
   if (access.reads_through_cache || access.tid_only_in_computation) return remap_mechanism::reference_redirection;
   if (access.disjoint_input_sets && access.counterpart_elements) return remap_mechanism::layout_transformation;

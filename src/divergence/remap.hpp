@@ -74,6 +74,11 @@ std::size_t mixed_segments(std::span<const std::uint32_t> cls, const remap_plan*
 // loop with per-thread trip counts `cost` takes in lockstep.
 double lockstep_cost(std::span<const double> cost, const remap_plan* plan, std::uint32_t warp = 32);
 
+// A lower bound on lockstep_cost over every plan: the warps can at best share the total cost
+// evenly. A remapper can skip a chunk cheaply, before planning, when even this bound is not below
+// the share of the plain cost it asks for (BlackScholes: every thread costs the same). O(n).
+double lockstep_lower_bound(std::span<const double> cost, std::uint32_t warp = 32);
+
 // Data layout transformation on the host. gather: out[t] = in[source[t]] (input moved so warps
 // get like data); scatter: out[source[t]] = in[t] (output moved back). O(n).
 template <class T>

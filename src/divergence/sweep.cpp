@@ -6,21 +6,23 @@ namespace pfsp::divergence {
 
 std::vector<task_pool_params> sweep_candidates(const sweep_grid& grid) {
   std::vector<task_pool_params> out;
-  for (const pool_kind pool : grid.pools) {
-    if (pool == pool_kind::persistent) {
-      out.push_back({pool, fetch_control::all, 0, 1});
-      continue;
-    }
-    const auto& chunks = pool == pool_kind::global ? grid.global_chunks
-                         : pool == pool_kind::local ? grid.local_chunks
-                                                    : grid.hybrid_chunks;
-    for (const fetch_control control : grid.controls) {
-      const bool thresholded = control == fetch_control::ballot || control == fetch_control::atomic;
-      for (const std::uint32_t chunk : chunks) {
-        if (thresholded) {
-          for (const std::uint32_t k : grid.idle_thresholds) out.push_back({pool, control, chunk, k});
-        } else {
-          out.push_back({pool, control, chunk, 1});
+  for (const std::uint32_t u : grid.check_intervals) {
+    for (const pool_kind pool : grid.pools) {
+      if (pool == pool_kind::persistent) {
+        out.push_back({pool, fetch_control::all, 0, 1, u});
+        continue;
+      }
+      const auto& chunks = pool == pool_kind::global ? grid.global_chunks
+                           : pool == pool_kind::local ? grid.local_chunks
+                                                      : grid.hybrid_chunks;
+      for (const fetch_control control : grid.controls) {
+        const bool thresholded = control == fetch_control::ballot || control == fetch_control::atomic;
+        for (const std::uint32_t chunk : chunks) {
+          if (thresholded) {
+            for (const std::uint32_t k : grid.idle_thresholds) out.push_back({pool, control, chunk, k, u});
+          } else {
+            out.push_back({pool, control, chunk, 1, u});
+          }
         }
       }
     }

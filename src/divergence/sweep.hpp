@@ -23,6 +23,7 @@ struct sweep_grid {
   std::vector<std::uint32_t> hybrid_chunks{0, 8, 32, 128};
   std::vector<std::uint32_t> local_chunks{256, 1024, 4096, 12000};
   std::vector<std::uint32_t> idle_thresholds{1, 4, 16};
+  std::vector<std::uint32_t> check_intervals{1};  // iterations between votes
 };
 
 // Every parameter set of the grid (Persistent once, with All).

@@ -26,6 +26,7 @@ const char* to_string(fetch_control c) {
 
 void check_params(const task_pool_params& p) {
   PFSP_DIV_EXPECTS(p.idle_threshold >= 1 && p.idle_threshold <= 32, "idle threshold must be in 1..32");
+  PFSP_DIV_EXPECTS(p.check_interval >= 1, "check interval must be at least 1");
   PFSP_DIV_EXPECTS(p.pool != pool_kind::local || p.chunk >= 1, "Local needs a chunk of at least one task");
   PFSP_DIV_EXPECTS(p.pool != pool_kind::global || p.chunk >= 1, "Global needs a chunk of at least one task");
 }

@@ -192,16 +192,25 @@ sim_stats simulate_task_pool(const W& w, const task_pool_params& params, const s
   // One tick of one warp: an iteration of the computation loop, then, if the fetch control says
   // so, result writing and fetching. Mirrors the loop of the kernel.
   auto tick = [&](warp& wp) {
-    ++st.warp_iterations;
+    std::uint64_t longest = 0;  // the warp issues as many iterations as its busiest lane runs
     int finished = 0, busy = 0;
     for (auto& ln : wp.lanes) {
       if (ln.has && !ln.done) {
-        ln.done = !w.step(ln.s);
-        ++st.lane_work;
+        std::uint64_t steps = 0;
+        for (std::uint32_t u = 0; u < params.check_interval; ++u) {
+          ++steps;
+          if (!w.step(ln.s)) {
+            ln.done = true;
+            break;
+          }
+        }
+        st.lane_work += steps;
+        longest = std::max(longest, steps);
       }
       finished += ln.has && ln.done;
       busy += ln.has && !ln.done;
     }
+    st.warp_iterations += std::max<std::uint64_t>(1, longest);
     if (control == fetch_control::atomic) st.shared_atomics += static_cast<std::uint64_t>(finished);
     if (!leave_computation_loop(control, finished, busy, params.idle_threshold)) return;
     for (auto& ln : wp.lanes) {

@@ -32,15 +32,18 @@ std::vector<task_pool_params> strategies(std::uint32_t seed) {
       const std::vector<std::uint32_t> chunks = pool == pool_kind::local    ? std::vector<std::uint32_t>{64, 1000}
                                                 : pool == pool_kind::global ? std::vector<std::uint32_t>{1, 5}
                                                                             : std::vector<std::uint32_t>{0, 37};
-      for (std::uint32_t chunk : chunks) out.push_back({pool, c, chunk, 1u + static_cast<std::uint32_t>(rng() % 32u)});
+      for (std::uint32_t chunk : chunks)
+        out.push_back({pool, c, chunk, 1u + static_cast<std::uint32_t>(rng() % 32u),
+                       std::uint32_t{1} << static_cast<std::uint32_t>(rng() % 4u)});  // votes every 1..8 iterations
     }
-  out.push_back({pool_kind::persistent, fetch_control::all, 0, 1});
+  out.push_back({pool_kind::persistent, fetch_control::all, 0, 1, 1});
+  out.push_back({pool_kind::persistent, fetch_control::all, 0, 1, 8});
   return out;
 }
 
 std::string describe(const task_pool_params& p) {
   return std::string(to_string(p.pool)) + "/" + to_string(p.control) + " chunk=" + std::to_string(p.chunk) +
-         " k=" + std::to_string(p.idle_threshold);
+         " k=" + std::to_string(p.idle_threshold) + " u=" + std::to_string(p.check_interval);
 }
 
 TEST(gpu_task_pools, monte_carlo_termination_identical_to_plain) {

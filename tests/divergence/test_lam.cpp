@@ -124,9 +124,15 @@ TEST(lam, lockstep_cost_between_sorting_and_identity_and_fewer_moves_than_sortin
     const double t_id = lockstep_cost(cost, nullptr), t_lam = lockstep_cost(cost, &lam),
                  t_sort = lockstep_cost(cost, &sorted);
     EXPECT_LE(t_sort, t_lam);
+    EXPECT_LE(lockstep_lower_bound(cost), t_sort);
     EXPECT_LT(t_lam, 0.75 * t_id);  // 10 classes of width 100 out of [0, 1000): about 1/2 of T
     EXPECT_LT(lam.moved.size(), sorted.moved.size());
   }
+}
+
+TEST(remap, lower_bound_is_tight_when_nothing_diverges) {
+  const std::vector<double> flat(320, 1.0);
+  EXPECT_DOUBLE_EQ(lockstep_lower_bound(flat), lockstep_cost(flat, nullptr));
 }
 
 TEST(remap, value_classes_cover_range_and_clamp) {

@@ -71,6 +71,26 @@ TEST(task_pool_model, every_task_exactly_once_with_plain_results) {
   }
 }
 
+TEST(task_pool_model, deferred_votes_keep_exactly_once) {
+  const std::uint32_t n = 3001;
+  mc_buffers ref(n, 0.05);
+  simulate_plain(ref.w, sim_config{});
+  for (std::uint32_t u : {2u, 8u})
+    for (const task_pool_params base : {task_pool_params{pool_kind::hybrid, fetch_control::any, 8, 1, 1},
+                                        task_pool_params{pool_kind::global, fetch_control::ballot, 2, 5, 1},
+                                        task_pool_params{pool_kind::local, fetch_control::atomic, 100, 3, 1},
+                                        task_pool_params{pool_kind::persistent, fetch_control::all, 0, 1, 1}}) {
+      task_pool_params p = base;
+      p.check_interval = u;
+      SCOPED_TRACE(describe(p) + " u=" + std::to_string(u));
+      mc_buffers got(n, 0.05);
+      const sim_stats st = simulate_task_pool(got.w, p, sim_config{});
+      EXPECT_EQ(got.finishes, std::vector<std::uint32_t>(n, 1u));
+      EXPECT_EQ(got.sum, ref.sum);
+      EXPECT_EQ(st.lane_work, simulate_plain(ref.w, sim_config{}).lane_work);
+    }
+}
+
 TEST(task_pool_model, julia_results_match_direct_evaluation) {
   const std::uint32_t w = 64, h = 32;
   for (int offset : {0, 1, 2}) {

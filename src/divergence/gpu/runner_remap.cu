@@ -238,39 +238,33 @@ class device_executor final : public chunk_executor<remap_plan> {
   clock_type::time_point t0_;
 };
 
-// Per-element cost and class of chunk c, as the CPU sees them. GAFORT: the trip count (the
-// paper folds "no crossover" into trip count 0). BlackScholes: the condition d1 > 0 is the class,
-// but both sides cost the same (a select), so the cost model predicts no gain.
-struct chunk_costs {
-  std::vector<double> cost;
-  std::vector<std::uint32_t> cls;
-  std::uint32_t classes = 1;
-};
-
-chunk_costs costs_of(const remap_data& d, std::size_t c) {
-  chunk_costs k;
-  k.cost.resize(d.n);
-  if (d.spec.workload == remap_workload::gafort) {
-    for (std::uint32_t i = 0; i < d.n; ++i) k.cost[i] = d.trips_host[c * d.n + i];
-    const value_classes vc = value_classes::fit(k.cost, d.spec.lam_classes);
-    k.cls = classify(k.cost, vc);
-    k.classes = vc.count;
-  } else {
-    const black_scholes_view v = d.bs_host(c);
-    k.cls.resize(d.n);
-    for (std::uint32_t i = 0; i < d.n; ++i) {
-      k.cls[i] = black_scholes_d1(v, i) > 0.0f ? 1u : 0u;
-      k.cost[i] = 1.0;
-    }
-    k.classes = 2;
-  }
-  return k;
+// Per-element cost of chunk c as the CPU's cost model sees it (the trip count for GAFORT, which
+// folds "no crossover" into trip count 0; a constant for BlackScholes, whose condition compiles
+// to a select), and the classes LAM groups by (value ranges of the cost; BlackScholes: d1 > 0).
+std::vector<double> costs_of(const remap_data& d, std::size_t c) {
+  std::vector<double> cost(d.n, 1.0);
+  if (d.spec.workload == remap_workload::gafort)
+    for (std::uint32_t i = 0; i < d.n; ++i) cost[i] = d.trips_host[c * d.n + i];
+  return cost;
 }
 
-remap_plan plan_for(const chunk_costs& k, remap_plan_kind kind) {
-  if (kind == remap_plan_kind::lam) return lam_remap(k.cls, k.classes);
-  std::vector<double> key(k.cls.size());
-  for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<double>(k.cls[i]) * 1e9 + k.cost[i];
+std::pair<std::vector<std::uint32_t>, std::uint32_t> classes_of(const remap_data& d, std::size_t c,
+                                                                const std::vector<double>& cost) {
+  if (d.spec.workload == remap_workload::gafort) {
+    const value_classes vc = value_classes::fit(cost, d.spec.lam_classes);
+    return {classify(cost, vc), vc.count};
+  }
+  const black_scholes_view v = d.bs_host(c);
+  std::vector<std::uint32_t> cls(d.n);
+  for (std::uint32_t i = 0; i < d.n; ++i) cls[i] = black_scholes_d1(v, i) > 0.0f ? 1u : 0u;
+  return {std::move(cls), 2u};
+}
+
+remap_plan plan_for(const remap_data& d, std::size_t c, const std::vector<double>& cost, remap_plan_kind kind) {
+  const auto [cls, classes] = classes_of(d, c, cost);
+  if (kind == remap_plan_kind::lam) return lam_remap(cls, classes);
+  std::vector<double> key(cls.size());
+  for (std::size_t i = 0; i < key.size(); ++i) key[i] = static_cast<double>(cls[i]) * 1e9 + cost[i];
   return sort_remap(key);
 }
 
@@ -284,13 +278,16 @@ remap_result run_remap_pipeline(const remap_spec& spec, const remap_strategy& st
   const bool honor_prediction = options.efficiency.enabled;
   remapper<remap_plan> remap = [&d, &strategy, honor_prediction](std::size_t c,
                                                                   std::stop_token stop) -> std::optional<remap_plan> {
-    const chunk_costs k = costs_of(d, c);
+    const std::vector<double> cost = costs_of(d, c);
+    const double before = lockstep_cost(cost, nullptr);
+    // With efficiency control, a chunk whose best possible plan cannot pay is skipped before
+    // any planning: the cost model alone shows BlackScholes' warps do not diverge.
+    if (honor_prediction && (before <= 0.0 || lockstep_lower_bound(cost) > d.spec.skip_ratio * before))
+      return std::nullopt;
     if (stop.stop_requested()) return std::nullopt;
-    remap_plan plan = plan_for(k, strategy.plan);
-    if (honor_prediction) {
-      const double before = lockstep_cost(k.cost, nullptr);
-      if (before <= 0.0 || lockstep_cost(k.cost, &plan) > d.spec.skip_ratio * before) return std::nullopt;
-    }
+    remap_plan plan = plan_for(d, c, cost, strategy.plan);
+    if (stop.stop_requested()) return std::nullopt;
+    if (honor_prediction && lockstep_cost(cost, &plan) > d.spec.skip_ratio * before) return std::nullopt;
     return plan;
   };
   remap_result r;
@@ -307,10 +304,10 @@ remap_kernel_times time_remap_kernels(const remap_spec& spec_in, remap_plan_kind
   remap_data d(spec);
   remap_kernel_times t;
   const auto c0 = clock_type::now();
-  const chunk_costs k = costs_of(d, 0);
-  const remap_plan plan = plan_for(k, kind);
+  const std::vector<double> cost = costs_of(d, 0);
+  const remap_plan plan = plan_for(d, 0, cost, kind);
   t.plan_ms = std::chrono::duration<double, std::milli>(clock_type::now() - c0).count();
-  t.predicted = lockstep_cost(k.cost, &plan) / std::max(1e-300, lockstep_cost(k.cost, nullptr));
+  t.predicted = lockstep_cost(cost, &plan) / std::max(1e-300, lockstep_cost(cost, nullptr));
   t.moved = plan.moved.size();
   chunk_events ev;
   auto kernel_only = [&](const remap_plan* p, remap_mechanism m) {

@@ -29,10 +29,12 @@ __global__ void __launch_bounds__(pool_block_threads) plain_termination_kernel(W
 
 // global_next: the global pool's counter, zero at launch. chunk: tasks per refill (Global's
 // private chunk, Hybrid's extra tasks, Local's block pool). idle_threshold: k of Ballot/Atomic.
+// check_interval: iterations between votes.
 // Grid: the persistent kinds fill the device once; Local has ceil(n / chunk) blocks.
 template <class W, pool_kind Pool, fetch_control Control>
 __global__ void __launch_bounds__(pool_block_threads)
-    task_pool_kernel(W w, std::uint32_t* global_next, std::uint32_t chunk, std::uint32_t idle_threshold) {
+    task_pool_kernel(W w, std::uint32_t* global_next, std::uint32_t chunk, std::uint32_t idle_threshold,
+                     std::uint32_t check_interval) {
   static_assert(Pool != pool_kind::persistent || Control == fetch_control::all,
                 "Persistent threads fetch per warp once all lanes are done");
   constexpr int warps = pool_block_threads / warp_size;
@@ -55,6 +57,7 @@ __global__ void __launch_bounds__(pool_block_threads)
 
   typename W::state s{};
   bool has = false, done = false, retired = false;
+  bool counted = false;  // Atomic: this lane's finished task is in finished_count
   task_range priv{};   // Global: this thread's private pool
   task_range local{};  // Hybrid: the warp's pool (warp-uniform, kept in registers of every lane)
 
@@ -111,21 +114,32 @@ __global__ void __launch_bounds__(pool_block_threads)
   };
 
   fetch(full_mask);
-  while (ballot(has) != 0) {
+  // One vote per computation-loop iteration: lanes holding a task are known since the last fetch
+  // (`live`), so `busy` follows from the finished lanes alone.
+  for (lane_mask live = ballot(has); live != 0; live = ballot(has)) {
+    const int holding = popc(live);
     for (;;) {  // the computation loop
-      const bool was_done = done;
-      if (has && !done) done = !w.step(s);
-      const lane_mask busy = ballot(has && !done);
+      if (has && !done) {
+        for (std::uint32_t u = 0; u < check_interval; ++u) {
+          if (!w.step(s)) {
+            done = true;
+            break;
+          }
+        }
+      }
       int finished;
       if constexpr (Control == fetch_control::atomic) {
-        if (has && done && !was_done) atomicAdd(&finished_count[wid], 1u);
+        if (has && done && !counted) {
+          atomicAdd(&finished_count[wid], 1u);
+          counted = true;
+        }
         __syncwarp();
         finished = static_cast<int>(*static_cast<volatile std::uint32_t*>(&finished_count[wid]));
         __syncwarp();
       } else {
         finished = popc(ballot(has && done));
       }
-      if (leave_computation_loop(Control, finished, popc(busy), idle_threshold)) break;
+      if (leave_computation_loop(Control, finished, holding - finished, idle_threshold)) break;
     }
     if constexpr (Control == fetch_control::atomic) {
       if (lane == 0) finished_count[wid] = 0;
@@ -134,6 +148,7 @@ __global__ void __launch_bounds__(pool_block_threads)
     if (has && done) {
       w.finish(s);
       has = false;
+      counted = false;
     }
     const lane_mask need = ballot(!has && !retired);
     if (need) fetch(need);

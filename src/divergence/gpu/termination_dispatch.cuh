@@ -17,7 +17,7 @@ void launch_pool(const W& w, std::uint32_t* counter, const task_pool_params& p, 
                               ? blocks_for(w.size(), static_cast<int>(std::max(1u, p.chunk)))
                               : persistent_blocks(kernel, pool_block_threads, 0, opt.blocks_per_sm);
   PFSP_DIV_CUDA_TRY(cudaMemsetAsync(counter, 0, sizeof(std::uint32_t)));
-  kernel<<<blocks, pool_block_threads>>>(w, counter, p.chunk, p.idle_threshold);
+  kernel<<<blocks, pool_block_threads>>>(w, counter, p.chunk, p.idle_threshold, p.check_interval);
   PFSP_DIV_CUDA_CHECK_LAUNCH();
 }
 
