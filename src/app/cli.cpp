@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include "heuristic/neh.hpp"
 #include "problem/error.hpp"
 #include "problem/io.hpp"
+#include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
@@ -70,6 +72,13 @@ struct solve_args {
   bool no_progress = false;
   bool profile = false;
   bool shared_queue = false;
+  std::string checkpoint;
+  double checkpoint_interval = 60;
+  std::string resume;
+  // Given on the command line (with --resume, those not given come from the checkpoint).
+  bool bound_given = false;
+  bool branch_given = false;
+  bool ub_given = false;
 };
 
 void print_header(std::ostream& out, const instance& inst) {
@@ -99,6 +108,26 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   opt.shared_queue = a.shared_queue;
   opt.profile = a.profile;
   opt.interrupt = interrupt;
+
+  // Checkpoint/restart (docs/decisions/003-checkpoints.md).
+  std::optional<search_state> resumed;
+  if (!a.resume.empty()) {
+    resumed = read_search_state(a.resume);
+    if (!a.bound_given) opt.bound = resumed->bound;
+    if (!a.branch_given) opt.branch = resumed->branch;
+    if (!a.ub_given) opt.initial_ub = resumed->ub_option;
+    check_resumable(*resumed, inst, opt, a.resume);
+  }
+  const bool checkpointing = !a.checkpoint.empty() || resumed;
+  if (checkpointing && opt.select != selection::depth_first)
+    throw input_error("--checkpoint and --resume need --selection depth-first");
+  if (!a.checkpoint.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(a.checkpoint).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+      throw input_error("--checkpoint " + a.checkpoint + ": directory '" + parent.string() + "' does not exist");
+  }
+
   if (!a.quiet && !a.no_progress) {
     opt.on_progress = [&err](const progress_info& p) {
       std::ostringstream s;
@@ -111,7 +140,9 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   }
 
   std::string backend = a.backend;
-  if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
+  if (backend == "auto") backend = gpu_available() && !checkpointing ? "gpu" : "cpu-mt";
+  if (backend == "gpu" && checkpointing)
+    throw input_error("--checkpoint and --resume work with --backend cpu and cpu-mt; the gpu backend cannot save its state");
   if (backend == "gpu" && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -124,12 +155,19 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   info.command = command;
   info.backend_opt = backend;
   info.threads = a.threads;
+  info.resume_file = a.resume;
+  info.checkpoint_file = a.checkpoint;
   incumbent start;
   info.initial_ub_source = "none";
   const std::string heuristic = a.no_neh ? "none" : a.heuristic;
   opt.use_neh = heuristic != "none";
   double heuristic_seconds = 0;
-  if (heuristic != "none") {
+  if (resumed) {
+    // The checkpoint's incumbent is at least as good as a fresh heuristic run's start was.
+    if (!resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
+    info.initial_ub = std::min(resumed->threshold, start.value());
+    info.initial_ub_source = "checkpoint";
+  } else if (heuristic != "none") {
     const auto t0 = std::chrono::steady_clock::now();
     ig_options ig;
     // Auto: about 4e7 / (n^2 m) rounds (5000 on 20x20, a fraction of a second; 10 on 500x20).
@@ -141,7 +179,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     info.initial_ub = h.makespan;
     info.initial_ub_source = heuristic;
   }
-  if (opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
+  if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
     info.initial_ub = *opt.initial_ub;
     info.initial_ub_source = "--ub";
   }
@@ -149,18 +187,54 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   if (!a.quiet) {
     print_header(out, inst);
     out << "options      backend " << backend << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "")
-        << ", bound " << a.bound << ", branching " << a.branch << ", selection " << a.select << ", initial ub ";
+        << ", bound " << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << a.select
+        << ", initial ub ";
     if (info.initial_ub)
       out << info.initial_ub << " (" << info.initial_ub_source
-          << (info.initial_ub_source == "--ub" ? std::string() : ", " + std::to_string(heuristic_seconds).substr(0, 5) + " s")
+          << (info.initial_ub_source == "--ub" || resumed
+                  ? std::string()
+                  : ", " + std::to_string(heuristic_seconds).substr(0, 5) + " s")
           << ")";
     else out << "none";
-    out << '\n' << std::flush;
+    out << '\n';
+    if (resumed)
+      out << "resume       " << a.resume << ": " << resumed->open() << " open nodes, " << resumed->stats.branched
+          << " nodes branched in " << std::fixed << std::setprecision(1) << resumed->stats.total_seconds << " s before"
+          << (resumed->complete ? " (search complete)" : "") << '\n'
+          << std::defaultfloat;
+    out << std::flush;
+  }
+
+  // Checkpoints: a failed periodic write is a warning (the search goes on, the previous file is
+  // intact); a failed final write is an error after the result has been printed.
+  bool last_write_ok = true;
+  std::size_t last_open = 0;
+  std::string last_write_error;
+  if (!a.checkpoint.empty()) {
+    opt.checkpoint_interval = a.checkpoint_interval;
+    opt.on_checkpoint = [&](const search_state& s) {
+      try {
+        write_file_atomically(a.checkpoint, to_text(s));
+        last_write_ok = true;
+        last_open = s.open();
+      } catch (const std::exception& e) {
+        last_write_ok = false;
+        last_write_error = e.what();
+        err << "pfsp: warning: checkpoint not written: " << e.what() << '\n' << std::flush;
+      }
+    };
   }
 
   const bound_data data(inst);
   solve_result r;
-  if (backend == "cpu") {
+  if (resumed) opt.resume = &*resumed;
+  if (resumed && resumed->complete) {
+    // Nothing left to explore: the checkpoint's result is final.
+    r = finish_result(solve_status::optimal, start, resumed->threshold, INT_MAX, resumed->stats,
+                      resumed->stats.total_seconds);
+    r.backend = resumed->backend;
+    if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
+  } else if (backend == "cpu") {
     r = solve_sequential(data, opt, start);
   } else if (backend == "cpu-mt") {
     r = solve_parallel(data, opt, start);
@@ -177,12 +251,21 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       throw error("internal error: reported makespan " + std::to_string(r.makespan) + " but the schedule evaluates to " +
                   std::to_string(check));
   }
+  if (resumed)
+    r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) + " nodes branched before" +
+                      (resumed->complete ? "; the search was already complete" : "") + ")");
+  if (!a.checkpoint.empty() && last_write_ok)
+    r.notes.push_back("checkpoint written to " + a.checkpoint +
+                      (r.status == solve_status::optimal || r.status == solve_status::proven_bound
+                           ? std::string(" (search complete)")
+                           : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
   if (a.quiet) {
     out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
   } else {
     print_result(out, inst, opt, r, info);
   }
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
+  if (!last_write_ok) throw input_error("--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error);
   return exit_code_for(r.status);
 }
 
@@ -263,6 +346,14 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
   solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
   solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
+  solve->add_option("--checkpoint", a.checkpoint,
+                    "cpu, cpu-mt: save the search state to this file (atomically) periodically and when the run stops");
+  solve->add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
+  solve->add_option("--resume", a.resume,
+                    "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
+                    "from it unless given; backend and threads may differ)");
 #if defined(PFSP_HAVE_GPU)
   gpu_cli_options gpu_args;
   add_gpu_cli_options(*solve, gpu_args);
@@ -285,6 +376,9 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
     err << "pfsp: " << e.what() << "\n";
     return exit_input;
   }
+  a.bound_given = solve->count("--bound") > 0;
+  a.branch_given = solve->count("--branching") > 0;
+  a.ub_given = solve->count("--ub") > 0;
   try {
     if (solve->parsed())
       return do_solve(a, join_args(argc, argv), out, err, interrupt

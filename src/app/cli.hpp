@@ -31,12 +31,14 @@ struct run_info {
   std::string backend_opt;  // as requested
   int threads = 1;
   int initial_ub = 0;
-  std::string initial_ub_source;  // "neh", "--ub", "none"
+  std::string initial_ub_source;  // "ig", "neh", "--ub", "checkpoint", "none"
+  std::string resume_file;        // --resume
+  std::string checkpoint_file;    // --checkpoint
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info);
 std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info);
-// Writes `text` to `path` atomically (temporary file, then rename).
+// Writes `text` to `path` atomically (temporary file in the same directory, fsync, rename).
 void write_file_atomically(const std::string& path, const std::string& text);
 std::string git_commit();
 

@@ -1,4 +1,9 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -109,23 +114,52 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
                   {"initial_ub_source", info.initial_ub_source},
                   {"time_limit", opt.time_limit},
                   {"node_limit", opt.node_limit}};
+  if (!info.resume_file.empty()) j["resumed_from"] = info.resume_file;
+  if (!info.checkpoint_file.empty()) j["checkpoint"] = info.checkpoint_file;
   j["commit"] = git_commit();
   j["command"] = info.command;
   return j.dump(2) + "\n";
 }
 
+// A crash (or a second Ctrl-C) at any moment leaves either the old file or the new one: the text
+// goes to a temporary file in the same directory (so rename stays within one file system), is
+// flushed to the disk (fsync), and replaces `path` by rename(2), which is atomic on POSIX; the
+// directory is then synced so that the rename itself survives a power loss.
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw input_error("cannot write '" + tmp + "'");
-    f << text;
-    f.flush();
-    if (!f) throw input_error("error while writing '" + tmp + "'");
+  auto fail = [&](const std::string& what) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    return input_error(what + ": " + std::strerror(e));
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw input_error("cannot write '" + tmp + "': " + std::strerror(errno));
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const input_error e = fail("error while writing '" + tmp + "'");
+      ::close(fd);
+      throw e;
+    }
+    p += w;
+    left -= static_cast<std::size_t>(w);
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw input_error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  if (::fsync(fd) != 0) {
+    const input_error e = fail("cannot flush '" + tmp + "' to disk");
+    ::close(fd);
+    throw e;
+  }
+  if (::close(fd) != 0) throw fail("error while closing '" + tmp + "'");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) throw fail("cannot rename '" + tmp + "' to '" + path + "'");
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const int dfd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // best effort: some file systems refuse fsync on directories
+    ::close(dfd);
+  }
 }
 
 }  // namespace pfsp

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <condition_variable>
 #include <mutex>
 #include <numeric>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "problem/error.hpp"
+#include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 #include "search/node_pool.hpp"
 
@@ -23,12 +25,14 @@ struct alignas(64) worker_counters {
 
 struct shared_state {
   explicit shared_state(const solve_options& opt, const incumbent& start, int nthreads)
-      : ctl(opt), best(start), counters(nthreads) {}
+      : ctl(opt), best(start), counters(nthreads), explored_before(opt.resume ? opt.resume->stats.explored : 0.0) {}
   run_control ctl;
   incumbent best;
   std::atomic<int> stop{static_cast<int>(solve_status::optimal)};
   std::atomic<std::uint64_t> branched_total{0};  // kept only with a node limit
   std::vector<worker_counters> counters;
+  double explored_before;  // of the runs before a resume
+  std::exception_ptr checkpoint_failure;  // thrown by on_checkpoint during the search
 
   bool stopped() const { return stop.load(std::memory_order_relaxed) != static_cast<int>(solve_status::optimal); }
 
@@ -50,8 +54,9 @@ struct shared_state {
     if (ctl.options().node_limit) branched_total.fetch_add(1, std::memory_order_relaxed);
   }
 
-  // Worker 0 checks limits and reports progress for everyone.
-  void supervise(std::uint64_t open) {
+  // Worker 0 checks limits and reports progress for everyone. Returns whether a periodic
+  // checkpoint is due.
+  bool supervise(std::uint64_t open) {
     std::uint64_t branched = 0;
     double explored = 0;
     for (auto& c : counters) {
@@ -60,7 +65,20 @@ struct shared_state {
     }
     const solve_status s = ctl.check(branched);
     if (s != solve_status::optimal && s != solve_status::node_limit) request_stop(s);
-    ctl.maybe_report({0, branched, best.value(), open, explored});
+    ctl.maybe_report({0, branched, best.value(), open, explored_before + explored});
+    return !stopped() && ctl.checkpoint_due();
+  }
+
+  // A periodic checkpoint: the callback runs on worker 0 while the others go on; a failure is
+  // kept and rethrown after the threads have joined.
+  void write_checkpoint(search_state&& state) {
+    if (checkpoint_failure) return;
+    try {
+      ctl.options().on_checkpoint(state);
+    } catch (...) {
+      checkpoint_failure = std::current_exception();
+      request_stop(solve_status::error);
+    }
   }
 };
 
@@ -69,6 +87,54 @@ std::vector<job_t> identity(int n) {
   std::iota(p.begin(), p.end(), 0);
   return p;
 }
+
+// Stops every worker at a point where it holds no node outside its own stack (not expanding, no
+// stolen nodes in transit), so that the stacks together are exactly the open nodes: what a
+// periodic checkpoint of work stealing copies (docs/decisions/003-checkpoints.md).
+// Worker 0 coordinates; the others call `wait` at their safe points when `requested` is set.
+class pause_gate {
+ public:
+  explicit pause_gate(int workers) : others_(workers - 1) {}
+
+  bool requested() const { return requested_.load(std::memory_order_relaxed); }
+
+  // A worker other than 0, holding no node in transit: parks until the coordinator is done.
+  void wait() {
+    std::unique_lock lock(mu_);
+    if (!requested_.load(std::memory_order_relaxed)) return;  // already released
+    const std::uint64_t gen = generation_;
+    ++parked_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return generation_ != gen; });
+    --parked_;
+  }
+  // A worker other than 0 leaves the search for good.
+  void leave() {
+    std::lock_guard lock(mu_);
+    ++left_;
+    cv_.notify_all();
+  }
+  // Worker 0: parks the others, runs `snapshot` while they are parked, releases them.
+  template <class Snapshot>
+  void pause_all(Snapshot&& snapshot) {
+    std::unique_lock lock(mu_);
+    requested_.store(true, std::memory_order_relaxed);
+    cv_.wait(lock, [&] { return parked_ + left_ == others_; });
+    snapshot();
+    requested_.store(false, std::memory_order_relaxed);
+    ++generation_;
+    cv_.notify_all();
+  }
+
+ private:
+  std::atomic<bool> requested_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int others_;
+  int parked_ = 0;
+  int left_ = 0;
+  std::uint64_t generation_ = 0;
+};
 
 struct worker_deque {
   explicit worker_deque(int n) : pool(n) {}
@@ -81,14 +147,23 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   const int n = data.view().inst.n;
   const int T = std::max(1, opt.threads);
   shared_state sh(opt, start, T);
-  const int threshold = initial_threshold(opt, sh.best);
+  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, sh.best);
+  const std::string backend = "cpu-mt (work stealing, " + std::to_string(T) + " threads)";
   std::vector<std::unique_ptr<worker_deque>> dq;
   for (int t = 0; t < T; ++t) dq.push_back(std::make_unique<worker_deque>(n));
   std::vector<solve_stats> stats(T);
   std::atomic<int> idle{0};
+  pause_gate gate(T);
 
-  // Root, bounded by worker 0's expander before the threads start.
-  {
+  if (opt.resume) {
+    // Saved stacks are dealt to the threads in turn (the thread count may differ).
+    PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+    std::vector<dfs_pool*> pools;
+    for (auto& d : dq) pools.push_back(&d->pool);
+    restore_stacks(*opt.resume, pools);
+    for (auto& d : dq) d->size = d->pool.size();
+  } else {
+    // Root, bounded by worker 0's expander before the threads start.
     expander ex(data, opt.bound, opt.branch, false);
     auto perm = identity(n);
     const int lb = ex.root_bound(perm.data(), -1, n, threshold);
@@ -101,6 +176,24 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
       stats[0].explored += 1.0;
     }
   }
+  // Only while every node is in a stack: the others parked, or the threads joined.
+  auto state = [&](bool complete) {
+    solve_stats piece;
+    for (const auto& st : stats) piece += st;
+    search_state s = make_search_state(data.problem(), opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    s.complete = complete;
+    for (auto& d : dq) {
+      std::lock_guard lock(d->mu);
+      s.add_stack(d->pool);
+    }
+    return s;
+  };
+  // Worker 0, holding no node outside its stack.
+  auto periodic_checkpoint = [&] {
+    search_state s;
+    gate.pause_all([&] { s = state(false); });
+    sh.write_checkpoint(std::move(s));
+  };
 
   auto body = [&](int id) {
     expander ex(data, opt.bound, opt.branch, opt.profile);
@@ -117,6 +210,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
       ub = std::min(ub, value);
     };
     while (!sh.stopped()) {
+      if (id != 0 && gate.requested()) gate.wait();  // safe point: all my nodes are in my stack
       bool have = false;
       {
         std::lock_guard lock(mine.mu);
@@ -141,7 +235,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
         if (id == 0 && sh.ctl.due(st.branched)) {
           std::uint64_t open = 0;
           for (auto& d : dq) open += d->size.load(std::memory_order_relaxed);
-          sh.supervise(open);
+          if (sh.supervise(open)) periodic_checkpoint();
         }
         continue;
       }
@@ -151,6 +245,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
       bool got = false;
       while (!got && !sh.stopped()) {
         if (idle.load() == T) break;
+        if (id != 0 && gate.requested()) gate.wait();  // safe point: no stolen node in transit
         const int first = static_cast<int>(rng() % static_cast<unsigned>(T));
         for (int s = 0; s < T && !got; ++s) {
           const int v = (first + s) % T;
@@ -173,27 +268,31 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
           }
         }
         if (!got) {
-          if (id == 0) sh.supervise(0);
+          if (id == 0 && sh.supervise(0)) periodic_checkpoint();
           std::this_thread::yield();
         }
       }
       if (!got) break;
     }
     sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
+    if (id != 0) gate.leave();
   };
 
   std::vector<std::thread> threads;
   for (int t = 1; t < T; ++t) threads.emplace_back(body, t);
   body(0);
   for (auto& th : threads) th.join();
+  if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
 
-  solve_stats total;
-  for (const auto& s : stats) total += s;
+  auto stop = static_cast<solve_status>(sh.stop.load());
+  emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
+  solve_stats piece;
+  for (const auto& s : stats) piece += s;
   int open_min = INT_MAX;
   for (auto& d : dq) open_min = std::min(open_min, d->pool.min_lb());
-  const auto stop = static_cast<solve_status>(sh.stop.load());
-  solve_result r = finish_result(stop, sh.best, threshold, open_min, total, sh.ctl.elapsed());
-  r.backend = "cpu-mt (work stealing, " + std::to_string(T) + " threads)";
+  const solve_stats total = cumulative_stats(opt, piece, sh.ctl.elapsed());
+  solve_result r = finish_result(stop, sh.best, threshold, open_min, total, total.total_seconds);
+  r.backend = backend;
   return r;
 }
 
@@ -201,13 +300,18 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   const int n = data.view().inst.n;
   const int T = std::max(1, opt.threads);
   shared_state sh(opt, start, T);
-  const int threshold = initial_threshold(opt, sh.best);
+  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, sh.best);
+  const std::string backend = "cpu-mt (shared queue, " + std::to_string(T) + " threads)";
   std::mutex mu;
   std::condition_variable cv;
   dfs_pool queue(n);
-  int busy = 0;
+  int busy = 0;         // workers holding a popped node or its children outside the queue
+  bool pause = false;   // a checkpoint waits for busy == 0: no node may be popped meanwhile
   std::vector<solve_stats> stats(T);
-  {
+  if (opt.resume) {
+    PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+    restore_stacks(*opt.resume, {&queue});
+  } else {
     expander ex(data, opt.bound, opt.branch, false);
     auto perm = identity(n);
     const int lb = ex.root_bound(perm.data(), -1, n, threshold);
@@ -219,12 +323,21 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       stats[0].explored += 1.0;
     }
   }
+  // With `mu` held and busy == 0 (or after the join): the queue is every open node.
+  auto state = [&](bool complete) {
+    solve_stats piece;
+    for (const auto& st : stats) piece += st;
+    search_state s = make_search_state(data.problem(), opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    s.complete = complete;
+    s.add_stack(queue);
+    return s;
+  };
   auto body = [&](int id) {
     expander ex(data, opt.bound, opt.branch, opt.profile);
     solve_stats& st = stats[id];
     std::vector<job_t> perm(n), leaf_perm(n);
     dfs_pool children(n);
-    int ub = threshold;
+    int ub = std::min(threshold, sh.best.value());
     auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) { children.push(parent, a, b, l1, l2, lb); };
     auto leaf = [&](const job_t* parent, int a, int b, int value) {
       std::copy(parent, parent + n, leaf_perm.begin());
@@ -234,7 +347,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
     };
     std::unique_lock lock(mu);
     while (true) {
-      cv.wait(lock, [&] { return !queue.empty() || busy == 0 || sh.stopped(); });
+      cv.wait(lock, [&] { return sh.stopped() || (!pause && (!queue.empty() || busy == 0)); });
       if (sh.stopped() || queue.empty() || !sh.may_expand()) break;
       const node_meta m = queue.pop(perm.data());
       ++busy;
@@ -249,11 +362,22 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       }
       sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
       sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-      if (id == 0 && sh.ctl.due(st.branched)) sh.supervise(0);
+      const bool checkpoint = id == 0 && sh.ctl.due(st.branched) && sh.supervise(0);
       lock.lock();
       children.steal_bottom(queue, children.size());
       --busy;
       cv.notify_all();
+      if (checkpoint) {
+        // Worker 0 holds nothing now; the others finish their node and wait (pause).
+        pause = true;
+        cv.wait(lock, [&] { return busy == 0; });
+        search_state s = state(false);
+        pause = false;
+        cv.notify_all();
+        lock.unlock();
+        sh.write_checkpoint(std::move(s));
+        lock.lock();
+      }
     }
     cv.notify_all();
   };
@@ -261,11 +385,15 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   for (int t = 1; t < T; ++t) threads.emplace_back(body, t);
   body(0);
   for (auto& th : threads) th.join();
-  solve_stats total;
-  for (const auto& s : stats) total += s;
+  if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
   const auto stop = static_cast<solve_status>(sh.stop.load());
-  solve_result r = finish_result(stop, sh.best, threshold, queue.empty() ? INT_MAX : queue.min_lb(), total, sh.ctl.elapsed());
-  r.backend = "cpu-mt (shared queue, " + std::to_string(T) + " threads)";
+  emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
+  solve_stats piece;
+  for (const auto& s : stats) piece += s;
+  const solve_stats total = cumulative_stats(opt, piece, sh.ctl.elapsed());
+  solve_result r =
+      finish_result(stop, sh.best, threshold, queue.empty() ? INT_MAX : queue.min_lb(), total, total.total_seconds);
+  r.backend = backend;
   return r;
 }
 

@@ -55,7 +55,7 @@ class incumbent {
 class run_control {
  public:
   explicit run_control(const solve_options& opt)
-      : opt_(opt), start_(clock::now()), last_report_(start_), last_check_(start_) {}
+      : opt_(opt), start_(clock::now()), last_report_(start_), last_check_(start_), last_checkpoint_(start_) {}
 
   double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
 
@@ -79,6 +79,15 @@ class run_control {
     return solve_status::optimal;
   }
 
+  // Whether a periodic checkpoint is due, judged at the time of the last check(); if so, the
+  // next one is due checkpoint_interval seconds later.
+  bool checkpoint_due() {
+    if (!opt_.on_checkpoint) return false;
+    if (std::chrono::duration<double>(last_check_ - last_checkpoint_).count() < opt_.checkpoint_interval) return false;
+    last_checkpoint_ = last_check_;
+    return true;
+  }
+
   bool node_limit_reached(std::uint64_t branched) const { return opt_.node_limit && branched >= opt_.node_limit; }
 
   // Calls the progress callback if its interval has passed.
@@ -100,6 +109,7 @@ class run_control {
   clock::time_point start_;
   clock::time_point last_report_;
   clock::time_point last_check_;
+  clock::time_point last_checkpoint_;
   std::uint64_t step_ = 1;
   std::uint64_t next_check_ = 1;
 };

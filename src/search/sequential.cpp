@@ -1,8 +1,10 @@
 #include "search/sequential.hpp"
 
 #include <numeric>
+#include <type_traits>
 
 #include "problem/error.hpp"
+#include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 #include "search/node_pool.hpp"
 
@@ -11,25 +13,45 @@ namespace {
 
 template <class Pool>
 solve_result run(const bound_data& data, const solve_options& opt, const incumbent& start) {
+  constexpr bool depth_first = std::is_same_v<Pool, dfs_pool>;
+  if (!depth_first && (opt.resume || opt.on_checkpoint))
+    throw input_error("checkpoints (--checkpoint, --resume) need --selection depth-first");
   run_control ctl(opt);
   const int n = data.view().inst.n;
   incumbent best(start);
-  const int threshold = initial_threshold(opt, best);
-  int ub = threshold;
+  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, best);
+  int ub = std::min(threshold, best.value());
   expander ex(data, opt.bound, opt.branch, opt.profile);
   Pool pool(n);
   solve_stats st;
+  const std::string backend = "cpu (sequential, " + std::string(to_string(opt.select)) + ")";
+  const double explored_before = opt.resume ? opt.resume->stats.explored : 0.0;
 
   std::vector<job_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  const int root_lb = ex.root_bound(perm.data(), -1, n, ub);
-  ++st.bounds;
-  if (root_lb < ub) {
-    pool.push_root(perm.data(), -1, n, root_lb);
-  } else {
-    ++st.pruned;
-    st.explored += 1.0;
+  if constexpr (depth_first) {
+    if (opt.resume) {
+      PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+      restore_stacks(*opt.resume, {&pool});
+    }
   }
+  if (!opt.resume) {
+    std::iota(perm.begin(), perm.end(), 0);
+    const int root_lb = ex.root_bound(perm.data(), -1, n, ub);
+    ++st.bounds;
+    if (root_lb < ub) {
+      pool.push_root(perm.data(), -1, n, root_lb);
+    } else {
+      ++st.pruned;
+      st.explored += 1.0;
+    }
+  }
+  // The state between two expansions: every open node is in the pool.
+  auto state = [&](bool complete) {
+    search_state s = make_search_state(data.problem(), opt, threshold, best, st, ctl.elapsed(), backend);
+    s.complete = complete;
+    if constexpr (depth_first) s.add_stack(pool);
+    return s;
+  };
 
   std::vector<job_t> leaf_perm(n);
   auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) { pool.push(parent, a, b, l1, l2, lb); };
@@ -53,12 +75,15 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
       stop = solve_status::node_limit;
     } else if (ctl.due(st.branched)) {
       stop = ctl.check(st.branched);
-      ctl.maybe_report({0, st.branched, best.value(), pool.size(), st.explored});
+      ctl.maybe_report({0, st.branched, best.value(), pool.size(), explored_before + st.explored});
+      if (stop == solve_status::optimal && ctl.checkpoint_due()) emit_checkpoint(opt, [&] { return state(false); });
     }
   }
+  emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
   const int open_min = pool.empty() ? INT_MAX : pool.min_lb();
-  solve_result r = finish_result(stop, best, threshold, open_min, st, ctl.elapsed());
-  r.backend = "cpu (sequential, " + std::string(to_string(opt.select)) + ")";
+  const solve_stats total = cumulative_stats(opt, st, ctl.elapsed());
+  solve_result r = finish_result(stop, best, threshold, open_min, total, total.total_seconds);
+  r.backend = backend;
   return r;
 }
 

@@ -21,6 +21,8 @@ enum class branching : int { forward = 0, backward = 1, min_branch = 2, min_min 
 enum class selection : int { depth_first = 0, breadth_first = 1, best_first = 2 };
 enum class solve_status : int { optimal = 0, proven_bound = 1, time_limit = 2, node_limit = 3, interrupted = 4, error = 5 };
 
+struct search_state;  // search/checkpoint.hpp
+
 std::string_view to_string(bound_kind v);
 std::string_view to_string(branching v);
 std::string_view to_string(selection v);
@@ -49,6 +51,14 @@ struct solve_options {
   const std::atomic<bool>* interrupt = nullptr;  // set by the SIGINT handler
   std::function<void(const progress_info&)> on_progress;  // called about once a second
   double progress_interval = 1.0;
+  // Checkpoint/restart (CPU depth-first solvers; docs/decisions/003-checkpoints.md).
+  // resume: continue from this state instead of the root (its threshold, incumbent via `start`,
+  //   and statistics, to which this run's are added; the limits count this run only).
+  // on_checkpoint: receives the state every checkpoint_interval seconds and once at the end
+  //   (complete, or stopped early); called from the solver's thread, never concurrently.
+  const search_state* resume = nullptr;
+  std::function<void(const search_state&)> on_checkpoint;
+  double checkpoint_interval = 60.0;
 };
 
 struct solve_stats {
