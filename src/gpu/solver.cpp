@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/bounder.hpp"
+#include "gpu/host_bounder.hpp"
 #include "gpu/host_workers.hpp"
 #include "gpu/node_store.hpp"
 #include "problem/error.hpp"
@@ -136,7 +137,7 @@ struct host_phase_times {
   double select = 0, branch = 0, wait = 0, prune = 0;
 };
 
-template <class Job>
+template <class Job, class Bounder>
 solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy_in, const incumbent& start) {
   run_control ctl(opt);
   const int n = data.view().inst.n;
@@ -150,7 +151,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   if (policy.pool_size && (policy.pool_size < 64 || policy.pool_size > (std::size_t{1} << 24)))
     throw input_error("--pool-size must be between 64 and 16777216 children");
   pool_tuner tuner(policy);
-  bounder bd(data, opt.bound, opt.branch, policy, std::max<std::size_t>(tuner.max_pool(), 2 * static_cast<std::size_t>(n)));
+  Bounder bd(data, opt.bound, opt.branch, policy, std::max<std::size_t>(tuner.max_pool(), 2 * static_cast<std::size_t>(n)));
   const int T = policy.host_threads;
   host_workers workers(T);
   const std::vector<double> weights = subtree_weights(n);
@@ -333,8 +334,14 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
 }  // namespace
 
 solve_result solve(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start) {
-  if (data.view().inst.n <= 256) return run<std::uint8_t>(data, opt, policy, start);
-  return run<std::uint16_t>(data, opt, policy, start);
+  if (data.view().inst.n <= 256) return run<std::uint8_t, bounder>(data, opt, policy, start);
+  return run<std::uint16_t, bounder>(data, opt, policy, start);
+}
+
+solve_result solve_emulated(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
+                            const incumbent& start) {
+  if (data.view().inst.n <= 256) return run<std::uint8_t, host_bounder>(data, opt, policy, start);
+  return run<std::uint16_t, host_bounder>(data, opt, policy, start);
 }
 
 }  // namespace pfsp::gpu

@@ -14,4 +14,9 @@ namespace pfsp::gpu {
 
 solve_result solve(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start);
 
+// The same loop with the bounds computed on the host (host_bounder.hpp): for testing the
+// selection, pipeline and pruning logic without a GPU.
+solve_result solve_emulated(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
+                            const incumbent& start);
+
 }  // namespace pfsp::gpu

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Run ON the GPU machine, from the repository root: builds pfsp for sm_90 (Release), runs the
+# GPU tests, compute-sanitizer memcheck and racecheck on small GPU runs, then the benchmarks
+# (bounding throughput GPU vs one CPU core; whole solves on the papers' protocol, --ub = the
+# optimum, GPU vs CPU). Logs go under $OUT (default ./out/device); at most 8 files come back
+# from the device tool, so the detailed logs are packed into logs.tgz.
+#
+#   STAGES=build,test,sanitize,bench,solve,ncu scripts/device_run.sh
+#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  CPU_LIMIT=30  JOBS=16
+#
+# Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
+# in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
+set -u -o pipefail
+ROOT=$PWD
+OUT=${OUT:-$ROOT/out/device}
+LOGS=$OUT/logs
+mkdir -p "$LOGS"
+STAGES=${STAGES:-build,test,sanitize,bench,solve}
+JOBS=${JOBS:-$(nproc)}
+BUILD=${BUILD:-$ROOT/build/device}
+SUMMARY=$OUT/summary.txt
+has() { [[ ",$STAGES," == *",$1,"* ]]; }
+say() { echo "== $(date +%T) $*" | tee -a "$SUMMARY"; }
+run_logged() {  # name timeout cmd...: runs, logs to $LOGS/name.log, records the status
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$LOGS/$name.log" 2>&1
+  local rc=$?
+  say "$name: rc=$rc ($((SECONDS - t0)) s)"
+  return $rc
+}
+finish() {
+  (cd "$LOGS" && tar czf "$OUT/logs.tgz" . 2>/dev/null) && rm -rf "$LOGS"
+  say "done"
+}
+trap finish EXIT
+
+say "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
+say "host: $(nproc) cores, $(uname -r); nvcc $(nvcc --version | grep -o 'release [0-9.]*'); cmake $(cmake --version | head -1 | cut -d' ' -f3)"
+say "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) $(git status --porcelain 2>/dev/null | grep -c . || true) changed files"
+
+# --- dependencies carried as .deb files --------------------------------------------------------
+PREFIX=$ROOT/.deps/root/usr
+if ls .deps/*.deb >/dev/null 2>&1; then
+  mkdir -p .deps/root
+  for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
+fi
+for c in GTestConfig.cmake CLI11Config.cmake nlohmann_jsonConfig.cmake; do
+  say "dep $c: $(find "$PREFIX" -name "$c" 2>/dev/null | head -1)"
+done
+
+configure() {  # extra prefix paths in $1
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_PREFIX_PATH="$1" -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data"
+}
+TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_host_loop"
+
+if has build; then
+  run_logged configure 300 configure "$PREFIX"
+  if ! run_logged build 480 cmake --build "$BUILD" -j"$JOBS" --target $TARGETS; then
+    # The Debian libgtest.a may not link with this compiler: build GoogleTest from its sources.
+    if grep -q "gtest" "$LOGS/build.log"; then
+      say "rebuilding GoogleTest from .deps sources"
+      run_logged gtest 300 bash -c "cmake -S $PREFIX/src/googletest -B /tmp/gtest-build -DCMAKE_INSTALL_PREFIX=/tmp/gtest \
+        -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/gtest-build -j$JOBS && cmake --install /tmp/gtest-build"
+      rm -rf "$BUILD"
+      run_logged configure2 300 configure "/tmp/gtest;$PREFIX"
+      run_logged build2 480 cmake --build "$BUILD" -j"$JOBS" --target $TARGETS || exit 1
+    else
+      tail -40 "$LOGS/build.log"
+      exit 1
+    fi
+  fi
+  cuobjdump -res-usage "$BUILD"/src/gpu/libpfsp_gpu.a 2>/dev/null | grep -A1 bound_children | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' |
+    sort | uniq -c >"$LOGS/resources.txt"
+fi
+PFSP=$BUILD/pfsp
+BENCH=$BUILD/pfsp_gpu_bench
+
+if has test; then
+  (cd "$BUILD" && run_logged ctest_gpu 420 ctest -L gpu -R '^Gpu' --output-on-failure --timeout 400)
+  (cd "$BUILD" && run_logged ctest_host_loop 120 ctest -R '^GpuHostLoop' --output-on-failure)
+  grep -E "tests passed|tests failed|Failed|\*\*\*" "$LOGS/ctest_gpu.log" | tail -15 | tee -a "$SUMMARY"
+fi
+
+if has sanitize; then
+  T=$BUILD/tests/gpu/test_gpu_bounds
+  F='GpuBounds.TwoSlotsInFlight:GpuBounds.HostAndDeviceSortGiveTheSameStableOrder:GpuBounds.OneDirectionRulesBoundOnlyTheirDirection'
+  run_logged memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$T" --gtest_filter="$F"
+  run_logged racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$T" --gtest_filter=GpuBounds.TwoSlotsInFlight
+  run_logged memcheck_solve 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$PFSP" solve ta003 --backend gpu \
+    --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress
+  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS"/memcheck*.log "$LOGS"/racecheck.log | tee -a "$SUMMARY"
+fi
+
+if has bench; then
+  run_logged bench_lb2 300 "$BENCH" --instances ta021,ta031 --bound lb2 --children 262144 --reps 20
+  cp "$LOGS/bench_lb2.log" "$OUT/bench_bounds_lb2.txt"
+  run_logged bench_lb1 200 "$BENCH" --instances ta021,ta031 --bound lb1 --children 262144 --reps 20 \
+    --kernels branchless --memory shared --sort none,device
+  cp "$LOGS/bench_lb1.log" "$OUT/bench_bounds_lb1.txt"
+fi
+
+if has solve; then
+  SET=${SOLVE_SET:-"ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030 ta014"}
+  GPU_BOUNDS=${BOUNDS:-"lb2 lb1"}
+  GPU_ARGS=${GPU_ARGS:-""}
+  CPU_LIMIT=${CPU_LIMIT:-30}
+  res=$OUT/solve.txt
+  printf "%-6s %-8s %-34s %-13s %8s %12s %12s\n" instance bound backend status seconds branched bounds >"$res"
+  for inst in $SET; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for b in $GPU_BOUNDS; do
+      for be in gpu cpu-mt cpu; do
+        limit=120
+        [[ $be != gpu ]] && limit=$CPU_LIMIT
+        [[ $be == cpu && $b != lb1 ]] && continue
+        json=$LOGS/solve_${inst}_${b}_${be}.json
+        args=(solve "$inst" --backend "$be" --bound "$b" --ub "$ub" --no-progress --time-limit "$limit" --json "$json" --profile)
+        [[ $be == gpu ]] && args+=($GPU_ARGS)
+        timeout $((limit + 30)) "$PFSP" "${args[@]}" >"$LOGS/solve_${inst}_${b}_${be}.log" 2>&1
+        python3 - "$json" "$inst" "$b" "$be" >>"$res" <<'PY'
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+    print("%-6s %-8s %-34s %-13s %8.3f %12d %12d" % (sys.argv[2], sys.argv[3], (sys.argv[4] + " " + j["backend"])[:34],
+          j["status"], j["time_seconds"], j["nodes"]["branched"], j["nodes"]["bounds"]))
+except Exception as e:
+    print("%-6s %-8s %-34s failed (%s)" % (sys.argv[2], sys.argv[3], sys.argv[4], e))
+PY
+      done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+fi
+
+if has ncu; then
+  timeout 400 bash "$ROOT/scripts/ncu_divergence.sh" "$BENCH" "$LOGS/ncu" "${NCU_INSTANCES:-ta021,ta031}" >"$LOGS/ncu.log" 2>&1
+  say "ncu: rc=$?"
+  [[ -f $LOGS/ncu/ncu_divergence.txt ]] && cp "$LOGS/ncu/ncu_divergence.txt" "$OUT/" && cat "$OUT/ncu_divergence.txt" | tee -a "$SUMMARY"
+fi

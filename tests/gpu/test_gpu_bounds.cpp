@@ -1,0 +1,172 @@
+// The GPU bounds equal the CPU bounds exactly: every kernel variant x table placement x bound
+// kind x sort, on random pools with parents at every depth (empty prefixes and suffixes
+// included), for every size class of the kernels and with tables that do not fit in shared
+// memory, with and without early exits (ub).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+
+#include "gpu_test_support.hpp"
+#include "problem/taillard.hpp"
+#include "support.hpp"
+
+namespace pfsp::test {
+namespace {
+
+struct bound_case {
+  instance inst;
+  std::string what;
+  int per_depth;
+};
+
+std::vector<bound_case> bound_cases() {
+  std::vector<bound_case> v;
+  v.push_back({random_instance(7, 3, 11, 1, 20), "random_instance(7, 3, 11, 1..20)", 6});
+  v.push_back({random_instance(12, 6, 12, 1, 3), "random_instance(12, 6, 12, 1..3) (ties)", 4});
+  v.push_back({taillard_instance("ta021"), "ta021 (20x20)", 4});
+  v.push_back({random_instance(64, 5, 13, 1, 99), "random_instance(64, 5, 13) (largest small class)", 1});
+  v.push_back({random_instance(65, 4, 14, 1, 99), "random_instance(65, 4, 14) (medium class)", 1});
+  v.push_back({random_instance(257, 3, 15, 1, 99), "random_instance(257, 3, 15) (large class, 16-bit jobs)", 1});
+  v.push_back({random_instance(200, 20, 16, 1, 99), "random_instance(200, 20, 16) (tables do not fit in shared memory)", 0});
+  return v;
+}
+
+// Parents at every depth, or for large n at ~24 spread depths (the CPU reference is O(m^2 n)).
+std::vector<parent_node> parents_for(const bound_case& c, std::mt19937& rng) {
+  const int n = c.inst.n;
+  if (c.per_depth > 0 && n <= 70) return parents_at_every_depth(n, c.per_depth, rng);
+  std::vector<parent_node> all = parents_at_every_depth(n, 2, rng), some;
+  const std::size_t stride = std::max<std::size_t>(1, all.size() / 48);
+  for (std::size_t i = 0; i < all.size(); i += stride) some.push_back(all[i]);
+  some.push_back(all.back());
+  return some;
+}
+
+TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
+  PFSP_REQUIRE_GPU();
+  std::uint32_t seed = 1000;
+  for (const bound_case& c : bound_cases()) {
+    const bound_data data(c.inst);
+    std::mt19937 rng(++seed);
+    const auto parents = parents_for(c, rng);
+    for (bound_kind kind : all_kinds()) {
+      // ub = infinity (full bounds), then the median bound (early exits in LB2 and the chain).
+      std::vector<int> full = cpu_child_bounds(data, kind, branching::min_min, parents, INT_MAX);
+      std::vector<int> sorted = full;
+      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+      for (int ub : {INT_MAX, sorted[sorted.size() / 2]}) {
+        const std::vector<int> ref = ub == INT_MAX ? full : cpu_child_bounds(data, kind, branching::min_min, parents, ub);
+        const std::vector<int> ref_nodes = cpu_node_bounds(data, kind, parents, ub);
+        int combo = 0;
+        for (gpu::kernel_variant variant : all_variants())
+          for (gpu::memory_placement place : all_placements()) {
+            gpu::gpu_policy pol;
+            pol.kernel = variant;
+            pol.memory = place;
+            pol.sort = all_sorts()[static_cast<std::size_t>(combo++ % 3)];
+            pol.streams = 1;
+            gpu::bounder bd(data, kind, branching::min_min, pol, ref.size());
+            stage(bd, 0, parents);
+            const std::size_t children = bd.submit_children(0, parents.size(), ub, 64);
+            ASSERT_EQ(children, ref.size());
+            const int* out = bd.wait(0);
+            const std::string where = c.what + ", seed " + std::to_string(seed) + ", " + std::string(to_string(kind)) +
+                                      ", " + std::string(gpu::to_string(variant)) + ", " +
+                                      std::string(gpu::to_string(place)) + ", sort " +
+                                      std::string(gpu::to_string(pol.sort)) + ", ub " + std::to_string(ub) + ": " +
+                                      bd.describe();
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < ref.size(); ++i)
+              if (out[i] != ref[i] && ++bad <= 3) ADD_FAILURE() << where << ": child " << i << " gpu " << out[i] << " cpu " << ref[i];
+            ASSERT_EQ(bad, 0u) << where;
+            bd.submit_nodes(0, parents.size(), ub, 96);
+            const int* nodes = bd.wait(0);
+            for (std::size_t p = 0; p < parents.size(); ++p)
+              ASSERT_EQ(nodes[p], ref_nodes[p]) << where << ": node " << p << " limits " << parents[p].limit1 << ","
+                                                << parents[p].limit2;
+            if (c.inst.n == 200) {
+              EXPECT_FALSE(bd.tables_in_shared()) << where;
+            }
+            if (c.inst.n <= 65 && place == gpu::memory_placement::shared) {
+              EXPECT_TRUE(bd.tables_in_shared()) << where;
+            }
+          }
+      }
+    }
+  }
+}
+
+TEST(GpuBounds, OneDirectionRulesBoundOnlyTheirDirection) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = random_instance(15, 7, 77, 1, 99);
+  const bound_data data(inst);
+  std::mt19937 rng(77);
+  const auto parents = parents_at_every_depth(inst.n, 3, rng);
+  for (branching rule : {branching::forward, branching::backward, branching::min_branch})
+    for (bound_kind kind : all_kinds()) {
+      const std::vector<int> ref = cpu_child_bounds(data, kind, rule, parents, INT_MAX);
+      gpu::gpu_policy pol;
+      pol.sort = gpu::pool_sort::device;
+      gpu::bounder bd(data, kind, rule, pol, ref.size());
+      stage(bd, 1, parents);
+      ASSERT_EQ(bd.submit_children(1, parents.size(), INT_MAX, 128), ref.size());
+      const int* out = bd.wait(1);
+      for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(out[i], ref[i]) << to_string(rule) << " " << to_string(kind) << " child " << i;
+    }
+}
+
+// Thread-data reordering: the host counting sort and CUB's radix sort give the same order, a
+// stable sort of the children by child_key.
+TEST(GpuBounds, HostAndDeviceSortGiveTheSameStableOrder) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = random_instance(30, 5, 5, 1, 99);
+  const bound_data data(inst);
+  std::mt19937 rng(5);
+  auto parents = parents_at_every_depth(inst.n, 5, rng);
+  std::shuffle(parents.begin(), parents.end(), rng);
+  std::vector<std::uint32_t> keys;
+  for (const auto& p : parents) {
+    const int count = p.limit2 - p.limit1 - 1;
+    for (bool backward : {false, true})
+      for (int c = 0; c < count; ++c) keys.push_back(gpu::child_key(inst.n, p.limit1, p.limit2, backward));
+  }
+  std::vector<std::uint32_t> expect(keys.size());
+  std::iota(expect.begin(), expect.end(), 0u);
+  std::stable_sort(expect.begin(), expect.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  for (gpu::pool_sort sort : {gpu::pool_sort::host, gpu::pool_sort::device}) {
+    gpu::gpu_policy pol;
+    pol.sort = sort;
+    gpu::bounder bd(data, bound_kind::lb2, branching::min_min, pol, keys.size());
+    stage(bd, 0, parents);
+    bd.submit_children(0, parents.size(), INT_MAX, 128);
+    bd.wait(0);
+    EXPECT_EQ(bd.order(0), expect) << gpu::to_string(sort);
+  }
+}
+
+// Two slots in flight at once, waited for in reverse order.
+TEST(GpuBounds, TwoSlotsInFlight) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta031");
+  const bound_data data(inst);
+  std::mt19937 rng(31);
+  const auto a = parents_at_every_depth(inst.n, 2, rng), b = parents_at_every_depth(inst.n, 2, rng);
+  const auto ra = cpu_child_bounds(data, bound_kind::lb2, branching::min_min, a, INT_MAX);
+  const auto rb = cpu_child_bounds(data, bound_kind::lb2, branching::min_min, b, INT_MAX);
+  gpu::gpu_policy pol;
+  pol.streams = 2;
+  gpu::bounder bd(data, bound_kind::lb2, branching::min_min, pol, std::max(ra.size(), rb.size()));
+  ASSERT_EQ(bd.slots(), 2);
+  stage(bd, 0, a);
+  stage(bd, 1, b);
+  bd.submit_children(0, a.size(), INT_MAX, 256);
+  bd.submit_children(1, b.size(), INT_MAX, 256);
+  const int* ob = bd.wait(1);
+  EXPECT_TRUE(std::equal(rb.begin(), rb.end(), ob));
+  const int* oa = bd.wait(0);
+  EXPECT_TRUE(std::equal(ra.begin(), ra.end(), oa));
+}
+
+}  // namespace
+}  // namespace pfsp::test
