@@ -6,7 +6,8 @@
 # from the device tool, so the detailed logs are packed into logs.tgz.
 #
 #   STAGES=build,test,sanitize,bench,solve,ncu scripts/device_run.sh
-#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  CPU_LIMIT=30  JOBS=16
+#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30
+#   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta031  JOBS=16
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
 # in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
@@ -111,7 +112,7 @@ if has solve; then
   for inst in $SET; do
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
     for b in $GPU_BOUNDS; do
-      for be in gpu cpu-mt cpu; do
+      for be in ${BACKENDS:-gpu cpu-mt cpu}; do
         limit=120
         [[ $be != gpu ]] && limit=$CPU_LIMIT
         [[ $be == cpu && $b != lb1 ]] && continue
