@@ -45,8 +45,15 @@ value_classes value_classes::fit(std::span<const double> values, std::uint32_t c
 }
 
 std::vector<std::uint32_t> classify(std::span<const double> values, const value_classes& classes) {
-  std::vector<std::uint32_t> cls(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) cls[i] = classes.of(values[i]);
+  std::vector<std::uint32_t> cls(values.size(), 0);
+  if (!(classes.hi > classes.lo) || classes.count <= 1) return cls;
+  // of() without its per-element division: one multiply by the precomputed scale.
+  const double scale = static_cast<double>(classes.count) / (classes.hi - classes.lo);
+  const double last = static_cast<double>(classes.count - 1);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = (values[i] - classes.lo) * scale;
+    cls[i] = x > 0.0 ? static_cast<std::uint32_t>(x < last ? x : last) : 0u;  // NaN -> 0, as of()
+  }
   return cls;
 }
 
@@ -82,7 +89,7 @@ remap_plan lam_remap(std::span<const std::uint32_t> cls, std::uint32_t num_class
   // none left); its other positions become openings (toFill) for that class.
   std::vector<std::vector<std::uint32_t>> to_fill(num_classes);
   std::vector<std::uint32_t> coverage(num_classes, 0);
-  std::vector<bool> mixed(segments, false);
+  std::vector<std::uint8_t> mixed(segments, 0);
   for (std::size_t w = 0; w < segments; ++w) {
     if (label[w] != none) continue;
     const std::size_t b = w * warp;
@@ -97,7 +104,7 @@ remap_plan lam_remap(std::span<const std::uint32_t> cls, std::uint32_t num_class
       for (std::size_t j = b; j < b + warp; ++j)
         if (cls[j] != best) to_fill[best].push_back(static_cast<std::uint32_t>(j));
     } else {
-      mixed[w] = true;
+      mixed[w] = 1;
     }
   }
 
