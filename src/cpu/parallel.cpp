@@ -192,6 +192,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   auto periodic_checkpoint = [&] {
     search_state s;
     gate.pause_all([&] { s = state(false); });
+    s.complete = s.open() == 0;  // no node in any stack nor in transit: nothing is left
     sh.write_checkpoint(std::move(s));
   };
 
@@ -371,7 +372,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
         // Worker 0 holds nothing now; the others finish their node and wait (pause).
         pause = true;
         cv.wait(lock, [&] { return busy == 0; });
-        search_state s = state(false);
+        search_state s = state(queue.empty());  // busy == 0: nothing outside the queue
         pause = false;
         cv.notify_all();
         lock.unlock();
