@@ -11,6 +11,9 @@
 #                   the bounds table, and the bound x branching grid (J - 3 processes)
 #         table     ta001-ta030 with lb1/min-min: 1 and 2 threads from the optimum, 1 thread from
 #                   NEH, 60 s per run (J processes)
+#         branching lb1 with forward / min-branch / min-min from NEH on ta001-ta020 and the 20x20
+#                   instances that finish in a minute, min-branch from the optimum on those, and
+#                   ta021 with min-branch on 2 threads (the default-configuration question)
 #   --commit HASH   stamp when the tree has no .git (e.g. an exported archive)
 #
 # Every process writes DIR/NAME.json and DIR/NAME.md; merge them for the tables.
@@ -61,5 +64,14 @@ case "$phase" in
       xargs -P $((jobs > 2 ? jobs - 1 : 1)) -I{} bash -c 'run "table_{}" "$bs" --instances {} \
         --config 1:lb1:min-min:opt --config 2:lb1:min-min:opt --config 1:lb1:min-min:neh --time-limit 60'
     ;;
-  *) echo "usage: bench_cpu_many.sh build|headline|table --out DIR [--jobs J] [--commit HASH]" >&2; exit 2 ;;
+  branching)
+    run solve_ta021_2t_minbranch "$bs" --instances ta021 --config 2:lb1:min-branch:opt --time-limit 0 &
+    { printf '%s\n' ta022 ta028 ta029 ta030 | sed 's/$/ opt/'
+      printf '%s\n' ta001 ta002 ta003 ta004 ta005 ta006 ta007 ta008 ta009 ta010 ta011 ta012 ta013 ta014 ta015 \
+        ta016 ta017 ta018 ta019 ta020 ta022 ta028 ta029 ta030 | sed 's/$/ neh/'; } |
+      xargs -P $((jobs > 4 ? jobs - 3 : 1)) -L1 bash -c 'if [[ $1 == opt ]]; then b=min-branch; else b=forward,min-branch,min-min; fi
+        run "branching_$0_$1" "$bs" --instances "$0" --threads 1 --bound lb1 --branching "$b" --ub "$1" --time-limit 60'
+    wait
+    ;;
+  *) echo "usage: bench_cpu_many.sh build|headline|table|branching --out DIR [--jobs J] [--commit HASH]" >&2; exit 2 ;;
 esac
