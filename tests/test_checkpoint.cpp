@@ -209,7 +209,10 @@ TEST(checkpoint_resume, sequential_pieces_equal_uninterrupted_random_instances) 
                             {bound_kind::lb2, branching::forward},
                             {bound_kind::lb1_lb2, branching::min_branch},
                             {bound_kind::lb1, branching::backward}};
-  const auto samples = test::small_samples(8, 10, 3, 5, 2, 9100);
+  auto samples = test::small_samples(8, 10, 3, 5, 2, 9100);
+  for (std::uint32_t seed : {3u, 5u, 8u})
+    samples.push_back({generate_taillard(16, 8, seed), "generate_taillard(16, 8, " + std::to_string(seed) + ")"});
+  samples.push_back({test::random_instance(14, 6, 77, 1, 5), "random_instance(14, 6, seed 77, times 1..5)"});
   int index = 0;
   for (const auto& smp : samples) {
     const config& cf = configs[index++ % 4];
@@ -223,7 +226,8 @@ TEST(checkpoint_resume, sequential_pieces_equal_uninterrupted_random_instances) 
                    std::string(to_string(o.branch)) + (with_neh ? ", NEH start" : ", empty start"));
       const solve_result whole = solve_sequential(data, o, start);
       ASSERT_EQ(whole.status, solve_status::optimal);
-      for (std::uint64_t limit : {std::uint64_t{7}, whole.stats.branched / 3 + 1}) {
+      // Pieces of a few nodes (at most about 200 pieces), and of a third of the tree.
+      for (std::uint64_t limit : {std::max<std::uint64_t>(7, whole.stats.branched / 200), whole.stats.branched / 3 + 1}) {
         SCOPED_TRACE("node limit " + std::to_string(limit));
         int pieces = 0;
         const solve_result r = run_in_pieces(data, o, start, limit, {sequential}, &pieces);
@@ -265,6 +269,29 @@ TEST(checkpoint_resume, taillard_20x10_every_backend_pieces_equal_uninterrupted)
       expect_same_search(
           whole, run_in_pieces(data, o, incumbent(), limit, {{true, 3, true}, {true, 2, false}, sequential, {true, 1, true}}),
           true);
+    }
+  }
+}
+
+// The same on random instances, with pieces as small as a few nodes.
+TEST(checkpoint_resume, random_instances_every_backend_pieces_equal_uninterrupted) {
+  const instance instances[] = {generate_taillard(18, 9, 11, "generate_taillard(18, 9, 11)"),
+                                generate_taillard(18, 9, 12, "generate_taillard(18, 9, 12)"),
+                                generate_taillard(16, 8, 3, "generate_taillard(16, 8, 3)"),
+                                generate_taillard(18, 9, 15, "generate_taillard(18, 9, 15)")};
+  for (const instance& inst : instances) {
+    const bound_data data(inst);
+    SCOPED_TRACE(inst.name);
+    const solve_result opt = solve_sequential(data, solve_options{}, incumbent());
+    solve_options o;
+    o.initial_ub = opt.makespan;
+    const solve_result whole = solve_sequential(data, o, incumbent());
+    EXPECT_GT(whole.stats.branched, 200u) << "too small a tree to cut into pieces";
+    for (std::uint64_t limit : {std::max<std::uint64_t>(5, whole.stats.branched / 200), whole.stats.branched / 3 + 1}) {
+      SCOPED_TRACE("node limit " + std::to_string(limit));
+      expect_same_search(whole,
+                         run_in_pieces(data, o, incumbent(), limit, {{true, 2, false}, {true, 3, true}, {true, 3, false}}),
+                         true);
     }
   }
 }
