@@ -227,7 +227,8 @@ TEST(checkpoint_resume, sequential_pieces_equal_uninterrupted_random_instances) 
       const solve_result whole = solve_sequential(data, o, start);
       ASSERT_EQ(whole.status, solve_status::optimal);
       // Pieces of a few nodes (at most about 200 pieces), and of a third of the tree.
-      for (std::uint64_t limit : {std::max<std::uint64_t>(7, whole.stats.branched / 200), whole.stats.branched / 3 + 1}) {
+      for (std::uint64_t limit :
+           {std::max<std::uint64_t>(7, whole.stats.branched / 200), whole.stats.branched / 3 + 1}) {
         SCOPED_TRACE("node limit " + std::to_string(limit));
         int pieces = 0;
         const solve_result r = run_in_pieces(data, o, start, limit, {sequential}, &pieces);
@@ -267,7 +268,8 @@ TEST(checkpoint_resume, taillard_20x10_every_backend_pieces_equal_uninterrupted)
     {
       SCOPED_TRACE("shared queue, work stealing and sequential pieces");
       expect_same_search(
-          whole, run_in_pieces(data, o, incumbent(), limit, {{true, 3, true}, {true, 2, false}, sequential, {true, 1, true}}),
+          whole,
+          run_in_pieces(data, o, incumbent(), limit, {{true, 3, true}, {true, 2, false}, sequential, {true, 1, true}}),
           true);
     }
   }
@@ -289,9 +291,9 @@ TEST(checkpoint_resume, random_instances_every_backend_pieces_equal_uninterrupte
     EXPECT_GT(whole.stats.branched, 200u) << "too small a tree to cut into pieces";
     for (std::uint64_t limit : {std::max<std::uint64_t>(5, whole.stats.branched / 200), whole.stats.branched / 3 + 1}) {
       SCOPED_TRACE("node limit " + std::to_string(limit));
-      expect_same_search(whole,
-                         run_in_pieces(data, o, incumbent(), limit, {{true, 2, false}, {true, 3, true}, {true, 3, false}}),
-                         true);
+      expect_same_search(
+          whole, run_in_pieces(data, o, incumbent(), limit, {{true, 2, false}, {true, 3, true}, {true, 3, false}}),
+          true);
     }
   }
 }
@@ -386,7 +388,8 @@ TEST(checkpoint_errors, truncated_anywhere) {
   const std::string& text = sample().text;
   const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
   for (std::size_t len = 0; len < text.size(); ++len) {
-    const std::string msg = input_error_of([&] { parse_search_state(std::string_view(text).substr(0, len), "t.ckpt"); });
+    const std::string msg =
+        input_error_of([&] { parse_search_state(std::string_view(text).substr(0, len), "t.ckpt"); });
     const int line = line_of(msg, "t.ckpt");
     ASSERT_GE(line, 1) << "prefix of " << len << " bytes: " << msg;
     ASSERT_LE(line, lines) << msg;
@@ -400,7 +403,11 @@ TEST(checkpoint_errors, any_changed_byte_is_detected) {
   for (std::size_t pos = 0; pos < text.size(); ++pos) {
     std::string bad = text;
     const char c = bad[pos];
-    bad[pos] = c == '\n' ? ' ' : (c >= '0' && c <= '8') ? static_cast<char>(c + 1) : (c == '9' ? '0' : c == 'x' ? 'y' : 'x');
+    bad[pos] = c == '\n'                ? ' '
+               : (c >= '0' && c <= '8') ? static_cast<char>(c + 1)
+                                        : (c == '9'   ? '0'
+                                           : c == 'x' ? 'y'
+                                                      : 'x');
     const std::string msg = input_error_of([&] { parse_search_state(bad, "c.ckpt"); });
     ASSERT_GE(line_of(msg, "c.ckpt"), 1) << "byte " << pos << " ('" << c << "' -> '" << bad[pos] << "'): " << msg;
   }
@@ -426,7 +433,8 @@ TEST(checkpoint_errors, messages_say_what_was_expected) {
   EXPECT_NE(msg.find("after the 'end' line"), std::string::npos) << msg;
   std::string twice = text;
   const std::size_t node = twice.find("\nnode ");
-  const std::size_t first_job = twice.find(' ', twice.find(' ', twice.find(' ', twice.find(' ', node + 1) + 1) + 1) + 1);
+  const std::size_t first_job =
+      twice.find(' ', twice.find(' ', twice.find(' ', twice.find(' ', node + 1) + 1) + 1) + 1);
   const std::size_t second_job = twice.find(' ', first_job + 1);
   // Make the second job equal the first: "appears twice".
   const std::string job = twice.substr(first_job + 1, second_job - first_job - 1);
@@ -476,7 +484,7 @@ TEST(checkpoint_errors, mismatched_runs_are_refused) {
   search_state lying = s;
   lying.best_makespan += 1;
   ASSERT_FALSE(lying.best_schedule.empty());
-  const search_state reread = parse_search_state(to_text(lying), "m.ckpt");  // well-formed...
+  const search_state reread = parse_search_state(to_text(lying), "m.ckpt");            // well-formed...
   msg = input_error_of([&] { check_resumable(reread, sample().inst, o, "m.ckpt"); });  // ...but wrong
   EXPECT_NE(msg.find("makespan"), std::string::npos) << msg;
 }
@@ -510,13 +518,23 @@ TEST(checkpoint_cli, node_limit_then_resume_until_done) {
   EXPECT_EQ(first.out.rfind("node_limit ", 0), 0u) << first.describe();
   EXPECT_FALSE(std::ifstream(ck + ".tmp").good()) << "temporary file left behind";
   // Later pieces take --ub, bound and branching from the checkpoint, on varying backends.
-  const std::vector<std::vector<std::string>> backends = {
-      {"--backend", "cpu-mt", "--threads", "2"}, {"--backend", "cpu"}, {"--backend", "cpu-mt", "--threads", "2", "--shared-queue"}};
+  const std::vector<std::vector<std::string>> backends = {{"--backend", "cpu-mt", "--threads", "2"},
+                                                          {"--backend", "cpu"},
+                                                          {"--backend", "cpu-mt", "--threads", "2", "--shared-queue"}};
   int pieces = 1;
   test::process_result last;
   for (int k = 0; k < 20; ++k) {
-    std::vector<std::string> args = {"solve", "ta012", "-q", "--resume", ck, "--checkpoint", ck, "--json", json,
-                                     "--node-limit", std::to_string(total / 4)};
+    std::vector<std::string> args = {"solve",
+                                     "ta012",
+                                     "-q",
+                                     "--resume",
+                                     ck,
+                                     "--checkpoint",
+                                     ck,
+                                     "--json",
+                                     json,
+                                     "--node-limit",
+                                     std::to_string(total / 4)};
     const auto& b = backends[static_cast<std::size_t>(k) % backends.size()];
     args.insert(args.end(), b.begin(), b.end());
     last = run_pfsp(args);
@@ -546,7 +564,8 @@ TEST(checkpoint_cli, bad_checkpoints_and_options_exit_2) {
   auto expect_input_error = [](const test::process_result& r, const std::vector<std::string>& words) {
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_TRUE(r.out.empty() || r.out.find("status") == std::string::npos) << r.describe();
-    for (const auto& w : words) EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "'\n" << r.describe();
+    for (const auto& w : words)
+      EXPECT_NE(r.err.find(w), std::string::npos) << "expected '" << w << "'\n" << r.describe();
   };
   expect_input_error(run_pfsp({"solve", "ta013", "--resume", ck}), {ck, "not 'ta013'"});
   expect_input_error(run_pfsp({"solve", "ta014", "--resume", ck, "--bound", "lb2"}), {ck, "--bound lb1"});
@@ -568,8 +587,9 @@ TEST(checkpoint_cli, bad_checkpoints_and_options_exit_2) {
 TEST(checkpoint_cli, interrupt_and_kill_leave_a_resumable_checkpoint) {
   test::temp_dir dir;
   const std::string ck = dir.file("int.ckpt");
-  const auto r = run_pfsp({"solve", "ta021", "--backend", "cpu-mt", "--threads", "2", "--no-progress", "--checkpoint", ck},
-                          /*sigint_after_s=*/0.8);
+  const auto r =
+      run_pfsp({"solve", "ta021", "--backend", "cpu-mt", "--threads", "2", "--no-progress", "--checkpoint", ck},
+               /*sigint_after_s=*/0.8);
   ASSERT_EQ(r.exit_code, 130) << r.describe();
   EXPECT_NE(r.out.find("continue with --resume"), std::string::npos) << r.describe();
   const search_state s = read_search_state(ck);
@@ -586,7 +606,8 @@ TEST(checkpoint_cli, interrupt_and_kill_leave_a_resumable_checkpoint) {
   const search_state ks = read_search_state(killed);
   EXPECT_FALSE(ks.complete);
   EXPECT_GT(ks.stats.branched, 0u);
-  const auto after_kill = run_pfsp({"solve", "ta021", "-q", "--resume", killed, "--backend", "cpu", "--node-limit", "1000"});
+  const auto after_kill =
+      run_pfsp({"solve", "ta021", "-q", "--resume", killed, "--backend", "cpu", "--node-limit", "1000"});
   EXPECT_EQ(after_kill.exit_code, 4) << after_kill.describe();
 }
 

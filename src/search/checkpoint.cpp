@@ -142,8 +142,10 @@ std::string to_text(const search_state& s) {
   o << "bound " << to_string(s.bound) << '\n';
   o << "branching " << to_string(s.branch) << '\n';
   o << "ub ";
-  if (s.ub_option) o << *s.ub_option;
-  else o << "none";
+  if (s.ub_option)
+    o << *s.ub_option;
+  else
+    o << "none";
   o << '\n';
   o << "threshold " << s.threshold << '\n';
   o << "incumbent ";
@@ -212,7 +214,8 @@ class reader {
     line_start_ = pos_;
     std::size_t e = text_.find('\n', pos_);
     ++line_no_;
-    if (e == std::string_view::npos) fail("last line has no newline (truncated?); expected '" + std::string(key) + " ...'");
+    if (e == std::string_view::npos)
+      fail("last line has no newline (truncated?); expected '" + std::string(key) + " ...'");
     std::string_view line = text_.substr(pos_, e - pos_);
     pos_ = e + 1;
     if (line.substr(0, key.size()) != key || (line.size() > key.size() && line[key.size()] != ' ')) {
@@ -251,15 +254,16 @@ class fields {
     if (res.ec != std::errc() || (res.ptr != e && *res.ptr != ' '))
       r_.fail("'" + std::string(key_) + "': " + what + " must be an integer, found '" + token(b, e) + "'");
     if (v < lo || v > hi)
-      r_.fail("'" + std::string(key_) + "': " + what + " " + std::to_string(v) + " is out of range " + std::to_string(lo) +
-              ".." + std::to_string(hi));
+      r_.fail("'" + std::string(key_) + "': " + what + " " + std::to_string(v) + " is out of range " +
+              std::to_string(lo) + ".." + std::to_string(hi));
     p_ = static_cast<std::size_t>(res.ptr - s_.data());
     return static_cast<Int>(v);
   }
   void done() {
     while (p_ < s_.size() && s_[p_] == ' ') ++p_;
     if (p_ < s_.size())
-      r_.fail("'" + std::string(key_) + "': unexpected '" + token(s_.data() + p_, s_.data() + s_.size()) + "' at the end");
+      r_.fail("'" + std::string(key_) + "': unexpected '" + token(s_.data() + p_, s_.data() + s_.size()) +
+              "' at the end");
   }
 
  private:
@@ -317,7 +321,8 @@ void read_permutation(fields& f, reader& r, int n, std::vector<unsigned char>& s
   std::fill(seen.begin(), seen.end(), 0);
   for (int k = 0; k < n; ++k) {
     const int j = f.next<int>("job", 0, n - 1);
-    if (seen[j]) r.fail("job " + std::to_string(j) + " appears twice; expected a permutation of 0.." + std::to_string(n - 1));
+    if (seen[j])
+      r.fail("job " + std::to_string(j) + " appears twice; expected a permutation of 0.." + std::to_string(n - 1));
     seen[j] = 1;
     out[k] = static_cast<job_t>(j);
   }
@@ -332,8 +337,8 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
   {
     const std::string_view v = r.expect("pfsp-checkpoint");
     if (v != std::to_string(search_state::format_version))
-      r.fail("checkpoint format version '" + std::string(v.substr(0, 20)) + "' is not supported; this pfsp reads version " +
-             std::to_string(search_state::format_version));
+      r.fail("checkpoint format version '" + std::string(v.substr(0, 20)) +
+             "' is not supported; this pfsp reads version " + std::to_string(search_state::format_version));
   }
   s.instance_name = std::string(r.expect("instance"));
   {
@@ -348,7 +353,8 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
   }
   s.times_hash = read_hex(r, "times-fnv1a");
   s.bound = read_enum(r, "bound", {bound_kind::lb1, bound_kind::lb2, bound_kind::lb1_lb2});
-  s.branch = read_enum(r, "branching", {branching::forward, branching::backward, branching::min_branch, branching::min_min});
+  s.branch =
+      read_enum(r, "branching", {branching::forward, branching::backward, branching::min_branch, branching::min_min});
   {
     const std::string_view v = r.expect("ub");
     if (v != "none") {
@@ -392,7 +398,8 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
   // The file's size bounds the node count: reserve only what the remaining text can hold.
   for (std::uint64_t k = 0; k < stacks; ++k) {
     const std::uint64_t size = read_count(r, "stack");
-    if (size > text.size()) r.fail("'stack': " + std::to_string(size) + " nodes cannot fit in the rest of the file (truncated?)");
+    if (size > text.size())
+      r.fail("'stack': " + std::to_string(size) + " nodes cannot fit in the rest of the file (truncated?)");
     s.stack_sizes.push_back(static_cast<std::size_t>(size));
     for (std::uint64_t i = 0; i < size; ++i) {
       fields f(r.expect("node"), r, "node");
@@ -433,13 +440,14 @@ void check_resumable(const search_state& s, const instance& inst, const solve_op
   if (s.n != inst.n || s.m != inst.m || s.times_hash != h) {
     std::string what = "the checkpoint is for instance '" + s.instance_name + "' (" + std::to_string(s.n) + " jobs x " +
                        std::to_string(s.m) + " machines, times hash " + hex64(s.times_hash) + "), not '" + inst.name +
-                       "' (" + std::to_string(inst.n) + " x " + std::to_string(inst.m) + ", times hash " + hex64(h) + ")";
+                       "' (" + std::to_string(inst.n) + " x " + std::to_string(inst.m) + ", times hash " + hex64(h) +
+                       ")";
     if (s.n == inst.n && s.m == inst.m) what += ": same size, different processing times";
     throw mismatch(what);
   }
   if (s.bound != opt.bound)
-    throw mismatch("the checkpoint was made with --bound " + std::string(to_string(s.bound)) + ", this run asks for --bound " +
-                   std::string(to_string(opt.bound)));
+    throw mismatch("the checkpoint was made with --bound " + std::string(to_string(s.bound)) +
+                   ", this run asks for --bound " + std::string(to_string(opt.bound)));
   if (s.branch != opt.branch)
     throw mismatch("the checkpoint was made with --branching " + std::string(to_string(s.branch)) +
                    ", this run asks for --branching " + std::string(to_string(opt.branch)));
@@ -454,8 +462,9 @@ void check_resumable(const search_state& s, const instance& inst, const solve_op
     std::vector<int> scratch(static_cast<std::size_t>(inst.m));
     const int value = makespan(inst.view(), s.best_schedule.data(), scratch.data());
     if (value != s.best_makespan)
-      throw file_error(file, 0, "the incumbent's schedule has makespan " + std::to_string(value) + ", not the stated " +
-                                    std::to_string(s.best_makespan) + " (corrupted file?)");
+      throw file_error(file, 0,
+                       "the incumbent's schedule has makespan " + std::to_string(value) + ", not the stated " +
+                           std::to_string(s.best_makespan) + " (corrupted file?)");
   }
 }
 
