@@ -38,7 +38,8 @@ trap finish EXIT
 
 say "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
 say "host: $(nproc) cores, $(uname -r); nvcc $(nvcc --version | grep -o 'release [0-9.]*'); cmake $(cmake --version | head -1 | cut -d' ' -f3)"
-say "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) $(git status --porcelain 2>/dev/null | grep -c . || true) changed files"
+GIT=(git -c safe.directory="*")
+say "commit: $("${GIT[@]}" rev-parse --short HEAD 2>&1 | tail -1) ($("${GIT[@]}" status --porcelain 2>/dev/null | grep -c . || true) files differ from it)"
 
 # --- dependencies carried as .deb files --------------------------------------------------------
 PREFIX=$ROOT/.deps/root/usr
@@ -50,14 +51,12 @@ for c in GTestConfig.cmake CLI11Config.cmake nlohmann_jsonConfig.cmake; do
   say "dep $c: $(find "$PREFIX" -name "$c" 2>/dev/null | head -1)"
 done
 
-configure() {  # extra prefix paths in $1
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCMAKE_PREFIX_PATH="$1" -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data"
-}
+CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+  -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
 TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_host_loop"
 
 if has build; then
-  run_logged configure 300 configure "$PREFIX"
+  run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
   if ! run_logged build 480 cmake --build "$BUILD" -j"$JOBS" --target $TARGETS; then
     # The Debian libgtest.a may not link with this compiler: build GoogleTest from its sources.
     if grep -q "gtest" "$LOGS/build.log"; then
@@ -65,7 +64,7 @@ if has build; then
       run_logged gtest 300 bash -c "cmake -S $PREFIX/src/googletest -B /tmp/gtest-build -DCMAKE_INSTALL_PREFIX=/tmp/gtest \
         -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/gtest-build -j$JOBS && cmake --install /tmp/gtest-build"
       rm -rf "$BUILD"
-      run_logged configure2 300 configure "/tmp/gtest;$PREFIX"
+      run_logged configure2 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="/tmp/gtest;$PREFIX"
       run_logged build2 480 cmake --build "$BUILD" -j"$JOBS" --target $TARGETS || exit 1
     else
       tail -40 "$LOGS/build.log"
