@@ -4,6 +4,9 @@
 //   lb1-inc      LB1 of a child from its parent's parts (child_bound, bound_kind::lb1), as the
 //                expander does it: node_parts once per parent, then both directions' children
 //                (2 (n - d) bounds); the parent's parts are inside the timing, amortized.
+//   lb1-children lb1-inc without the parents' parts: node_parts of every pool node is computed
+//                before the clock starts, so this is the O(m) child bound alone (what the
+//                search would pay if nodes carried their parts).
 //   lb1-scratch  LB1 of a node from scratch: node_parts + node_bound, O(n m) each.
 //   lb2          LB2 of a child from its parent's parts (child_bound, bound_kind::lb2,
 //                ub = INT_MAX so no pair loop stops early), both directions, parts amortized.
@@ -42,7 +45,18 @@ struct workspace {
   explicit workspace(int n, int m) : front(m), back(m), remain(m), scratch(m), flags(n) {}
   std::vector<int> front, back, remain, scratch;
   std::vector<unsigned char> flags;
+  std::vector<int> pool_parts;  // lb1-children: front, back, remain of every pool node (3 m each)
 };
+
+// Parts of every node of the pool, for lb1-children (outside the timing).
+void prepare_parts(bound_view b, const random_node_pool& pool, workspace& w) {
+  const int m = b.inst.m;
+  w.pool_parts.assign(static_cast<std::size_t>(pool.spec.count) * 3 * m, 0);
+  for (int i = 0; i < pool.spec.count; ++i) {
+    int* p = w.pool_parts.data() + static_cast<std::size_t>(i) * 3 * m;
+    node_parts(b, pool.perm(i), pool.limit1(), pool.limit2(), p, p + m, p + 2 * m);
+  }
+}
 
 // lb2_pairs (src/bound/lb2.hpp) without the unpredictable branch on is_scheduled(j): the same
 // recurrence, with p(k, j) and p(l, j) masked to 0 and t1 kept by a select for scheduled jobs.
@@ -80,6 +94,23 @@ std::uint64_t evaluate(const std::string& kernel, bound_view b, const random_nod
   const int n = pool.spec.n;
   const int l1 = pool.limit1(), l2 = pool.limit2();
   const int* perm = pool.perm(i);
+  if (kernel == "lb1-children") {
+    const int m = b.inst.m;
+    const int* front = w.pool_parts.data() + static_cast<std::size_t>(i) * 3 * m;
+    const int* back = front + m;
+    const int* remain = back + m;
+    auto none = [](int) { return false; };  // LB1 does not read the scheduled set
+    std::uint64_t s = 0;
+    for (int c = l1 + 1; c < l2; ++c) {
+      const int job = perm[c];
+      s += static_cast<std::uint64_t>(
+          child_bound(bound_kind::lb1, b, front, back, remain, none, job, true, INT_MAX, w.scratch.data()));
+      s += static_cast<std::uint64_t>(
+          child_bound(bound_kind::lb1, b, front, back, remain, none, job, false, INT_MAX, w.scratch.data()));
+    }
+    sum += s;
+    return 2 * static_cast<std::uint64_t>(l2 - l1 - 1);
+  }
   node_parts(b, perm, l1, l2, w.front.data(), w.back.data(), w.remain.data());
   const bool nobranch = kernel == "lb2-nobranch";
   const bool lb2 = kernel == "lb2" || kernel == "lb2-scratch" || nobranch;
@@ -173,7 +204,7 @@ int main(int argc, char** argv) {
   std::string instances = "ta021,ta051,ta081,ta101,ta111";
   std::string depths = "0,0.25,0.5,0.75,0.9";
   std::string variants = "prefix,suffix,split";
-  std::string kernels = "lb1-inc,lb1-scratch,lb2";
+  std::string kernels = "lb1-inc,lb1-children,lb1-scratch,lb2";
   double seconds = 0.3;
   int repeat = 3;
   int pool_size = 256;
@@ -185,7 +216,8 @@ int main(int argc, char** argv) {
   app.add_option("--depths", depths, "fractions of the n jobs scheduled")->capture_default_str();
   app.add_option("--variants", variants, "prefix (all in front), suffix (all at the back), split (half and half)")
       ->capture_default_str();
-  app.add_option("--kernels", kernels, "lb1-inc, lb1-scratch, lb2, lb2-scratch, lb2-nobranch (experiment)")
+  app.add_option("--kernels", kernels,
+                 "lb1-inc, lb1-children, lb1-scratch, lb2, lb2-scratch, lb2-nobranch (experiment)")
       ->capture_default_str();
   app.add_option("--seconds", seconds, "time per cell and repeat")->capture_default_str();
   app.add_option("--repeat", repeat, "repeats per cell; the median is reported")
@@ -216,7 +248,8 @@ int main(int argc, char** argv) {
 
   const auto kernel_list = split_list(kernels);
   for (const auto& k : kernel_list)
-    if (k != "lb1-inc" && k != "lb1-scratch" && k != "lb2" && k != "lb2-scratch" && k != "lb2-nobranch") {
+    if (k != "lb1-inc" && k != "lb1-children" && k != "lb1-scratch" && k != "lb2" && k != "lb2-scratch" &&
+        k != "lb2-nobranch") {
       std::cerr << "unknown kernel '" << k << "'\n";
       return 2;
     }
@@ -241,6 +274,7 @@ int main(int argc, char** argv) {
         // At depth 0 the variants are the same node set; time it once.
         if (spec.prefix + spec.suffix == 0 && variant != split_list(variants).front()) continue;
         const random_node_pool pool = make_node_pool(spec);
+        prepare_parts(b, pool, w);
         std::vector<std::string> row{inst.name, std::to_string(inst.n) + "x" + std::to_string(inst.m), fs,
                                      spec.prefix + spec.suffix == 0 ? "root" : variant,
                                      std::to_string(spec.prefix) + "+" + std::to_string(spec.suffix)};

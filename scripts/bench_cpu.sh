@@ -69,7 +69,7 @@ fi
 
 # 1. Bounds per second: ta021/ta051/ta081/ta101/ta111 at 0/25/50/75/90 % depth, three splits.
 run bounds "$bb" --instances ta021,ta051,ta081,ta101,ta111 --depths 0,0.25,0.5,0.75,0.9 \
-  --variants prefix,suffix,split --kernels lb1-inc,lb1-scratch,lb2,lb2-scratch --seconds 0.3 --repeat 3
+  --variants prefix,suffix,split --kernels lb1-inc,lb1-children,lb1-scratch,lb2,lb2-scratch,lb2-nobranch --seconds 0.3 --repeat 3
 
 # 2. The headline: ta030 from the optimum, incremental LB1 with MinMin, one thread (Gmys et al.
 #    2020: 2.7 M nodes, 3.9 s), 5 runs for the median.

@@ -52,7 +52,7 @@ case "$phase" in
     run solve_ta030 "$bs" --instances ta030 --config 1:lb1:min-min:opt --config 2:lb1:min-min:opt --repeat 5
     run solve_ta021_2t "$bs" --instances ta021 --config 2:lb1:min-min:opt --time-limit 0 &
     run bounds "$bb" --instances ta021,ta051,ta081,ta101,ta111 --depths 0,0.25,0.5,0.75,0.9 \
-      --variants prefix,suffix,split --kernels lb1-inc,lb1-scratch,lb2,lb2-scratch,lb2-nobranch --seconds 0.2 --repeat 3 &
+      --variants prefix,suffix,split --kernels lb1-inc,lb1-children,lb1-scratch,lb2,lb2-scratch,lb2-nobranch --seconds 0.2 --repeat 3 &
     printf '%s\n' ta001 ta002 ta003 ta004 ta005 ta006 ta007 ta008 ta009 ta010 ta011 ta012 ta013 ta014 ta015 \
       ta016 ta017 ta018 ta019 ta020 ta030 |
       xargs -P $((jobs > 4 ? jobs - 3 : 1)) -I{} bash -c 'run "grid_{}" "$bs" --instances {} --threads 1 \
