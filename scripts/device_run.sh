@@ -3,18 +3,20 @@
 # GPU tests, compute-sanitizer memcheck and racecheck on small GPU runs, then the benchmarks
 # (bounding throughput GPU vs one CPU core; whole solves on the papers' protocol, --ub = the
 # optimum, GPU vs CPU). Logs go under $OUT (default ./out/device); at most 8 files come back
-# from the device tool, so the detailed logs are packed into logs.tgz.
+# from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
+# are repeated in summary.txt.
 #
 #   STAGES=build,test,sanitize,bench,solve,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30
-#   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta031  JOBS=16
+#   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  JOBS=16
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
 # in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
-LOGS=$OUT/logs
+TAG=${TAG:-run}
+LOGS=$OUT/logs_$TAG
 mkdir -p "$LOGS"
 STAGES=${STAGES:-build,test,sanitize,bench,solve}
 JOBS=${JOBS:-$(nproc)}
@@ -31,7 +33,7 @@ run_logged() {  # name timeout cmd...: runs, logs to $LOGS/name.log, records the
   return $rc
 }
 finish() {
-  (cd "$LOGS" && tar czf "$OUT/logs.tgz" . 2>/dev/null) && rm -rf "$LOGS"
+  (cd "$LOGS" && tar czf "$OUT/logs_${TAG}.tgz" . 2>/dev/null) && rm -rf "$LOGS"
   say "done"
 }
 trap finish EXIT
@@ -94,11 +96,10 @@ if has sanitize; then
 fi
 
 if has bench; then
-  run_logged bench_lb2 300 "$BENCH" --instances ta021,ta031 --bound lb2 --children 262144 --reps 20
+  run_logged bench_lb2 300 "$BENCH" --instances ta021,ta051 --bound lb2 --children 262144 --reps 20
   cp "$LOGS/bench_lb2.log" "$OUT/bench_bounds_lb2.txt"
-  run_logged bench_lb1 200 "$BENCH" --instances ta021,ta031 --bound lb1 --children 262144 --reps 20 \
+  run_logged bench_lb1 200 "$BENCH" --instances ta021,ta051 --bound lb1 --children 262144 --reps 20 \
     --kernels branchless --memory shared --sort none,device
-  cp "$LOGS/bench_lb1.log" "$OUT/bench_bounds_lb1.txt"
 fi
 
 if has solve; then
@@ -106,7 +107,7 @@ if has solve; then
   GPU_BOUNDS=${BOUNDS:-"lb2 lb1"}
   GPU_ARGS=${GPU_ARGS:-""}
   CPU_LIMIT=${CPU_LIMIT:-30}
-  res=$OUT/solve.txt
+  res=$LOGS/solve.txt
   printf "%-6s %-8s %-34s %-13s %8s %12s %12s\n" instance bound backend status seconds branched bounds >"$res"
   for inst in $SET; do
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
@@ -135,7 +136,7 @@ PY
 fi
 
 if has ncu; then
-  timeout 400 bash "$ROOT/scripts/ncu_divergence.sh" "$BENCH" "$LOGS/ncu" "${NCU_INSTANCES:-ta021,ta031}" >"$LOGS/ncu.log" 2>&1
+  timeout 400 bash "$ROOT/scripts/ncu_divergence.sh" "$BENCH" "$LOGS/ncu" "${NCU_INSTANCES:-ta021,ta051}" >"$LOGS/ncu.log" 2>&1
   say "ncu: rc=$?"
   [[ -f $LOGS/ncu/ncu_divergence.txt ]] && cp "$LOGS/ncu/ncu_divergence.txt" "$OUT/" && cat "$OUT/ncu_divergence.txt" | tee -a "$SUMMARY"
 fi

@@ -10,7 +10,7 @@
 set -u -o pipefail
 BENCH=${1:?pfsp_gpu_bench path}
 OUT=${2:-out/ncu}
-INSTANCES=${3:-ta021,ta031}
+INSTANCES=${3:-ta021,ta051}
 BOUND=${4:-lb2}
 mkdir -p "$OUT"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || echo /usr/local/cuda/bin/ncu)

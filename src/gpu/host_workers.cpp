@@ -27,6 +27,14 @@ void host_workers::run(std::size_t count, const task& fn) {
     fn(0, 0, count);
     return;
   }
+  dispatch(count, fn);
+}
+
+void host_workers::dispatch(std::size_t count, const task& fn) {
+  if (size_ == 1) {
+    fn(0, 0, count);
+    return;
+  }
   {
     std::lock_guard lock(mu_);
     task_ = &fn;

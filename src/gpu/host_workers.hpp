@@ -24,8 +24,11 @@ class host_workers {
 
   int size() const { return size_; }
   void run(std::size_t count, const task& fn);
+  // fn(w, w, w + 1) once on every worker w, however small the work.
+  void run_each(const task& fn) { dispatch(static_cast<std::size_t>(size_), fn); }
 
  private:
+  void dispatch(std::size_t count, const task& fn);
   void loop(int id);
   static std::pair<std::size_t, std::size_t> range(std::size_t count, int parts, int id);
 

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "gpu/pool_layout.hpp"
@@ -44,9 +45,12 @@ class node_store {
   // Moves parents in `order` into perms (n jobs each) and limits (pack_limits), stopping at
   // max_parents or before the children (count x directions) would pass max_children. Nodes
   // with lb >= ub are dropped and counted, weights[depth] being each one's search-space share.
+  // Only shards [shard_begin, shard_end) are taken from (all by default); calls on disjoint
+  // shard ranges may run concurrently.
   virtual selection_result select(select_order order, std::size_t max_parents, std::size_t max_children,
-                                  int directions, int ub, const double* weights, Job* perms,
-                                  std::uint32_t* limits) = 0;
+                                  int directions, int ub, const double* weights, Job* perms, std::uint32_t* limits,
+                                  int shard_begin = 0, int shard_end = -1) = 0;
+  virtual int shards() const = 0;
 };
 
 template <class Job>
@@ -79,7 +83,7 @@ class bucket_store final : public node_store<Job> {
         if (s.count_lb[static_cast<std::size_t>(l)] == 0) continue;
         for (int d = 0; d <= n_; ++d) {
           const auto& b = s.buckets[index(l, d)];
-          for (std::size_t off = 0; off < b.size(); off += rec_) best = std::min(best, read_meta(b.data() + off).lb);
+          for (std::size_t off = 0; off < b.bytes(); off += rec_) best = std::min(best, read_meta(b.data() + off).lb);
         }
       }
       if (best != INT_MAX) return best;
@@ -99,22 +103,28 @@ class bucket_store final : public node_store<Job> {
     std::swap(p[a], p[b]);
   }
 
+  int shards() const override { return static_cast<int>(shards_.size()); }
+
   selection_result select(select_order order, std::size_t max_parents, std::size_t max_children, int directions,
-                          int ub, const double* weights, Job* perms, std::uint32_t* limits) override {
+                          int ub, const double* weights, Job* perms, std::uint32_t* limits, int shard_begin = 0,
+                          int shard_end = -1) override {
     selection_result r;
     bool full = false;
+    if (shard_end < 0) shard_end = shards();
+    const auto first = shards_.begin() + shard_begin, last = shards_.begin() + shard_end;
     auto take_bucket = [&](int l, int d) {
-      for (auto& s : shards_) {
-        auto& b = s.buckets[index(l, d)];
+      for (auto it = first; it != last; ++it) {
+        shard_data& s = *it;
+        record_stack& b = s.buckets[index(l, d)];
         while (!b.empty()) {
-          const unsigned char* rec = b.data() + b.size() - rec_;
+          const unsigned char* rec = b.top(rec_);
           const meta mt = read_meta(rec);
           if (mt.lb >= ub) {
             ++r.pruned;
             r.explored += weights[d];
           } else {
             const std::size_t kids = static_cast<std::size_t>(mt.limit2 - mt.limit1 - 1) * static_cast<std::size_t>(directions);
-            if (r.parents >= max_parents || (r.parents > 0 && r.children + kids > max_children)) {
+            if (r.parents >= max_parents || r.children + kids > max_children) {
               full = true;
               return;
             }
@@ -124,7 +134,7 @@ class bucket_store final : public node_store<Job> {
             ++r.parents;
             r.children += kids;
           }
-          b.resize(b.size() - rec_);
+          b.pop(rec_);
           --s.size;
           --s.count_lb[static_cast<std::size_t>(l)];
           --s.count_depth[static_cast<std::size_t>(d)];
@@ -132,13 +142,13 @@ class bucket_store final : public node_store<Job> {
       }
     };
     auto any_lb = [&](int l) {
-      for (const auto& s : shards_)
-        if (s.count_lb[static_cast<std::size_t>(l)]) return true;
+      for (auto it = first; it != last; ++it)
+        if (it->count_lb[static_cast<std::size_t>(l)]) return true;
       return false;
     };
     auto any_depth = [&](int d) {
-      for (const auto& s : shards_)
-        if (s.count_depth[static_cast<std::size_t>(d)]) return true;
+      for (auto it = first; it != last; ++it)
+        if (it->count_depth[static_cast<std::size_t>(d)]) return true;
       return false;
     };
     switch (order) {
@@ -169,8 +179,33 @@ class bucket_store final : public node_store<Job> {
     std::int32_t limit1, limit2, lb;
   };
   static constexpr std::size_t kMetaBytes = sizeof(meta);
+  // A LIFO of fixed-size records that grows without zero-filling (std::vector::resize would).
+  class record_stack {
+   public:
+    bool empty() const { return size_ == 0; }
+    std::size_t bytes() const { return size_; }
+    const unsigned char* data() const { return data_.get(); }
+    const unsigned char* top(std::size_t rec) const { return data_.get() + size_ - rec; }
+    void pop(std::size_t rec) { size_ -= rec; }
+    unsigned char* push(std::size_t rec) {
+      if (size_ + rec > cap_) {
+        const std::size_t cap = std::max<std::size_t>(4 * rec, 2 * cap_);
+        std::unique_ptr<unsigned char[]> grown(new unsigned char[cap]);
+        if (size_) std::memcpy(grown.get(), data_.get(), size_);
+        data_ = std::move(grown);
+        cap_ = cap;
+      }
+      unsigned char* at = data_.get() + size_;
+      size_ += rec;
+      return at;
+    }
+
+   private:
+    std::unique_ptr<unsigned char[]> data_;
+    std::size_t size_ = 0, cap_ = 0;
+  };
   struct alignas(64) shard_data {
-    std::vector<std::vector<unsigned char>> buckets;  // [level * (n + 1) + depth]: records
+    std::vector<record_stack> buckets;  // [level * (n + 1) + depth]: records
     std::vector<std::size_t> count_lb, count_depth;
     std::size_t size = 0;
   };
@@ -190,15 +225,13 @@ class bucket_store final : public node_store<Job> {
   unsigned char* append(int shard_id, int limit1, int limit2, int lb) {
     shard_data& s = shards_[static_cast<std::size_t>(shard_id)];
     const int l = level_of(lb), d = limit1 + 1 + n_ - limit2;
-    auto& b = s.buckets[index(l, d)];
-    const std::size_t off = b.size();
-    b.resize(off + rec_);
+    unsigned char* r = s.buckets[index(l, d)].push(rec_);
     const meta m{limit1, limit2, lb};
-    std::memcpy(b.data() + off, &m, sizeof(meta));
+    std::memcpy(r, &m, sizeof(meta));
     ++s.size;
     ++s.count_lb[static_cast<std::size_t>(l)];
     ++s.count_depth[static_cast<std::size_t>(d)];
-    return b.data() + off;
+    return r;
   }
 
   int n_;

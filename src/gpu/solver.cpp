@@ -199,7 +199,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     const std::uint32_t* lim = bd.limits(s);
     const int launch_ub = ss.ub;
     workers.run(ss.parents, [&](int w, std::size_t begin, std::size_t end) {
-      solve_stats& st = stats[static_cast<std::size_t>(w)];
+      solve_stats st;  // local: workers' counters would share cache lines
       Job* leaf = leaf_bufs[static_cast<std::size_t>(w)].data();
       int ub = ub_now();
       for (std::size_t p = begin; p < end; ++p) {
@@ -232,6 +232,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           }
         }
       }
+      stats[static_cast<std::size_t>(w)] += st;
     });
     ht.prune += since(t0);
     ss.inflight = false;
@@ -251,6 +252,57 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     double e = 0;
     for (const auto& st : stats) e += st.explored;
     return e;
+  };
+
+  // Pool selection. With several host threads each worker takes its share of the pool from its
+  // own shard of the store (each shard is then searched in the chosen order), the shares are
+  // gathered into the staging buffer, and a last sequential pass over all shards fills what a
+  // drained shard left empty.
+  const std::size_t perm_len = static_cast<std::size_t>(n);
+  std::vector<std::vector<Job>> part_perms(static_cast<std::size_t>(T));
+  std::vector<std::vector<std::uint32_t>> part_limits(static_cast<std::size_t>(T));
+  std::vector<selection_result> parts(static_cast<std::size_t>(T));
+  auto select_pool = [&](select_order order, const launch_config& cfg, int ub, int s) {
+    Job* stage_perms = static_cast<Job*>(bd.perms(s));
+    std::uint32_t* stage_limits = bd.limits(s);
+    const std::size_t pool = std::max(cfg.pool, 2 * perm_len);
+    const std::size_t share_children = pool / static_cast<std::size_t>(T);
+    const std::size_t share_parents = bd.max_parents() / static_cast<std::size_t>(T);
+    selection_result total;
+    if (T > 1 && share_children >= 8 * perm_len) {
+      workers.run_each([&](int w, std::size_t, std::size_t) {
+        auto& pp = part_perms[static_cast<std::size_t>(w)];
+        auto& pl = part_limits[static_cast<std::size_t>(w)];
+        pp.resize(share_parents * perm_len);
+        pl.resize(share_parents);
+        parts[static_cast<std::size_t>(w)] = store.select(order, share_parents, share_children, dirs, ub, weights.data(),
+                                                          pp.data(), pl.data(), w, w + 1);
+      });
+      std::vector<std::size_t> at(static_cast<std::size_t>(T) + 1, 0);
+      for (int w = 0; w < T; ++w) {
+        const selection_result& r = parts[static_cast<std::size_t>(w)];
+        at[static_cast<std::size_t>(w) + 1] = at[static_cast<std::size_t>(w)] + r.parents;
+        total.children += r.children;
+        total.pruned += r.pruned;
+        total.explored += r.explored;
+      }
+      workers.run_each([&](int w, std::size_t, std::size_t) {
+        const std::size_t from = at[static_cast<std::size_t>(w)], count = parts[static_cast<std::size_t>(w)].parents;
+        std::copy_n(part_perms[static_cast<std::size_t>(w)].data(), count * perm_len, stage_perms + from * perm_len);
+        std::copy_n(part_limits[static_cast<std::size_t>(w)].data(), count, stage_limits + from);
+      });
+      total.parents = at[static_cast<std::size_t>(T)];
+    }
+    if (10 * total.children < 9 * pool && !store.empty()) {
+      const selection_result r = store.select(order, bd.max_parents() - total.parents, pool - total.children, dirs, ub,
+                                              weights.data(), stage_perms + total.parents * perm_len,
+                                              stage_limits + total.parents);
+      total.parents += r.parents;
+      total.children += r.children;
+      total.pruned += r.pruned;
+      total.explored += r.explored;
+    }
+    return total;
   };
 
   solve_status stop = solve_status::optimal;
@@ -274,8 +326,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       }
       auto t0 = steady::now();
       const int ub = ub_now();
-      const selection_result sel = store.select(order, bd.max_parents(), cfg.pool, dirs, ub, weights.data(),
-                                                static_cast<Job*>(bd.perms(s)), bd.limits(s));
+      const selection_result sel = select_pool(order, cfg, ub, s);
       stats[0].pruned += sel.pruned;
       stats[0].explored += sel.explored;
       ht.select += since(t0);
@@ -326,7 +377,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     r.notes.push_back("profile device (events): transfers " + fixed(dt.h2d + dt.d2h, 3) + " s (h2d " + fixed(dt.h2d, 3) +
                       ", d2h " + fixed(dt.d2h, 3) + "), expand " + fixed(dt.expand, 3) + " s, sort " + fixed(dt.sort, 3) +
                       " s, bounding kernel " + fixed(dt.kernel, 3) + " s = " + fixed(100.0 * dt.kernel / wall, 1) +
-                      " % of the run");
+                      " % of the run" + (bd.slots() > 1 ? " (summed over 2 streams: a phase queued behind the other stream counts its wait)" : ""));
   }
   return r;
 }

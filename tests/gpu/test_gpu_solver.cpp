@@ -133,7 +133,8 @@ TEST(GpuSolver, WithTheOptimumAsUbExploresTheCpuTree) {
     }
 }
 
-// ta001..ta010 (20 x 5) from scratch (no NEH), strategies rotating over the instances.
+// ta001..ta010 (20 x 5) with the optimum + 1 as initial ub and no incumbent, so that the
+// search itself must find an optimal schedule; strategies rotate over the instances.
 TEST(GpuSolver, ProvesTaillardTa001ToTa010) {
   PFSP_REQUIRE_GPU();
   for (int i = 1; i <= 10; ++i) {
@@ -144,6 +145,7 @@ TEST(GpuSolver, ProvesTaillardTa001ToTa010) {
     solve_options opt;
     opt.bound = all_kinds()[static_cast<std::size_t>(i % 3)];
     opt.branch = i % 2 ? branching::min_min : branching::min_branch;
+    opt.initial_ub = inst.known->ub + 1;
     gpu::gpu_policy p;
     p.kernel = all_variants()[static_cast<std::size_t>(i % 3)];
     p.memory = all_placements()[static_cast<std::size_t>(i % 2)];

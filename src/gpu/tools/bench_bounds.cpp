@@ -5,7 +5,7 @@
 // the GPU for every requested strategy, checks that the bounds agree, and prints a table and
 // one JSON object per line (stamped with the device and the commit).
 //
-//   pfsp_gpu_bench [--instances ta021,ta031] [--bound lb2] [--children 262144] [--reps 20]
+//   pfsp_gpu_bench [--instances ta021,ta051] [--bound lb2] [--children 262144] [--reps 20]
 //                  [--kernels plain,refactored,branchless] [--memory shared,global]
 //                  [--sort none,host,device] [--tpb 128] [--ub opt|none|N] [--cpu-seconds 3]
 #include <algorithm>
@@ -112,7 +112,7 @@ std::vector<int> cpu_bounds(const bound_data& data, bound_kind kind, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"--instances", "ta021,ta031"}, {"--bound", "lb2"},      {"--children", "262144"},
+  std::map<std::string, std::string> a{{"--instances", "ta021,ta051"}, {"--bound", "lb2"},      {"--children", "262144"},
                                        {"--reps", "20"},              {"--kernels", "plain,refactored,branchless"},
                                        {"--memory", "shared,global"}, {"--sort", "none,host,device"},
                                        {"--tpb", "128"},              {"--ub", "opt"},
