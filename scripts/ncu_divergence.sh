@@ -33,7 +33,7 @@ strategies = [(k, m, s) for k in kernels for m in memory for s in sorts]
 lines = []
 def load(path):
     if not os.path.exists(path): return {}
-    text = open(path).read()
+    text = "\n".join(l for l in open(path).read().splitlines() if l.startswith('"'))
     start = text.find('"ID"')
     if start < 0: return {}
     rows = list(csv.DictReader(io.StringIO(text[start:])))
