@@ -6,9 +6,9 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,table,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30
-#   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  JOBS=16
+#   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
 # in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
@@ -129,6 +129,39 @@ try:
 except Exception as e:
     print("%-6s %-8s %-34s failed (%s)" % (sys.argv[2], sys.argv[3], sys.argv[4], e))
 PY
+      done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+fi
+
+# The papers' Tables III-V on one instance: whole proofs (--ub = optimum) per pool size, kernel
+# variant and sort, everything else fixed (hybrid selection, 2 streams, tables in shared memory).
+if has table; then
+  res=$LOGS/table.txt
+  printf "%-6s %-5s %8s %-10s %-6s %-6s %-13s %8s %14s\n" instance bound pool kernel sort memory status seconds children/s >"$res"
+  for inst in ${TABLE_SET:-ta030}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for pool in ${TABLE_POOLS:-4096 16384 65536 262144}; do
+      for k in ${TABLE_KERNELS:-plain refactored branchless}; do
+        for srt in ${TABLE_SORTS:-none device}; do
+          for mem in ${TABLE_MEMORY:-shared}; do
+            json=$LOGS/table_${inst}_${pool}_${k}_${srt}_${mem}.json
+            timeout 150 "$PFSP" solve "$inst" --backend gpu --bound "${TABLE_BOUND:-lb2}" --ub "$ub" --pool-size "$pool" \
+              --threads-per-block 256 --kernel "$k" --sort "$srt" --memory "$mem" --time-limit 120 --no-progress -q \
+              --json "$json" >/dev/null 2>&1
+            python3 - "$json" "$inst" "${TABLE_BOUND:-lb2}" "$pool" "$k" "$srt" "$mem" >>"$res" <<'PY'
+import json, sys
+a = sys.argv
+try:
+    j = json.load(open(a[1]))
+    print("%-6s %-5s %8s %-10s %-6s %-6s %-13s %8.3f %14.0f" % (a[2], a[3], a[4], a[5], a[6], a[7], j["status"],
+          j["time_seconds"], j["nodes"]["bounds"] / max(j["time_seconds"], 1e-9)))
+except Exception as e:
+    print("%-6s %-5s %8s %-10s %-6s %-6s failed (%s)" % (a[2], a[3], a[4], a[5], a[6], a[7], e))
+PY
+          done
+        done
       done
     done
   done
