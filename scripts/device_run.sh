@@ -80,7 +80,7 @@ PFSP=$BUILD/pfsp
 BENCH=$BUILD/pfsp_gpu_bench
 
 if has test; then
-  (cd "$BUILD" && run_logged ctest_gpu 420 ctest -L gpu -R '^Gpu' --output-on-failure --timeout 400)
+  (cd "$BUILD" && run_logged ctest_gpu 300 ctest -L gpu -R "^Gpu" --output-on-failure --timeout 120)
   (cd "$BUILD" && run_logged ctest_host_loop 120 ctest -R '^GpuHostLoop' --output-on-failure)
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$LOGS/ctest_gpu.log" | tail -15 | tee -a "$SUMMARY"
 fi
