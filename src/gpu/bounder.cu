@@ -105,6 +105,7 @@ struct bounder::impl {
   int n = 0, m = 0, jb = 1, dirs = 2, size_class = 0, key_bits = 1;
   bool backward_only = false, shared = false;
   std::size_t max_children = 0, max_parents = 0, smem_bytes = 0, sort_temp_bytes = 0;
+  int occupancy_tpb = 128;
   device_buffer<int> d_tables;
   tables_view tables;
   kernel_pair kernels;
@@ -143,6 +144,11 @@ struct bounder::impl {
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
       PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernels.nodes),
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+    }
+    {
+      int min_grid = 0, block = 0;
+      PFSP_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernels.children, smem_bytes, 1024));
+      occupancy_tpb = std::max(64, block / 32 * 32);
     }
     if (policy.sort == pool_sort::device) {
       PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_temp_bytes, static_cast<std::uint32_t*>(nullptr),
@@ -415,6 +421,7 @@ std::size_t bounder::max_children() const { return impl_->max_children; }
 std::size_t bounder::max_parents() const { return impl_->max_parents; }
 bool bounder::tables_in_shared() const { return impl_->shared; }
 std::size_t bounder::shared_bytes() const { return impl_->smem_bytes; }
+int bounder::occupancy_threads_per_block() const { return impl_->occupancy_tpb; }
 const device_info& bounder::device() const { return impl_->dev; }
 void* bounder::perms(int slot) { return impl_->at(slot).perms.data(); }
 std::uint32_t* bounder::limits(int slot) { return impl_->at(slot).limits.data(); }

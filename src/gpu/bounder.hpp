@@ -62,6 +62,10 @@ class bounder {
   std::size_t max_parents() const;
   bool tables_in_shared() const;
   std::size_t shared_bytes() const;  // dynamic shared memory per block (0 with global tables)
+  // Block size of highest occupancy for the bounding kernel with its shared memory
+  // (cudaOccupancyMaxPotentialBlockSize): with 80 KiB of tables a block, 128 threads leave an SM
+  // 2 blocks x 4 warps.
+  int occupancy_threads_per_block() const;
   const device_info& device() const;
   std::string describe() const;      // "lb2 branchless kernel, tables in shared memory (33.5 KiB), ..."
 

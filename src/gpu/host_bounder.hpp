@@ -43,6 +43,7 @@ class host_bounder {
   int directions() const { return dirs_; }
   std::size_t max_children() const { return max_children_; }
   std::size_t max_parents() const { return max_parents_; }
+  int occupancy_threads_per_block() const { return 256; }
   const device_info& device() const { return dev_; }
   std::string describe() const { return std::string(to_string(kind_)) + " bounds computed on the host"; }
   void* perms(int s) { return slots_[static_cast<std::size_t>(s)].perms.data(); }

@@ -39,13 +39,17 @@ struct launch_config {
 // bounded and processed per second of wall time.
 class pool_tuner {
  public:
-  explicit pool_tuner(const gpu_policy& p) {
+  // Largest pool any candidate can ask for (sizes the buffers before the block size is known).
+  static std::size_t max_pool(const gpu_policy& p) { return p.pool_size ? p.pool_size : kMaxPoolSize; }
+
+  pool_tuner(const gpu_policy& p, int occupancy_tpb) {
     std::vector<std::size_t> pools;
     if (p.pool_size) pools = {p.pool_size};
     else pools = {4096, 16384, 65536, 262144};
     std::vector<int> tpbs;
     if (p.threads_per_block) tpbs = {p.threads_per_block};
     else tpbs = {128, 256};
+    if (!p.threads_per_block && occupancy_tpb != 128 && occupancy_tpb != 256) tpbs.push_back(occupancy_tpb);
     for (std::size_t pool : pools)
       for (int t : tpbs)
         if (static_cast<std::size_t>(t) <= pool) candidates_.push_back({pool, t});
@@ -55,11 +59,6 @@ class pool_tuner {
     chosen_ = candidates_.back();
   }
 
-  std::size_t max_pool() const {
-    std::size_t m = 0;
-    for (const auto& c : candidates_) m = std::max(m, c.pool);
-    return m;
-  }
   launch_config current() const { return tuning_ ? candidates_[idx_] : chosen_; }
 
   void record(const launch_config& used, std::size_t children, double seconds) {
@@ -150,8 +149,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   policy.streams = std::clamp(policy.streams, 1, 2);
   if (policy.pool_size && (policy.pool_size < 64 || policy.pool_size > (std::size_t{1} << 24)))
     throw input_error("--pool-size must be between 64 and 16777216 children");
-  pool_tuner tuner(policy);
-  Bounder bd(data, opt.bound, opt.branch, policy, std::max<std::size_t>(tuner.max_pool(), 2 * static_cast<std::size_t>(n)));
+  Bounder bd(data, opt.bound, opt.branch, policy,
+             std::max<std::size_t>(pool_tuner::max_pool(policy), 2 * static_cast<std::size_t>(n)));
+  pool_tuner tuner(policy, bd.occupancy_threads_per_block());
   const int T = policy.host_threads;
   host_workers workers(T);
   const std::vector<double> weights = subtree_weights(n);

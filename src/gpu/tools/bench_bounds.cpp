@@ -7,7 +7,7 @@
 //
 //   pfsp_gpu_bench [--instances ta021,ta051] [--bound lb2] [--children 262144] [--reps 20]
 //                  [--kernels plain,refactored,branchless] [--memory shared,global]
-//                  [--sort none,host,device] [--tpb 128] [--ub opt|none|N] [--cpu-seconds 3]
+//                  [--sort none,host,device] [--tpb 128|occ] [--ub opt|none|N] [--cpu-seconds 3]
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
     const bound_kind kind = kinds.at(a["--bound"]);
     const std::size_t target = std::stoull(a["--children"]);
     const int reps = std::stoi(a["--reps"]);
-    const int tpb = std::stoi(a["--tpb"]);
+    const bool tpb_occupancy = a["--tpb"] == "occ";  // the bounder's occupancy-derived block size
+    const int tpb_fixed = tpb_occupancy ? 0 : std::stoi(a["--tpb"]);
     std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0, PFSP_GIT_COMMIT);
     std::printf("%-8s %-6s %-7s %-10s %-6s %-6s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound", "kernel",
                 "memory", "sort", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s", "speedup", "check");
@@ -164,6 +165,7 @@ int main(int argc, char** argv) {
             pol.sort = sorts.at(ss);
             pol.streams = 1;
             gpu::bounder bd(data, kind, branching::min_min, pol, target);
+            const int tpb = tpb_occupancy ? bd.occupancy_threads_per_block() : tpb_fixed;
             const int jb = bd.job_bytes();
             auto* perms = static_cast<unsigned char*>(bd.perms(0));
             for (std::size_t p = 0; p < parents.size(); ++p) {
