@@ -379,3 +379,33 @@ TEST(solver_stops, interrupt_is_honoured_on_expensive_nodes) {
 
 }  // namespace
 }  // namespace pfsp
+
+namespace pfsp {
+namespace {
+
+// Progress reports (and with them clock checks, time limits and checkpoints) must keep coming
+// at the requested interval on long multi-threaded runs. A regression: worker 0 scheduled its
+// next check against the total node count of all threads, so the interval grew geometrically.
+TEST(solver_stops, parallel_progress_keeps_its_interval) {
+  const instance inst = taillard_instance("ta021");
+  const bound_data data(inst);
+  for (bool shared : {false, true}) {
+    SCOPED_TRACE(shared ? "shared queue" : "work stealing");
+    solve_options o;
+    o.threads = 2;
+    o.shared_queue = shared;
+    o.initial_ub = 2297;
+    o.time_limit = 3.0;
+    o.progress_interval = 0.2;
+    std::vector<double> at;
+    o.on_progress = [&at](const progress_info& p) { at.push_back(p.elapsed); };
+    const solve_result r = solve_parallel(data, o, incumbent());
+    EXPECT_EQ(r.status, solve_status::time_limit);
+    EXPECT_LT(r.stats.total_seconds, 3.5);
+    ASSERT_GE(at.size(), 8u) << "only " << at.size() << " progress reports in a 3 s run at 0.2 s intervals";
+    for (std::size_t i = 1; i < at.size(); ++i) EXPECT_LT(at[i] - at[i - 1], 0.6) << "gap before report " << i;
+  }
+}
+
+}  // namespace
+}  // namespace pfsp

@@ -56,14 +56,14 @@ struct shared_state {
 
   // Worker 0 checks limits and reports progress for everyone. Returns whether a periodic
   // checkpoint is due.
-  bool supervise(std::uint64_t open) {
+  bool supervise(std::uint64_t open, std::uint64_t own) {
     std::uint64_t branched = 0;
     double explored = 0;
     for (auto& c : counters) {
       branched += c.branched.load(std::memory_order_relaxed);
       explored += c.explored.load(std::memory_order_relaxed);
     }
-    const solve_status s = ctl.check(branched);
+    const solve_status s = ctl.check(own, branched);
     if (s != solve_status::optimal && s != solve_status::node_limit) request_stop(s);
     ctl.maybe_report({0, branched, best.value(), open, explored_before + explored});
     return !stopped() && ctl.checkpoint_due();
@@ -236,7 +236,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
         if (id == 0 && sh.ctl.due(st.branched)) {
           std::uint64_t open = 0;
           for (auto& d : dq) open += d->size.load(std::memory_order_relaxed);
-          if (sh.supervise(open)) periodic_checkpoint();
+          if (sh.supervise(open, st.branched)) periodic_checkpoint();
         }
         continue;
       }
@@ -269,7 +269,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
           }
         }
         if (!got) {
-          if (id == 0 && sh.supervise(0)) periodic_checkpoint();
+          if (id == 0 && sh.supervise(0, st.branched)) periodic_checkpoint();
           std::this_thread::yield();
         }
       }
@@ -363,7 +363,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       }
       sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
       sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-      const bool checkpoint = id == 0 && sh.ctl.due(st.branched) && sh.supervise(0);
+      const bool checkpoint = id == 0 && sh.ctl.due(st.branched) && sh.supervise(0, st.branched);
       lock.lock();
       children.steal_bottom(queue, children.size());
       --busy;

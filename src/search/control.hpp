@@ -65,13 +65,18 @@ class run_control {
   bool due(std::uint64_t branched) const { return branched >= next_check_; }
 
   // Returns the status to stop with, or optimal to go on.
-  solve_status check(std::uint64_t branched) {
+  solve_status check(std::uint64_t branched) { return check(branched, branched); }
+
+  // `own` is the count due() is asked with (a worker's own nodes in cpu-mt), `total` the nodes
+  // of all threads (for the node limit).
+  solve_status check(std::uint64_t own, std::uint64_t total) {
+    const std::uint64_t branched = total;
     const auto now = clock::now();
     const double dt = std::chrono::duration<double>(now - last_check_).count();
     last_check_ = now;
     if (dt > 0.005 && step_ > 1) step_ /= 2;
     else if (dt < 0.001 && step_ < 4096) step_ *= 2;
-    next_check_ = branched + step_;
+    next_check_ = own + step_;
     if (opt_.interrupt && opt_.interrupt->load(std::memory_order_relaxed)) return solve_status::interrupted;
     if (opt_.node_limit && branched >= opt_.node_limit) return solve_status::node_limit;
     if (opt_.time_limit > 0 && std::chrono::duration<double>(now - start_).count() >= opt_.time_limit)
