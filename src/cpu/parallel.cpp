@@ -286,6 +286,8 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
 
   auto stop = static_cast<solve_status>(sh.stop.load());
+  // A limit noticed as the last node closed: every stack is empty, so the search is complete.
+  if (std::all_of(dq.begin(), dq.end(), [](const auto& d) { return d->pool.empty(); })) stop = solve_status::optimal;
   emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
   solve_stats piece;
   for (const auto& s : stats) piece += s;
@@ -387,7 +389,8 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   body(0);
   for (auto& th : threads) th.join();
   if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
-  const auto stop = static_cast<solve_status>(sh.stop.load());
+  auto stop = static_cast<solve_status>(sh.stop.load());
+  if (queue.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
   emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
   solve_stats piece;
   for (const auto& s : stats) piece += s;

@@ -1,6 +1,7 @@
 #include "search/control.hpp"
 
 #include <algorithm>
+#include <climits>
 
 namespace pfsp {
 
@@ -10,6 +11,8 @@ solve_result finish_result(solve_status stop, const incumbent& inc, int threshol
   r.schedule = inc.schedule();
   r.makespan = r.schedule.empty() ? 0 : inc.value();
   const int ub = std::min(threshold, inc.value());
+  // A limit or interrupt noticed just as the last open node was closed: the search is complete.
+  if (open_min_lb == INT_MAX) stop = solve_status::optimal;
   if (stop == solve_status::optimal) {
     r.lower_bound = ub;
     r.status = (!r.schedule.empty() && r.makespan == ub) ? solve_status::optimal : solve_status::proven_bound;

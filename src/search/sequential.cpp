@@ -79,6 +79,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
       if (stop == solve_status::optimal && ctl.checkpoint_due()) emit_checkpoint(opt, [&] { return state(false); });
     }
   }
+  if (pool.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
   emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
   const int open_min = pool.empty() ? INT_MAX : pool.min_lb();
   const solve_stats total = cumulative_stats(opt, st, ctl.elapsed());
