@@ -84,7 +84,8 @@ struct solve_args {
 void print_header(std::ostream& out, const instance& inst) {
   out << "instance     " << inst.name << "  (" << inst.n << " jobs x " << inst.m << " machines)";
   if (inst.known)
-    out << "  best known " << inst.known->ub << (inst.known->optimal ? " (optimal)" : " (open, lb " + std::to_string(inst.known->lb) + ")");
+    out << "  best known " << inst.known->ub
+        << (inst.known->optimal ? " (optimal)" : " (open, lb " + std::to_string(inst.known->lb) + ")");
   out << '\n';
 }
 
@@ -141,8 +142,12 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
 
   std::string backend = a.backend;
   if (backend == "auto") backend = gpu_available() && !checkpointing ? "gpu" : "cpu-mt";
+  // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
+  // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
+  if (!a.branch_given && !resumed) opt.branch = backend == "gpu" ? branching::min_min : branching::min_branch;
   if (backend == "gpu" && checkpointing)
-    throw input_error("--checkpoint and --resume work with --backend cpu and cpu-mt; the gpu backend cannot save its state");
+    throw input_error(
+        "--checkpoint and --resume work with --backend cpu and cpu-mt; the gpu backend cannot save its state");
   if (backend == "gpu" && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -186,8 +191,9 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
 
   if (!a.quiet) {
     print_header(out, inst);
-    out << "options      backend " << backend << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "")
-        << ", bound " << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << a.select
+    out << "options      backend " << backend
+        << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "") << ", bound "
+        << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << a.select
         << ", initial ub ";
     if (info.initial_ub)
       out << info.initial_ub << " (" << info.initial_ub_source
@@ -195,7 +201,8 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
                   ? std::string()
                   : ", " + std::to_string(heuristic_seconds).substr(0, 5) + " s")
           << ")";
-    else out << "none";
+    else
+      out << "none";
     out << '\n';
     if (resumed)
       out << "resume       " << a.resume << ": " << resumed->open() << " open nodes, " << resumed->stats.branched
@@ -248,24 +255,26 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   if (!r.schedule.empty()) {
     const int check = evaluate_schedule(inst, r.schedule);
     if (check != r.makespan)
-      throw error("internal error: reported makespan " + std::to_string(r.makespan) + " but the schedule evaluates to " +
-                  std::to_string(check));
+      throw error("internal error: reported makespan " + std::to_string(r.makespan) +
+                  " but the schedule evaluates to " + std::to_string(check));
   }
   if (resumed)
-    r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) + " nodes branched before" +
-                      (resumed->complete ? "; the search was already complete" : "") + ")");
+    r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
+                      " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");
   if (!a.checkpoint.empty() && last_write_ok)
-    r.notes.push_back("checkpoint written to " + a.checkpoint +
-                      (r.status == solve_status::optimal || r.status == solve_status::proven_bound
-                           ? std::string(" (search complete)")
-                           : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
+    r.notes.push_back(
+        "checkpoint written to " + a.checkpoint +
+        (r.status == solve_status::optimal || r.status == solve_status::proven_bound
+             ? std::string(" (search complete)")
+             : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
   if (a.quiet) {
     out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
   } else {
     print_result(out, inst, opt, r, info);
   }
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
-  if (!last_write_ok) throw input_error("--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error);
+  if (!last_write_ok)
+    throw input_error("--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error);
   return exit_code_for(r.status);
 }
 
@@ -292,8 +301,8 @@ int do_info(const std::string& spec, std::ostream& out) {
   out << "root LB2     " << lb2 << "   (" << data.view().npairs << " machine pairs)\n";
   out << "NEH          " << h.makespan << '\n';
   if (inst.known)
-    out << "best known   lb " << inst.known->lb << ", ub " << inst.known->ub << (inst.known->optimal ? " (optimal)" : " (open)")
-        << '\n';
+    out << "best known   lb " << inst.known->lb << ", ub " << inst.known->ub
+        << (inst.known->optimal ? " (optimal)" : " (open)") << '\n';
   return exit_ok;
 }
 
@@ -321,24 +330,31 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--bound", a.bound, "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain)")
       ->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}))
       ->capture_default_str();
-  solve->add_option("--branching", a.branch, "forward, backward, min-branch or min-min (dynamic bidirectional)")
-      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}))
-      ->capture_default_str();
+  solve
+      ->add_option("--branching", a.branch,
+                   "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
+                   "min-min on the GPU")
+      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}));
   solve->add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
       ->check(CLI::IsMember({"depth-first", "breadth-first", "best-first"}))
       ->capture_default_str();
-  solve->add_option("--ub", a.ub, "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers)")
+  solve
+      ->add_option("--ub", a.ub,
+                   "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers)")
       ->check(CLI::Range(1LL, 2000000000LL));
-  solve->add_option("--heuristic", a.heuristic,
-                    "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, or none")
+  solve
+      ->add_option("--heuristic", a.heuristic,
+                   "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, or none")
       ->check(CLI::IsMember({"ig", "neh", "none"}))
       ->capture_default_str();
-  solve->add_option("--ig-iterations", a.ig_iterations,
-                    "iterated greedy rounds (deterministic, seed 1); -1 = auto, about 4e7/(n^2 m), at most 5000")
+  solve
+      ->add_option("--ig-iterations", a.ig_iterations,
+                   "iterated greedy rounds (deterministic, seed 1); -1 = auto, about 4e7/(n^2 m), at most 5000")
       ->check(CLI::Range(-1, 100000000))
       ->capture_default_str();
   solve->add_flag("--no-neh", a.no_neh, "same as --heuristic none");
-  solve->add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
+  solve->add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")
+      ->check(CLI::Range(0.0, 1e9));
   solve->add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
       ->check(CLI::Range(0LL, 4000000000000000000LL));
   solve->add_option("--json", a.json, "write the result as JSON to this file (atomically)");

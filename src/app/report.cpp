@@ -63,7 +63,8 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
   if (r.status == solve_status::proven_bound)
     out << "note         search complete: no schedule shorter than " << r.lower_bound
         << " exists; the best schedule found is longer (the initial upper bound was not reached)\n";
-  if (!r.schedule.empty() && r.status != solve_status::optimal && r.lower_bound > 0) {
+  if (!r.schedule.empty() && r.status != solve_status::optimal && r.status != solve_status::proven_bound &&
+      r.lower_bound > 0) {
     const double gap = 100.0 * (r.makespan - r.lower_bound) / r.lower_bound;
     out << "gap          " << std::fixed << std::setprecision(2) << gap << " %\n" << std::defaultfloat;
   }

@@ -39,7 +39,7 @@ struct progress_info {
 
 struct solve_options {
   bound_kind bound = bound_kind::lb1;
-  branching branch = branching::min_min;
+  branching branch = branching::min_branch;  // fastest measured on the CPU (docs/benchmarks.md)
   selection select = selection::depth_first;
   std::optional<int> initial_ub;        // --ub: prune every node with lb >= this (papers' 6.1)
   bool use_neh = true;                  // NEH gives the first incumbent
