@@ -71,7 +71,8 @@ def section_headline(solve):
     rows = []
     for r in solve:
         if r["instance"] in ("ta021", "ta030") and r["bound"] == "lb1" and r["initial_ub_mode"] == "opt" and \
-                (r["_file"].startswith("solve_") or r["_file"].startswith("branching_")):
+                r["branching"] != "forward" and r["proven"] and \
+                (r["_file"].startswith("solve_ta0") or r["_file"].startswith("branching_")):
             rows.append([r["instance"], cfg(r), r["status"], f"{r['nodes_branched']:,}", fmt_time(r),
                          f"{r['cpu_seconds']:.2f}", f"{r['nodes_per_second'] / 1e6:.2f}",
                          f"{r['nodes_per_second_per_thread'] / 1e6:.2f}", len(r["seconds_runs"])])
@@ -155,7 +156,7 @@ def section_branching(solve):
     return md(["instance", "NEH", "optimum"] + [f"lb1 {b}: s (nodes)" for b in rules], rows)
 
 
-def section_bounds(bounds, full=False, clock="wall"):
+def section_bounds(bounds, full=False, clock="wall", rates=False):
     out = []
     for j in bounds:
         res = j["results"]
@@ -179,11 +180,12 @@ def section_bounds(bounds, full=False, clock="wall"):
                 rate = r["bounds_per_cpu_second"] if clock == "cpu" else r["bounds_per_second"]
                 ns = 1e9 / rate if rate > 0 else 0
                 row.append(f"{ns:.0f}" if ns >= 100 else f"{ns:.1f}")
-                row.append(f"{rate / 1e6:.3g}")
+                if rates:
+                    row.append(f"{rate / 1e6:.3g}")
             rows.append(row)
         headers = ["instance", "n x m", "depth", "split", "prefix+suffix"]
         for k in kernels:
-            headers += [f"{k} ns", f"{k} M/s"]
+            headers += [f"{k} ns", f"{k} M/s"] if rates else [f"{k} ns"]
         out.append(f"<!-- {j['machine']['command']} -->\n" + md(headers, rows))
     return "\n\n".join(out)
 
@@ -193,6 +195,7 @@ def main():
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--section", default="all")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall")
+    ap.add_argument("--rates", action="store_true", help="bounds tables: also million bounds per second")
     a = ap.parse_args()
     solve, bounds, machines = load(a.dirs)
     sections = {
@@ -201,8 +204,8 @@ def main():
         "grid": lambda: section_grid(solve),
         "table": lambda: section_table(solve),
         "branching": lambda: section_branching(solve),
-        "bounds": lambda: section_bounds(bounds, clock=a.clock),
-        "bounds-full": lambda: section_bounds(bounds, full=True, clock=a.clock),
+        "bounds": lambda: section_bounds(bounds, clock=a.clock, rates=a.rates),
+        "bounds-full": lambda: section_bounds(bounds, full=True, clock=a.clock, rates=a.rates),
     }
     names = list(sections) if a.section == "all" else [a.section]
     for name in names:
