@@ -240,6 +240,8 @@ TEST(io_errors, bad_processing_times) {
   expect_error("3 2\n1 abc 3\n4 5 6\n", 2, {"expected an integer processing time", "'abc'"});
   // n == 2m: a bad first time must not be reported as a bad machine index.
   expect_error("4 2\n12.5 2 3 4\n5 6 7 8\n", 2, {"expected an integer processing time", "'12.5'"});
+  // A word at the start of a matrix row is a damaged row, not a header line.
+  expect_error("3 2\nabc 2 3\n4 5 6\n", 2, {"expected a row of integer processing times", "'abc'"});
   expect_error("4 2\n-1 2 3 4\n5 6 7 8\n", 2, {"positive", "got -1"});
   expect_error("4 2\n1.5 2 2 4\n5 6 7 8\n", 2, {"expected an integer processing time", "'1.5'"});
   expect_error("3 2\n1 2 3\n4 5 6e1\n", 3, {"expected an integer processing time", "'6e1'"});

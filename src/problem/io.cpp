@@ -60,6 +60,16 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     if (is_text_line(dl.tokens[0])) {
       if (any_data && lines.size() > 1)
         throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + raw + "'");
+      // After the sizes line, a header line ("processing times :") holds no number; a line that
+      // does is a damaged matrix row, reported here rather than as a truncation further on.
+      if (any_data) {
+        for (std::size_t t = 1; t < dl.tokens.size(); ++t) {
+          long long v = 0;
+          const auto& tok = dl.tokens[t];
+          if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
+            throw file_error(origin, number, "expected a row of integer processing times, got '" + dl.tokens[0] + "'");
+        }
+      }
       continue;
     }
     any_data = true;
