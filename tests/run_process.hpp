@@ -21,11 +21,11 @@ extern char** environ;
 namespace pfsp::test {
 
 struct process_result {
-  int exit_code = -1;     // WEXITSTATUS when the process exited
-  int signal = 0;         // the signal that killed it, 0 if it exited
-  bool timed_out = false; // killed by us after the deadline
+  int exit_code = -1;      // WEXITSTATUS when the process exited
+  int signal = 0;          // the signal that killed it, 0 if it exited
+  bool timed_out = false;  // killed by us after the deadline
   std::string out, err;
-  std::string command;    // for failure messages
+  std::string command;  // for failure messages
 
   std::string describe() const {
     std::ostringstream s;
@@ -66,7 +66,8 @@ class temp_dir {
 
 // Runs `PFSP_BINARY args...` with stdin from /dev/null. If sigint_after_s >= 0, sends SIGINT to
 // the child after that many seconds. Kills the child (SIGKILL) after deadline_s.
-inline process_result run_pfsp(const std::vector<std::string>& args, double sigint_after_s = -1, double deadline_s = 120) {
+inline process_result run_pfsp(const std::vector<std::string>& args, double sigint_after_s = -1,
+                               double deadline_s = 120) {
   process_result r;
   r.command = PFSP_BINARY;
   for (const auto& a : args) r.command += " " + a;

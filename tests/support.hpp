@@ -42,7 +42,8 @@ struct sample {
 
 // A varied set of small instances: Taillard's generator, and times over narrow ranges (many
 // ties), wide ranges and very uneven ranges. Sizes n in [n_lo, n_hi], m in [m_lo, m_hi].
-inline std::vector<sample> small_samples(int n_lo, int n_hi, int m_lo, int m_hi, int per_size, std::uint32_t base_seed) {
+inline std::vector<sample> small_samples(int n_lo, int n_hi, int m_lo, int m_hi, int per_size,
+                                         std::uint32_t base_seed) {
   std::vector<sample> out;
   static const int ranges[][2] = {{1, 99}, {1, 3}, {1, 1000}, {1, 100000}, {50, 60}};
   std::uint32_t s = base_seed;
@@ -51,13 +52,14 @@ inline std::vector<sample> small_samples(int n_lo, int n_hi, int m_lo, int m_hi,
       for (int r = 0; r < per_size; ++r) {
         ++s;
         if (r % 2 == 0) {
-          out.push_back({generate_taillard(n, m, s), "generate_taillard(" + std::to_string(n) + ", " + std::to_string(m) +
-                                                         ", " + std::to_string(s) + ")"});
+          out.push_back({generate_taillard(n, m, s), "generate_taillard(" + std::to_string(n) + ", " +
+                                                         std::to_string(m) + ", " + std::to_string(s) + ")"});
         } else {
           const auto& rg = ranges[(r / 2) % 5];
-          out.push_back({random_instance(n, m, s, rg[0], rg[1]),
-                         "random_instance(" + std::to_string(n) + ", " + std::to_string(m) + ", seed " + std::to_string(s) +
-                             ", times " + std::to_string(rg[0]) + ".." + std::to_string(rg[1]) + ")"});
+          out.push_back({random_instance(n, m, s, rg[0], rg[1]), "random_instance(" + std::to_string(n) + ", " +
+                                                                     std::to_string(m) + ", seed " + std::to_string(s) +
+                                                                     ", times " + std::to_string(rg[0]) + ".." +
+                                                                     std::to_string(rg[1]) + ")"});
         }
       }
   return out;
@@ -70,7 +72,8 @@ std::vector<int> naive_completion(const instance& inst, const std::vector<Job>& 
   const int m = inst.m, len = static_cast<int>(perm.size());
   std::vector<std::vector<long long>> c(static_cast<std::size_t>(len) + 1, std::vector<long long>(m + 1, 0));
   for (int i = 1; i <= len; ++i)
-    for (int k = 1; k <= m; ++k) c[i][k] = std::max(c[i - 1][k], c[i][k - 1]) + inst.time(k - 1, static_cast<int>(perm[i - 1]));
+    for (int k = 1; k <= m; ++k)
+      c[i][k] = std::max(c[i - 1][k], c[i][k - 1]) + inst.time(k - 1, static_cast<int>(perm[i - 1]));
   std::vector<int> out(m);
   for (int k = 0; k < m; ++k) out[k] = static_cast<int>(c[len][k + 1]);
   return out;
@@ -137,7 +140,8 @@ inline std::vector<std::string> split_csv(const std::string& line) {
   return out;
 }
 
-// Reads shared/data/taillard_pfsp.csv; fails the calling test (fatally) with a clear message if it is missing or malformed.
+// Reads shared/data/taillard_pfsp.csv; fails the calling test (fatally) with a clear message if it is missing or
+// malformed.
 inline void read_taillard_csv(std::vector<csv_row>& rows) {
   const std::string path = shared_csv_path();
   std::ifstream in(path);

@@ -40,9 +40,12 @@ namespace {
 constexpr bound_kind kinds[] = {bound_kind::lb1, bound_kind::lb2, bound_kind::lb1_lb2};
 const char* kind_name(bound_kind k) {
   switch (k) {
-    case bound_kind::lb1: return "lb1";
-    case bound_kind::lb2: return "lb2";
-    case bound_kind::lb1_lb2: return "lb1_lb2";
+    case bound_kind::lb1:
+      return "lb1";
+    case bound_kind::lb2:
+      return "lb2";
+    case bound_kind::lb1_lb2:
+      return "lb1_lb2";
   }
   return "?";
 }
@@ -140,7 +143,8 @@ class tree_checker {
     std::vector<job_t> rest;
     for (int j = 0; j < n_; ++j)
       if (!used[j]) rest.push_back(static_cast<job_t>(j));
-    if (!rest.empty()) std::rotate(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rotation_++ % rest.size()), rest.end());
+    if (!rest.empty())
+      std::rotate(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(rotation_++ % rest.size()), rest.end());
     perm.insert(perm.end(), rest.begin(), rest.end());
     perm.insert(perm.end(), suffix.begin(), suffix.end());
     return perm;
@@ -188,7 +192,8 @@ class tree_checker {
 
   int scratch_bound(bound_kind kind, const parts& p, int ub) const {
     const char* f = p.scheduled.data();
-    return node_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), [f](int j) { return f[j] != 0; }, ub);
+    return node_bound(
+        kind, b_, p.front.data(), p.back.data(), p.remain.data(), [f](int j) { return f[j] != 0; }, ub);
   }
 
   std::string where(const std::vector<job_t>& perm, int limit1, int limit2) const {
@@ -223,7 +228,8 @@ class tree_checker {
       value[static_cast<int>(kind)] = v;
       const std::string ka = std::string(kind_name(kind)) + " at " + at;
       ++log_.checked;
-      if (v > best) log_.add("valid", ka + ": bound " + std::to_string(v) + " > best completion " + std::to_string(best));
+      if (v > best)
+        log_.add("valid", ka + ": bound " + std::to_string(v) + " > best completion " + std::to_string(best));
       if (leaf && v != best)
         log_.add("leaf", ka + ": bound " + std::to_string(v) + " != makespan " + std::to_string(best));
       check_early_exit("early_exit_node", ka, v, best, [&](int ub) { return scratch_bound(kind, p, ub); });
@@ -249,20 +255,23 @@ class tree_checker {
         // table rather than from scheduled jobs (the case where incremental updates go wrong).
         const bool other_side_empty = forward ? (limit2 == n_) : (limit1 == -1);
         const std::string cat = other_side_empty ? "_other_side_empty" : "_other_side_scheduled";
-        const std::string cat_at = std::string(forward ? "forward" : "backward") + " child, job " + std::to_string(job) +
-                                   ", of " + at + " (child: " + node_text(child, cl1, cl2) + ")";
+        const std::string cat_at = std::string(forward ? "forward" : "backward") + " child, job " +
+                                   std::to_string(job) + ", of " + at + " (child: " + node_text(child, cl1, cl2) + ")";
         for (bound_kind kind : kinds) {
           const int full = scratch_bound(kind, cp, INT_MAX);
-          const int inc = child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward, INT_MAX,
-                                      scratch.data());
+          const int inc = child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward,
+                                      INT_MAX, scratch.data());
           const std::string ka = std::string(kind_name(kind)) + ", " + cat_at;
           ++log_.checked;
           if (inc > child_best)
-            log_.add("child_valid", ka + ": incremental " + std::to_string(inc) + " > best completion " + std::to_string(child_best));
+            log_.add("child_valid",
+                     ka + ": incremental " + std::to_string(inc) + " > best completion " + std::to_string(child_best));
           if (inc != full)
-            log_.add("child_equal" + cat, ka + ": incremental " + std::to_string(inc) + ", from scratch " + std::to_string(full));
+            log_.add("child_equal" + cat,
+                     ka + ": incremental " + std::to_string(inc) + ", from scratch " + std::to_string(full));
           check_early_exit("early_exit_child", ka, inc, child_best, [&](int ub) {
-            return child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward, ub, scratch.data());
+            return child_bound(kind, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job, forward, ub,
+                               scratch.data());
           });
         }
         // The LB1 building blocks on their own.
@@ -273,7 +282,8 @@ class tree_checker {
         } else {
           inc1 = lb1_backward_child(b_.inst, p.front.data(), p.back.data(), p.remain.data(), job, child_back.data());
           if (child_back != cp.back)
-            log_.add("back_after", cat_at + ": child back [" + to_text(child_back) + "], from scratch [" + to_text(cp.back) + "]");
+            log_.add("back_after",
+                     cat_at + ": child back [" + to_text(child_back) + "], from scratch [" + to_text(cp.back) + "]");
         }
         ++log_.checked;
         if (inc1 != full1)
@@ -282,7 +292,8 @@ class tree_checker {
         if (forward) {
           front_after(b_.inst, p.front.data(), job, scratch.data());
           if (scratch != cp.front)
-            log_.add("front_after", cat_at + ": child front [" + to_text(scratch) + "], from scratch [" + to_text(cp.front) + "]");
+            log_.add("front_after",
+                     cat_at + ": child front [" + to_text(scratch) + "], from scratch [" + to_text(cp.front) + "]");
         }
       }
     }
@@ -302,16 +313,19 @@ class tree_checker {
 
 // Checks that hold at every node, and the names they are logged under.
 const char* const exactness_checks[] = {
-    "valid",          // bound <= best completion
-    "leaf",           // bound == makespan at leaves
-    "lb2_ge_lb1",     //
-    "chain_eq_lb2",   // lb1_lb2 with ub = INT_MAX equals lb2
-    "early_exit_node", "early_exit_child",
-    "child_valid",    // incremental child bound <= child's best completion
-    "front_after", "back_after",
+    "valid",         // bound <= best completion
+    "leaf",          // bound == makespan at leaves
+    "lb2_ge_lb1",    //
+    "chain_eq_lb2",  // lb1_lb2 with ub = INT_MAX equals lb2
+    "early_exit_node",
+    "early_exit_child",
+    "child_valid",  // incremental child bound <= child's best completion
+    "front_after",
+    "back_after",
     // Children of nodes whose other side (the suffix for a forward child, the prefix for a
     // backward child) already holds jobs.
-    "child_equal_other_side_scheduled", "lb1_forward_child_equal_other_side_scheduled",
+    "child_equal_other_side_scheduled",
+    "lb1_forward_child_equal_other_side_scheduled",
     "lb1_backward_child_equal_other_side_scheduled",
 };
 // Children of nodes whose other side is empty: the parent's back (front) then comes from the
@@ -335,8 +349,9 @@ failure_log check_trees(const std::vector<test::sample>& samples, tree_checker::
 std::vector<test::sample> extreme_samples(int n) {
   std::vector<test::sample> out;
   for (std::uint32_t seed : {7u, 8u}) {
-    out.push_back({test::random_instance(n, 4, seed, 1, 1000000),
-                   "random_instance(" + std::to_string(n) + ", 4, seed " + std::to_string(seed) + ", times 1..1000000)"});
+    out.push_back(
+        {test::random_instance(n, 4, seed, 1, 1000000),
+         "random_instance(" + std::to_string(n) + ", 4, seed " + std::to_string(seed) + ", times 1..1000000)"});
     out.push_back({test::random_instance(n, 6, seed, 1, 2),
                    "random_instance(" + std::to_string(n) + ", 6, seed " + std::to_string(seed) + ", times 1..2)"});
   }
@@ -421,7 +436,8 @@ TEST(makespan, suffix_back_matches_the_mirrored_recurrence) {
     const instance& inst = s.inst;
     instance mirror = inst;
     for (int k = 0; k < inst.m; ++k)
-      for (int j = 0; j < inst.n; ++j) mirror.p[static_cast<std::size_t>(k) * inst.n + j] = inst.time(inst.m - 1 - k, j);
+      for (int j = 0; j < inst.n; ++j)
+        mirror.p[static_cast<std::size_t>(k) * inst.n + j] = inst.time(inst.m - 1 - k, j);
     const bound_data data(inst);
     std::vector<job_t> perm(inst.n);
     std::iota(perm.begin(), perm.end(), 0);

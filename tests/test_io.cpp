@@ -1,6 +1,7 @@
 // Instance files: round trips through both formats, Taillard's original header, and the error
 // message for every kind of bad input (origin, line number, what was expected).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "problem/error.hpp"
 #include "problem/io.hpp"
@@ -88,8 +88,8 @@ void expect_file_error(const std::string& text, std::initializer_list<const char
 // Round trips
 
 TEST(io_round_trip, random_instances_of_many_shapes) {
-  const int shapes[][2] = {{1, 1}, {1, 2},  {1, 5},   {2, 1},  {3, 1},  {7, 1},  {4, 2},  {6, 3},  {10, 5},
-                           {2, 2}, {5, 5},  {20, 5},  {8, 2},  {3, 7},  {40, 20}, {50, 3}, {12, 6}, {100, 1}};
+  const int shapes[][2] = {{1, 1}, {1, 2}, {1, 5},  {2, 1}, {3, 1}, {7, 1},   {4, 2},  {6, 3},  {10, 5},
+                           {2, 2}, {5, 5}, {20, 5}, {8, 2}, {3, 7}, {40, 20}, {50, 3}, {12, 6}, {100, 1}};
   std::uint32_t seed = 100;
   for (const auto& s : shapes) {
     for (int rep = 0; rep < 3; ++rep) {
@@ -100,7 +100,8 @@ TEST(io_round_trip, random_instances_of_many_shapes) {
                            std::to_string(seed) + ", times 1.." + std::to_string(hi) + ")");
     }
     const instance t = generate_taillard(s[0], s[1], seed);
-    round_trip(t, "generate_taillard(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(seed) + ")");
+    round_trip(t, "generate_taillard(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " +
+                      std::to_string(seed) + ")");
   }
 }
 
@@ -112,8 +113,8 @@ TEST(io_round_trip, n_equals_2m_first_row_looks_like_machine_indices) {
     for (std::uint32_t seed = 1; seed <= 4; ++seed) {
       instance inst = test::random_instance(n, m, seed * 7919, 1, 9);
       for (int k = 0; k < m; ++k) inst.p[static_cast<std::size_t>(2 * k)] = k + 1;  // row 1 = 1 x 2 y 3 z ...
-      round_trip(inst, "n=2m, first row '1 x 2 y ..', n=" + std::to_string(n) + " m=" + std::to_string(m) +
-                           " seed " + std::to_string(seed * 7919));
+      round_trip(inst, "n=2m, first row '1 x 2 y ..', n=" + std::to_string(n) + " m=" + std::to_string(m) + " seed " +
+                           std::to_string(seed * 7919));
     }
   }
 }
@@ -290,11 +291,11 @@ TEST(io_errors, load_instance_specs) {
   };
   for (const expectation& x : {expectation{"ta999", "ta001 .. ta120"}, expectation{"ta121", "ta001 .. ta120"},
                                expectation{"ta000", "ta001 .. ta120"}, expectation{"random:5,3", "random:N,M,SEED"},
-                               expectation{"random:5,3,1,7", "random:N,M,SEED"}, expectation{"random:0,3,1", "N must be"},
-                               expectation{"random:5,0,1", "M in"}, expectation{"random:-5,3,1", "N must be"},
-                               expectation{"random:5,3,0", "SEED"}, expectation{"random:5,3,2147483647", "SEED"},
-                               expectation{"random:a,3,1", "integer"}, expectation{"random:", "random:"},
-                               expectation{"nosuchfile.txt", "no such file"}}) {
+                               expectation{"random:5,3,1,7", "random:N,M,SEED"},
+                               expectation{"random:0,3,1", "N must be"}, expectation{"random:5,0,1", "M in"},
+                               expectation{"random:-5,3,1", "N must be"}, expectation{"random:5,3,0", "SEED"},
+                               expectation{"random:5,3,2147483647", "SEED"}, expectation{"random:a,3,1", "integer"},
+                               expectation{"random:", "random:"}, expectation{"nosuchfile.txt", "no such file"}}) {
     SCOPED_TRACE(x.spec);
     const std::string msg = message_of(x.spec);
     EXPECT_NE(msg.find(x.spec), std::string::npos) << "message should name the spec: " << msg;

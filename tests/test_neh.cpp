@@ -25,7 +25,8 @@ neh_result naive_neh(const instance& inst) {
     for (int j = 0; j < inst.n; ++j) total[j] += inst.time(k, j);
   std::vector<int> order(inst.n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return total[a] != total[b] ? total[a] > total[b] : a < b; });
   std::vector<int> seq;
   for (int job : order) {
     int best = INT_MAX;
@@ -63,7 +64,8 @@ TEST(neh, matches_naive_neh_on_random_instances) {
   auto samples = test::small_samples(1, 14, 1, 7, 2, 300);
   for (auto& s : test::small_samples(30, 30, 5, 5, 4, 400)) samples.push_back(std::move(s));
   for (std::uint32_t seed : {1u, 2u, 3u})  // many ties
-    samples.push_back({test::random_instance(25, 4, seed, 1, 2), "random_instance(25, 4, seed " + std::to_string(seed) + ", times 1..2)"});
+    samples.push_back({test::random_instance(25, 4, seed, 1, 2),
+                       "random_instance(25, 4, seed " + std::to_string(seed) + ", times 1..2)"});
   for (const auto& s : samples) {
     SCOPED_TRACE(s.what);
     const neh_result h = neh(s.inst);
@@ -72,7 +74,8 @@ TEST(neh, matches_naive_neh_on_random_instances) {
     EXPECT_EQ(h.makespan, test::naive_makespan(s.inst, h.schedule));
     const neh_result want = naive_neh(s.inst);
     EXPECT_EQ(h.makespan, want.makespan);
-    EXPECT_EQ(h.schedule, want.schedule) << "got " << test::to_text(h.schedule) << ", naive " << test::to_text(want.schedule);
+    EXPECT_EQ(h.schedule, want.schedule) << "got " << test::to_text(h.schedule) << ", naive "
+                                         << test::to_text(want.schedule);
   }
 }
 

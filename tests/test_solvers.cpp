@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,7 +27,8 @@ namespace pfsp {
 namespace {
 
 constexpr bound_kind all_bounds[] = {bound_kind::lb1, bound_kind::lb2, bound_kind::lb1_lb2};
-constexpr branching all_branchings[] = {branching::forward, branching::backward, branching::min_branch, branching::min_min};
+constexpr branching all_branchings[] = {branching::forward, branching::backward, branching::min_branch,
+                                        branching::min_min};
 constexpr selection all_selections[] = {selection::depth_first, selection::breadth_first, selection::best_first};
 
 struct case_instance {
@@ -47,10 +48,25 @@ const std::vector<case_instance>& cases() {
       ++seed;
       test::sample smp;
       switch (i++ % 4) {
-        case 0: smp = {generate_taillard(s[0], s[1], seed), "generate_taillard(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(seed) + ")"}; break;
-        case 1: smp = {test::random_instance(s[0], s[1], seed, 1, 5), "random_instance(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", seed " + std::to_string(seed) + ", times 1..5)"}; break;
-        case 2: smp = {test::random_instance(s[0], s[1], seed, 1, 10000), "random_instance(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", seed " + std::to_string(seed) + ", times 1..10000)"}; break;
-        default: smp = {generate_taillard(s[0], s[1], seed * 7), "generate_taillard(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(seed * 7) + ")"}; break;
+        case 0:
+          smp = {generate_taillard(s[0], s[1], seed), "generate_taillard(" + std::to_string(s[0]) + ", " +
+                                                          std::to_string(s[1]) + ", " + std::to_string(seed) + ")"};
+          break;
+        case 1:
+          smp = {test::random_instance(s[0], s[1], seed, 1, 5), "random_instance(" + std::to_string(s[0]) + ", " +
+                                                                    std::to_string(s[1]) + ", seed " +
+                                                                    std::to_string(seed) + ", times 1..5)"};
+          break;
+        case 2:
+          smp = {test::random_instance(s[0], s[1], seed, 1, 10000), "random_instance(" + std::to_string(s[0]) + ", " +
+                                                                        std::to_string(s[1]) + ", seed " +
+                                                                        std::to_string(seed) + ", times 1..10000)"};
+          break;
+        default:
+          smp = {generate_taillard(s[0], s[1], seed * 7), "generate_taillard(" + std::to_string(s[0]) + ", " +
+                                                              std::to_string(s[1]) + ", " + std::to_string(seed * 7) +
+                                                              ")"};
+          break;
       }
       const int opt = test::brute_force_optimum(smp.inst);
       v.push_back({std::move(smp.inst), std::move(smp.what), opt});
@@ -61,8 +77,9 @@ const std::vector<case_instance>& cases() {
 }
 
 std::string describe(const solve_options& o, bool parallel, const char* start) {
-  std::string s = std::string(parallel ? "solve_parallel" : "solve_sequential") + " bound " + std::string(to_string(o.bound)) +
-                  ", branching " + std::string(to_string(o.branch)) + ", selection " + std::string(to_string(o.select));
+  std::string s = std::string(parallel ? "solve_parallel" : "solve_sequential") + " bound " +
+                  std::string(to_string(o.bound)) + ", branching " + std::string(to_string(o.branch)) + ", selection " +
+                  std::string(to_string(o.select));
   if (parallel) s += ", threads " + std::to_string(o.threads) + (o.shared_queue ? ", shared queue" : ", work stealing");
   s += std::string(", start ") + start;
   if (o.initial_ub) s += ", initial_ub " + std::to_string(*o.initial_ub);
@@ -104,7 +121,8 @@ solve_result solve(bool parallel, const bound_data& data, const solve_options& o
 // Runs one configuration from both starts and with initial upper bounds around the optimum.
 void check_configuration(const case_instance& c, const bound_data& data, solve_options o, bool parallel) {
   const incumbent empty, from_neh = neh_start(c.inst);
-  for (const auto& [start, start_name] : {std::pair<const incumbent&, const char*>{empty, "empty"}, {from_neh, "NEH"}}) {
+  for (const auto& [start, start_name] :
+       {std::pair<const incumbent&, const char*>{empty, "empty"}, {from_neh, "NEH"}}) {
     o.initial_ub.reset();
     {
       SCOPED_TRACE(c.what + ": " + describe(o, parallel, start_name));

@@ -112,9 +112,10 @@ TEST(taillard_table, find_taillard_accepts_every_name) {
 }
 
 TEST(taillard_table, find_taillard_rejects_other_names) {
-  for (const char* bad : {"ta000", "ta121", "ta999", "ta1000", "tb001", "ta", "t", "", "a001", "ta-01", "ta+01", "ta 01",
-                          "ta001 ", " ta001", "ta001x", "ta01a", "xta001", "ta0.1", "ta00000000001", "ta4294967297",
-                          "random:5,3,1", "ta001.txt"}) {
+  for (const char* bad :
+       {"ta000",  "ta121", "ta999",         "ta1000",       "tb001",        "ta",       "t",      "",
+        "a001",   "ta-01", "ta+01",         "ta 01",        "ta001 ",       " ta001",   "ta001x", "ta01a",
+        "xta001", "ta0.1", "ta00000000001", "ta4294967297", "random:5,3,1", "ta001.txt"}) {
     SCOPED_TRACE(std::string("'") + bad + "'");
     EXPECT_FALSE(find_taillard(bad).has_value());
   }

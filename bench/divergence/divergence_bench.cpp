@@ -68,7 +68,8 @@ class report {
       for (std::size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
     for (std::size_t k = 0; k < cells.size(); ++k) {
       os << "|";
-      for (std::size_t i = 0; i < cells[k].size(); ++i) os << " " << cells[k][i] << std::string(w[i] - cells[k][i].size(), ' ') << " |";
+      for (std::size_t i = 0; i < cells[k].size(); ++i)
+        os << " " << cells[k][i] << std::string(w[i] - cells[k][i].size(), ' ') << " |";
       os << "\n";
       if (k == 0) {
         os << "|";
@@ -80,9 +81,14 @@ class report {
   json to_json() const {
     json a = json::array();
     for (const auto& r : rows_)
-      a.push_back({{"suite", r.suite}, {"workload", r.workload}, {"technique", r.technique}, {"params", r.params},
-                   {"ms", r.ms}, {"plain_ms", r.plain_ms},
-                   {"speedup", r.plain_ms > 0 && r.ms > 0 ? r.plain_ms / r.ms : 0.0}, {"note", r.note}});
+      a.push_back({{"suite", r.suite},
+                   {"workload", r.workload},
+                   {"technique", r.technique},
+                   {"params", r.params},
+                   {"ms", r.ms},
+                   {"plain_ms", r.plain_ms},
+                   {"speedup", r.plain_ms > 0 && r.ms > 0 ? r.plain_ms / r.ms : 0.0},
+                   {"note", r.note}});
     return a;
   }
 
@@ -101,12 +107,12 @@ struct config {
 // (check_interval u = 8).
 std::vector<task_pool_params> termination_techniques() {
   return {
-      {pool_kind::persistent, fetch_control::all, 0, 1, 1},   {pool_kind::persistent, fetch_control::all, 0, 1, 8},
-      {pool_kind::global, fetch_control::any, 1, 1, 1},       {pool_kind::global, fetch_control::ballot, 2, 4, 1},
-      {pool_kind::local, fetch_control::any, 4096, 1, 1},     {pool_kind::hybrid, fetch_control::all, 32, 1, 1},
-      {pool_kind::hybrid, fetch_control::any, 0, 1, 1},       {pool_kind::hybrid, fetch_control::any, 32, 1, 1},
-      {pool_kind::hybrid, fetch_control::ballot, 32, 4, 1},   {pool_kind::hybrid, fetch_control::atomic, 32, 4, 1},
-      {pool_kind::local, fetch_control::any, 4096, 1, 8},     {pool_kind::hybrid, fetch_control::any, 32, 1, 8},
+      {pool_kind::persistent, fetch_control::all, 0, 1, 1}, {pool_kind::persistent, fetch_control::all, 0, 1, 8},
+      {pool_kind::global, fetch_control::any, 1, 1, 1},     {pool_kind::global, fetch_control::ballot, 2, 4, 1},
+      {pool_kind::local, fetch_control::any, 4096, 1, 1},   {pool_kind::hybrid, fetch_control::all, 32, 1, 1},
+      {pool_kind::hybrid, fetch_control::any, 0, 1, 1},     {pool_kind::hybrid, fetch_control::any, 32, 1, 1},
+      {pool_kind::hybrid, fetch_control::ballot, 32, 4, 1}, {pool_kind::hybrid, fetch_control::atomic, 32, 4, 1},
+      {pool_kind::local, fetch_control::any, 4096, 1, 8},   {pool_kind::hybrid, fetch_control::any, 32, 1, 8},
       {pool_kind::hybrid, fetch_control::ballot, 32, 4, 8},
   };
 }
@@ -193,7 +199,8 @@ gpu::remap_spec bs_spec(const config& cfg) {
 
 void run_remap_kernels(const config& cfg, report& rep) {
   std::vector<std::pair<std::string, gpu::remap_spec>> cases;
-  for (std::uint32_t work : {4u, 64u, 1024u}) cases.push_back({"gafort work=" + std::to_string(work), gafort_spec(cfg, work)});
+  for (std::uint32_t work : {4u, 64u, 1024u})
+    cases.push_back({"gafort work=" + std::to_string(work), gafort_spec(cfg, work)});
   cases.push_back({"black_scholes", bs_spec(cfg)});
   for (const auto& [name, spec] : cases) {
     for (gpu::remap_plan_kind kind : {gpu::remap_plan_kind::lam, gpu::remap_plan_kind::sort}) {
@@ -274,13 +281,15 @@ json run_sweep(const config& cfg, report& rep) {
   t.repeats = std::min(t.repeats, 3);
   for (const auto& [name, spec] : cases) {
     const double plain = gpu::run_termination(spec, std::nullopt, t).time.median_ms;
-    const auto points = sweep(grid, [&](const task_pool_params& p) { return gpu::run_termination(spec, p, t).time.median_ms; });
+    const auto points =
+        sweep(grid, [&](const task_pool_params& p) { return gpu::run_termination(spec, p, t).time.median_ms; });
     json pts = json::array();
     for (const auto& pt : points) pts.push_back({{"params", describe(pt.params)}, {"ms", pt.seconds}});
     out.push_back({{"workload", name}, {"plain_ms", plain}, {"points", pts}});
     // The best of each pool kind, and the worst overall, in the table.
     for (pool_kind pool : {pool_kind::global, pool_kind::local, pool_kind::hybrid, pool_kind::persistent}) {
-      const auto it = std::find_if(points.begin(), points.end(), [&](const sweep_point& s) { return s.params.pool == pool; });
+      const auto it =
+          std::find_if(points.begin(), points.end(), [&](const sweep_point& s) { return s.params.pool == pool; });
       if (it != points.end())
         rep.add({"sweep", name, std::string("best ") + to_string(pool), describe(it->params), it->seconds, plain,
                  "of " + std::to_string(points.size()) + " settings"});
@@ -307,15 +316,18 @@ void run_profile(const config& cfg, report& rep) {
   j.width = cfg.quick ? 256 : 1024;
   j.height = cfg.quick ? 128 : 1024;
   add("julia", "plain", gpu::run_termination(j, std::nullopt, once).time.median_ms);
-  add("julia", "hybrid any", gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 1}, once).time.median_ms);
-  add("julia", "hybrid any u=8", gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 8}, once).time.median_ms);
+  add("julia", "hybrid any",
+      gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 1}, once).time.median_ms);
+  add("julia", "hybrid any u=8",
+      gpu::run_termination(j, task_pool_params{pool_kind::hybrid, fetch_control::any, 32, 1, 8}, once).time.median_ms);
   gpu::mc_branch_spec b;
   b.tasks = cfg.quick ? 20000 : 1u << 20;
   b.outer = cfg.quick ? 20 : 50;
   b.inner = cfg.quick ? 20 : 200;
   add("branch", "plain", gpu::run_branch(b, std::nullopt, once).time.median_ms);
   add("branch", "context switch", gpu::run_branch(b, context_switch_params{96, 1, false}, once).time.median_ms);
-  add("branch", "context switch deferred", gpu::run_branch(b, context_switch_params{96, 4, false}, once).time.median_ms);
+  add("branch", "context switch deferred",
+      gpu::run_branch(b, context_switch_params{96, 4, false}, once).time.median_ms);
   const auto g = gpu::time_remap_kernels(gafort_spec(cfg, 64), gpu::remap_plan_kind::lam, once);
   add("gafort", "plain / redirected / layout", g.plain.median_ms + g.redirected.median_ms + g.layout_total.median_ms);
 }
@@ -368,14 +380,22 @@ int main(int argc, char** argv) {
   try {
     for (const auto& s : suites) {
       const auto t0 = std::chrono::steady_clock::now();
-      if (s == "termination") run_termination(cfg, rep);
-      else if (s == "branch") run_branch(cfg, rep);
-      else if (s == "julia") run_julia(cfg, rep);
-      else if (s == "remap-kernels") run_remap_kernels(cfg, rep);
-      else if (s == "remap-pipeline") run_remap_pipeline(cfg, rep);
-      else if (s == "sweep") sweeps = run_sweep(cfg, rep);
-      else if (s == "profile") run_profile(cfg, rep);
-      else throw std::runtime_error("unknown suite " + s);
+      if (s == "termination")
+        run_termination(cfg, rep);
+      else if (s == "branch")
+        run_branch(cfg, rep);
+      else if (s == "julia")
+        run_julia(cfg, rep);
+      else if (s == "remap-kernels")
+        run_remap_kernels(cfg, rep);
+      else if (s == "remap-pipeline")
+        run_remap_pipeline(cfg, rep);
+      else if (s == "sweep")
+        sweeps = run_sweep(cfg, rep);
+      else if (s == "profile")
+        run_profile(cfg, rep);
+      else
+        throw std::runtime_error("unknown suite " + s);
       std::cerr << "suite " << s << ": " << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()
                 << " s\n";
     }

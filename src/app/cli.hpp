@@ -12,9 +12,9 @@ namespace pfsp {
 
 // Exit codes (documented in the README and `pfsp --help`).
 enum exit_code : int {
-  exit_ok = 0,            // optimal, or proven bound (search complete)
-  exit_internal = 1,      // internal error (a bug; please report)
-  exit_input = 2,         // bad option, instance name or file
+  exit_ok = 0,        // optimal, or proven bound (search complete)
+  exit_internal = 1,  // internal error (a bug; please report)
+  exit_input = 2,     // bad option, instance name or file
   exit_time_limit = 3,
   exit_node_limit = 4,
   exit_interrupted = 130  // Ctrl-C

@@ -14,25 +14,33 @@ bool gpu_cli_available() { return gpu::device_count() > 0; }
 
 void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
   const std::string g = "GPU backend";
-  solve.add_option("--pool-size", o.pool_size, "gpu: children bounded per kernel launch, 4096..262144 typical (0 = auto-tune)")
+  solve
+      .add_option("--pool-size", o.pool_size,
+                  "gpu: children bounded per kernel launch, 4096..262144 typical (0 = auto-tune)")
       ->check(CLI::Range(0LL, 16777216LL))
       ->capture_default_str()
       ->group(g);
-  solve.add_option("--threads-per-block", o.threads_per_block, "gpu: threads per block, multiple of 32 (0 = auto-tune)")
+  solve
+      .add_option("--threads-per-block", o.threads_per_block, "gpu: threads per block, multiple of 32 (0 = auto-tune)")
       ->check(CLI::IsMember({0, 32, 64, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024}))
       ->capture_default_str()
       ->group(g);
-  solve.add_option("--gpu-selection", o.selection,
-                   "gpu: pool selection: hybrid (best-first up to --hybrid-max open nodes, then depth-first down to "
-                   "--hybrid-min), depth-first, best-first, breadth-first")
+  solve
+      .add_option("--gpu-selection", o.selection,
+                  "gpu: pool selection: hybrid (best-first up to --hybrid-max open nodes, then depth-first down to "
+                  "--hybrid-min), depth-first, best-first, breadth-first")
       ->check(CLI::IsMember({"hybrid", "depth-first", "best-first", "breadth-first"}))
       ->capture_default_str()
       ->group(g);
-  solve.add_option("--sort", o.sort, "gpu: thread-data reordering of each pool by (limit1, limit2): none, host, device (CUB)")
+  solve
+      .add_option("--sort", o.sort,
+                  "gpu: thread-data reordering of each pool by (limit1, limit2): none, host, device (CUB)")
       ->check(CLI::IsMember({"none", "host", "device"}))
       ->capture_default_str()
       ->group(g);
-  solve.add_option("--kernel", o.kernel, "gpu: bounding kernel variant: plain, refactored (papers' __cosf/__expf rewrite), branchless")
+  solve
+      .add_option("--kernel", o.kernel,
+                  "gpu: bounding kernel variant: plain, refactored (papers' __cosf/__expf rewrite), branchless")
       ->check(CLI::IsMember({"plain", "refactored", "branchless"}))
       ->capture_default_str()
       ->group(g);
@@ -40,27 +48,37 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->check(CLI::IsMember({"shared", "global"}))
       ->capture_default_str()
       ->group(g);
-  solve.add_flag("--compact-times", o.compact_times, "gpu: 8-bit processing times (not available yet: needs a templated bound_view)")
+  solve
+      .add_flag("--compact-times", o.compact_times,
+                "gpu: 8-bit processing times (not available yet: needs a templated bound_view)")
       ->group(g);
-  solve.add_option("--streams", o.streams, "gpu: 1 (no overlap) or 2 (host branches pool k+1 while the GPU bounds pool k)")
+  solve
+      .add_option("--streams", o.streams,
+                  "gpu: 1 (no overlap) or 2 (host branches pool k+1 while the GPU bounds pool k)")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str()
       ->group(g);
-  solve.add_option("--hybrid-max", o.hybrid_max, "gpu: hybrid selection switches to depth-first above this many open nodes (0 = 8 x pool)")
+  solve
+      .add_option("--hybrid-max", o.hybrid_max,
+                  "gpu: hybrid selection switches to depth-first above this many open nodes (0 = 8 x pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->group(g);
   solve.add_option("--hybrid-min", o.hybrid_min, "gpu: and back to best-first below this many (0 = pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->group(g);
-  solve.add_option("--device", o.device, "gpu: CUDA device ordinal")->check(CLI::Range(0, 63))->capture_default_str()->group(g);
+  solve.add_option("--device", o.device, "gpu: CUDA device ordinal")
+      ->check(CLI::Range(0, 63))
+      ->capture_default_str()
+      ->group(g);
 }
 
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start) {
-  static const std::map<std::string, gpu::pool_selection> selections{{"hybrid", gpu::pool_selection::hybrid},
-                                                                     {"depth-first", gpu::pool_selection::depth_first},
-                                                                     {"best-first", gpu::pool_selection::best_first},
-                                                                     {"breadth-first", gpu::pool_selection::breadth_first}};
+  static const std::map<std::string, gpu::pool_selection> selections{
+      {"hybrid", gpu::pool_selection::hybrid},
+      {"depth-first", gpu::pool_selection::depth_first},
+      {"best-first", gpu::pool_selection::best_first},
+      {"breadth-first", gpu::pool_selection::breadth_first}};
   static const std::map<std::string, gpu::pool_sort> sorts{
       {"none", gpu::pool_sort::none}, {"host", gpu::pool_sort::host}, {"device", gpu::pool_sort::device}};
   static const std::map<std::string, gpu::kernel_variant> kernels{{"plain", gpu::kernel_variant::plain},
@@ -69,11 +87,12 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   static const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
                                                                    {"global", gpu::memory_placement::global}};
   if (o.compact_times)
-    throw input_error("--compact-times: 8-bit processing times need the bound functions templated on the view type "
-                      "(see docs/gpu_backend.md); not available in this build");
+    throw input_error(
+        "--compact-times: 8-bit processing times need the bound functions templated on the view type "
+        "(see docs/gpu_backend.md); not available in this build");
   if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
-    throw input_error("--pool-size must hold at least one parent's children (2 n = " +
-                      std::to_string(2 * data.view().inst.n) + ")");
+    throw input_error(
+        "--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * data.view().inst.n) + ")");
   gpu::gpu_policy p;
   p.pool_size = static_cast<std::size_t>(o.pool_size);
   p.threads_per_block = o.threads_per_block;

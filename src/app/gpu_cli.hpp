@@ -16,16 +16,16 @@ class App;
 namespace pfsp {
 
 struct gpu_cli_options {
-  long long pool_size = 0;          // children per launch; 0 = auto-tune
-  int threads_per_block = 0;        // 0 = auto-tune
-  std::string selection = "hybrid"; // hybrid | depth-first | best-first | breadth-first
-  std::string sort = "device";      // none | host | device
-  std::string kernel = "branchless";// plain | refactored | branchless
-  std::string memory = "shared";    // shared | global
+  long long pool_size = 0;            // children per launch; 0 = auto-tune
+  int threads_per_block = 0;          // 0 = auto-tune
+  std::string selection = "hybrid";   // hybrid | depth-first | best-first | breadth-first
+  std::string sort = "device";        // none | host | device
+  std::string kernel = "branchless";  // plain | refactored | branchless
+  std::string memory = "shared";      // shared | global
   bool compact_times = false;
   int streams = 2;
-  long long hybrid_max = 0;         // open nodes; 0 = 8 x pool
-  long long hybrid_min = 0;         // open nodes; 0 = pool
+  long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
+  long long hybrid_min = 0;  // open nodes; 0 = pool
   int device = 0;
 };
 

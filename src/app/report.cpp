@@ -21,11 +21,16 @@ std::string git_commit() { return PFSP_GIT_COMMIT; }
 int exit_code_for(solve_status s) {
   switch (s) {
     case solve_status::optimal:
-    case solve_status::proven_bound: return exit_ok;
-    case solve_status::time_limit: return exit_time_limit;
-    case solve_status::node_limit: return exit_node_limit;
-    case solve_status::interrupted: return exit_interrupted;
-    case solve_status::error: return exit_internal;
+    case solve_status::proven_bound:
+      return exit_ok;
+    case solve_status::time_limit:
+      return exit_time_limit;
+    case solve_status::node_limit:
+      return exit_node_limit;
+    case solve_status::interrupted:
+      return exit_interrupted;
+    case solve_status::error:
+      return exit_internal;
   }
   return exit_internal;
 }
@@ -35,10 +40,14 @@ namespace {
 std::string human(double v) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(v >= 100 ? 0 : 2);
-  if (v >= 1e9) s << v / 1e9 << " G";
-  else if (v >= 1e6) s << v / 1e6 << " M";
-  else if (v >= 1e3) s << v / 1e3 << " k";
-  else s << v << " ";
+  if (v >= 1e9)
+    s << v / 1e9 << " G";
+  else if (v >= 1e6)
+    s << v / 1e6 << " M";
+  else if (v >= 1e3)
+    s << v / 1e3 << " k";
+  else
+    s << v << " ";
   return s.str();
 }
 
@@ -99,7 +108,9 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   j["instance"] = {{"name", inst.name}, {"n", inst.n}, {"m", inst.m}};
   if (inst.known)
     j["instance"]["best_known"] = {{"lb", inst.known->lb}, {"ub", inst.known->ub}, {"optimal", inst.known->optimal}};
-  j["nodes"] = {{"branched", r.stats.branched}, {"bounds", r.stats.bounds}, {"pruned", r.stats.pruned},
+  j["nodes"] = {{"branched", r.stats.branched},
+                {"bounds", r.stats.bounds},
+                {"pruned", r.stats.pruned},
                 {"leaves", r.stats.leaves}};
   j["explored_fraction"] = r.stats.explored;
   j["time_seconds"] = r.stats.total_seconds;

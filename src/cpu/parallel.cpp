@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -31,7 +31,7 @@ struct shared_state {
   std::atomic<int> stop{static_cast<int>(solve_status::optimal)};
   std::atomic<std::uint64_t> branched_total{0};  // kept only with a node limit
   std::vector<worker_counters> counters;
-  double explored_before;  // of the runs before a resume
+  double explored_before;                 // of the runs before a resume
   std::exception_ptr checkpoint_failure;  // thrown by on_checkpoint during the search
 
   bool stopped() const { return stop.load(std::memory_order_relaxed) != static_cast<int>(solve_status::optimal); }
@@ -203,7 +203,9 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
     std::vector<job_t> perm(n), leaf_perm(n);
     std::mt19937 rng(12345u + static_cast<unsigned>(id));
     int ub = std::min(threshold, sh.best.value());
-    auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) { mine.pool.push(parent, a, b, l1, l2, lb); };
+    auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) {
+      mine.pool.push(parent, a, b, l1, l2, lb);
+    };
     auto leaf = [&](const job_t* parent, int a, int b, int value) {
       std::copy(parent, parent + n, leaf_perm.begin());
       std::swap(leaf_perm[a], leaf_perm[b]);
@@ -308,8 +310,8 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   std::mutex mu;
   std::condition_variable cv;
   dfs_pool queue(n);
-  int busy = 0;         // workers holding a popped node or its children outside the queue
-  bool pause = false;   // a checkpoint waits for busy == 0: no node may be popped meanwhile
+  int busy = 0;        // workers holding a popped node or its children outside the queue
+  bool pause = false;  // a checkpoint waits for busy == 0: no node may be popped meanwhile
   std::vector<solve_stats> stats(T);
   if (opt.resume) {
     PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
@@ -341,7 +343,9 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
     std::vector<job_t> perm(n), leaf_perm(n);
     dfs_pool children(n);
     int ub = std::min(threshold, sh.best.value());
-    auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) { children.push(parent, a, b, l1, l2, lb); };
+    auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) {
+      children.push(parent, a, b, l1, l2, lb);
+    };
     auto leaf = [&](const job_t* parent, int a, int b, int value) {
       std::copy(parent, parent + n, leaf_perm.begin());
       std::swap(leaf_perm[a], leaf_perm[b]);
@@ -404,8 +408,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
 }  // namespace
 
 solve_result solve_parallel(const bound_data& data, const solve_options& opt, const incumbent& start) {
-  if (opt.select != selection::depth_first)
-    throw input_error("--backend cpu-mt supports --selection depth-first only");
+  if (opt.select != selection::depth_first) throw input_error("--backend cpu-mt supports --selection depth-first only");
   return opt.shared_queue ? shared_queue(data, opt, start) : work_stealing(data, opt, start);
 }
 

@@ -71,9 +71,9 @@ PFSP_DIV_HD lane_mask switch_loaders(lane_mask live, lane_mask want, bool c, bra
 }
 
 struct lane_switch {
-  bool load = false;             // takes the context at list_c[load_pos]
+  bool load = false;  // takes the context at list_c[load_pos]
   std::uint32_t load_pos = 0;
-  bool store = false;            // puts its own context into the freed slot, appended to list_other[store_pos]
+  bool store = false;  // puts its own context into the freed slot, appended to list_other[store_pos]
   std::uint32_t store_pos = 0;
 };
 

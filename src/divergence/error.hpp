@@ -13,7 +13,7 @@ class error : public std::runtime_error {
 
 }  // namespace pfsp::divergence
 
-#define PFSP_DIV_EXPECTS(cond, msg)                                                                 \
-  do {                                                                                              \
+#define PFSP_DIV_EXPECTS(cond, msg)                                                                  \
+  do {                                                                                               \
     if (!(cond)) throw ::pfsp::divergence::error(std::string("divergence: check failed: ") + (msg)); \
   } while (0)

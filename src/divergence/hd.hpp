@@ -27,12 +27,12 @@
 #else
 #include <cstdio>
 #include <cstdlib>
-#define PFSP_DIV_ASSERT(cond)                                                             \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
+#define PFSP_DIV_ASSERT(cond)                                                           \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
       std::fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::abort();                                                                       \
-    }                                                                                     \
+      std::abort();                                                                     \
+    }                                                                                   \
   } while (0)
 #endif
 

@@ -4,9 +4,12 @@ namespace pfsp::divergence {
 
 const char* to_string(remap_state s) {
   switch (s) {
-    case remap_state::probing: return "probing";
-    case remap_state::on: return "on";
-    case remap_state::off: return "off";
+    case remap_state::probing:
+      return "probing";
+    case remap_state::on:
+      return "on";
+    case remap_state::off:
+      return "off";
   }
   return "?";
 }

@@ -127,8 +127,8 @@ struct chunk_record {
 struct pipeline_report {
   std::vector<chunk_record> chunks;
   double device_seconds = 0.0;  // sum of finish() times
-  double wall_seconds = 0.0;   // from the first launch to the end of the last chunk
-  double drain_seconds = 0.0;  // then, until cancelled remaps still running had returned
+  double wall_seconds = 0.0;    // from the first launch to the end of the last chunk
+  double drain_seconds = 0.0;   // then, until cancelled remaps still running had returned
   std::size_t remapped = 0, late = 0, skipped = 0, scheduled = 0;
   std::size_t final_depth = 0;
   remap_state final_state = remap_state::probing;

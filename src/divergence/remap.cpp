@@ -144,8 +144,8 @@ remap_plan lam_remap(std::span<const std::uint32_t> cls, std::uint32_t num_class
   for (std::uint32_t i = 0; i < prefix; ++i)
     if (dest[i] != none) plan.source[dest[i]] = i;
   fill_moved(plan);
-  plan.labeled_segments = static_cast<std::size_t>(std::count_if(label.begin(), label.end(),
-                                                                 [](std::uint32_t l) { return l != none; }));
+  plan.labeled_segments =
+      static_cast<std::size_t>(std::count_if(label.begin(), label.end(), [](std::uint32_t l) { return l != none; }));
   plan.labels = std::move(label);
   return plan;
 }

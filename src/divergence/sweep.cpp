@@ -12,7 +12,7 @@ std::vector<task_pool_params> sweep_candidates(const sweep_grid& grid) {
         out.push_back({pool, fetch_control::all, 0, 1, u});
         continue;
       }
-      const auto& chunks = pool == pool_kind::global ? grid.global_chunks
+      const auto& chunks = pool == pool_kind::global  ? grid.global_chunks
                            : pool == pool_kind::local ? grid.local_chunks
                                                       : grid.hybrid_chunks;
       for (const fetch_control control : grid.controls) {
@@ -33,7 +33,8 @@ std::vector<task_pool_params> sweep_candidates(const sweep_grid& grid) {
 std::vector<sweep_point> sweep(const sweep_grid& grid, const std::function<double(const task_pool_params&)>& measure) {
   std::vector<sweep_point> out;
   for (const auto& p : sweep_candidates(grid)) out.push_back({p, measure(p)});
-  std::stable_sort(out.begin(), out.end(), [](const sweep_point& a, const sweep_point& b) { return a.seconds < b.seconds; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const sweep_point& a, const sweep_point& b) { return a.seconds < b.seconds; });
   return out;
 }
 

@@ -6,20 +6,28 @@ namespace pfsp::divergence {
 
 const char* to_string(pool_kind p) {
   switch (p) {
-    case pool_kind::global: return "global";
-    case pool_kind::local: return "local";
-    case pool_kind::hybrid: return "hybrid";
-    case pool_kind::persistent: return "persistent";
+    case pool_kind::global:
+      return "global";
+    case pool_kind::local:
+      return "local";
+    case pool_kind::hybrid:
+      return "hybrid";
+    case pool_kind::persistent:
+      return "persistent";
   }
   return "?";
 }
 
 const char* to_string(fetch_control c) {
   switch (c) {
-    case fetch_control::any: return "any";
-    case fetch_control::all: return "all";
-    case fetch_control::ballot: return "ballot";
-    case fetch_control::atomic: return "atomic";
+    case fetch_control::any:
+      return "any";
+    case fetch_control::all:
+      return "all";
+    case fetch_control::ballot:
+      return "ballot";
+    case fetch_control::atomic:
+      return "atomic";
   }
   return "?";
 }

@@ -65,10 +65,13 @@ PFSP_DIV_HD task_range range_from_counter(std::uint32_t old_next, std::uint32_t 
 PFSP_DIV_HD bool leave_computation_loop(fetch_control c, int finished, int busy, std::uint32_t k) {
   if (busy == 0) return true;
   switch (c) {
-    case fetch_control::any: return finished >= 1;
-    case fetch_control::all: return false;
+    case fetch_control::any:
+      return finished >= 1;
+    case fetch_control::all:
+      return false;
     case fetch_control::ballot:
-    case fetch_control::atomic: return finished >= static_cast<int>(k);
+    case fetch_control::atomic:
+      return finished >= static_cast<int>(k);
   }
   return true;
 }
@@ -117,8 +120,7 @@ PFSP_DIV_HD bool hybrid_lane_task(task_range local, lane_mask need, int lane, co
 }
 
 // The warp's pool after the fetch.
-PFSP_DIV_HD task_range hybrid_pool_after(task_range local, lane_mask need, const hybrid_fetch& f,
-                                         task_range refilled) {
+PFSP_DIV_HD task_range hybrid_pool_after(task_range local, lane_mask need, const hybrid_fetch& f, task_range refilled) {
   if (f.refill == 0) return {local.next + f.from_local, local.end};
   const std::uint32_t used = static_cast<std::uint32_t>(popc(need)) - f.from_local;
   return {min_u32(refilled.next + used, refilled.end), refilled.end};

@@ -17,8 +17,8 @@
 namespace pfsp::divergence {
 
 struct sim_config {
-  std::uint32_t resident_warps = 64;   // warps that fit on the modelled GPU at once
-  std::uint32_t warps_per_block = 4;   // for Local's block pools
+  std::uint32_t resident_warps = 64;  // warps that fit on the modelled GPU at once
+  std::uint32_t warps_per_block = 4;  // for Local's block pools
 };
 
 struct sim_stats {
@@ -27,7 +27,7 @@ struct sim_stats {
   std::uint64_t fetch_rounds = 0;     // times a warp left its loop to fetch
   std::uint64_t global_atomics = 0;
   std::uint64_t shared_atomics = 0;
-  std::uint64_t makespan = 0;         // ticks until the last warp ended
+  std::uint64_t makespan = 0;           // ticks until the last warp ended
   std::uint64_t branch_executions = 0;  // context switching: managed-branch bodies issued by warps
   std::uint64_t branch_lanes = 0;       // ... lanes active in them
   double simt_efficiency() const {

@@ -32,19 +32,19 @@ struct tables_view {
 
 // One pool on the device (pool_layout.hpp).
 struct pool_view {
-  const void* perms = nullptr;            // parents x n jobs (uint8 or uint16 by size class)
-  const std::uint32_t* limits = nullptr;  // pack_limits, per parent
-  const std::uint32_t* offsets = nullptr; // parents + 1: first child of each parent
-  std::uint32_t* desc = nullptr;          // children: make_child
-  std::uint32_t* keys = nullptr;          // children: child_key (device sort only)
-  std::uint32_t* values = nullptr;        // children: identity (device sort only)
-  const std::uint32_t* order = nullptr;   // children: which child thread t evaluates; null = t
-  int* bounds = nullptr;                  // children (or parents, for node bounds)
+  const void* perms = nullptr;             // parents x n jobs (uint8 or uint16 by size class)
+  const std::uint32_t* limits = nullptr;   // pack_limits, per parent
+  const std::uint32_t* offsets = nullptr;  // parents + 1: first child of each parent
+  std::uint32_t* desc = nullptr;           // children: make_child
+  std::uint32_t* keys = nullptr;           // children: child_key (device sort only)
+  std::uint32_t* values = nullptr;         // children: identity (device sort only)
+  const std::uint32_t* order = nullptr;    // children: which child thread t evaluates; null = t
+  int* bounds = nullptr;                   // children (or parents, for node bounds)
   std::uint32_t parents = 0;
   std::uint32_t children = 0;
   int ub = 0;
-  int directions = 2;                     // 2: forward then backward children; 1: one direction
-  bool backward_only = false;             // with directions == 1
+  int directions = 2;          // 2: forward then backward children; 1: one direction
+  bool backward_only = false;  // with directions == 1
 };
 
 // Size classes: job type of the permutations and the largest n of the per-thread flag storage.
@@ -54,9 +54,9 @@ struct size_class {
   static constexpr int max_n = MaxN;
   static constexpr int words = (MaxN + 31) / 32;
 };
-using size_small = size_class<64, std::uint8_t>;          // n <= 64: 64-bit masks in registers
-using size_medium = size_class<256, std::uint8_t>;        // n <= 256
-using size_large = size_class<kMaxJobs, std::uint16_t>;   // n <= 1024
+using size_small = size_class<64, std::uint8_t>;         // n <= 64: 64-bit masks in registers
+using size_medium = size_class<256, std::uint8_t>;       // n <= 256
+using size_large = size_class<kMaxJobs, std::uint16_t>;  // n <= 1024
 
 // --- The papers' branch refactoring (CCPE equations 1 and 2) ---------------------------------
 // Equation 1: f(x) = 1 if x == 0 else 0, read off cos(x) truncated to int.
@@ -145,7 +145,8 @@ struct branchless_variant {
       const int nw = (n + 31) >> 5;
       for (int w = 0; w < nw; ++w) s.words[w] = 0;
       for (int i = 0; i < n; ++i)
-        s.words[perm[i] >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - first) >= width) << (perm[i] & 31);
+        s.words[perm[i] >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - first) >= width)
+                                 << (perm[i] & 31);
       return mask_words_set{s.words};
     }
   }
@@ -262,9 +263,12 @@ kernel_pair make_kernels(int variant, bool shared, int size_class_id) {
     using V = decltype(variant_tag);
     constexpr bool S = decltype(shared_tag)::value;
     switch (size_class_id) {
-      case 0: return {bound_children_kernel<V, S, Kind, size_small>, bound_nodes_kernel<V, S, Kind, size_small>};
-      case 1: return {bound_children_kernel<V, S, Kind, size_medium>, bound_nodes_kernel<V, S, Kind, size_medium>};
-      default: return {bound_children_kernel<V, S, Kind, size_large>, bound_nodes_kernel<V, S, Kind, size_large>};
+      case 0:
+        return {bound_children_kernel<V, S, Kind, size_small>, bound_nodes_kernel<V, S, Kind, size_small>};
+      case 1:
+        return {bound_children_kernel<V, S, Kind, size_medium>, bound_nodes_kernel<V, S, Kind, size_medium>};
+      default:
+        return {bound_children_kernel<V, S, Kind, size_large>, bound_nodes_kernel<V, S, Kind, size_large>};
     }
   };
   auto by_shared = [&](auto variant_tag) -> kernel_pair {
@@ -272,9 +276,12 @@ kernel_pair make_kernels(int variant, bool shared, int size_class_id) {
     return by_size(variant_tag, std::false_type{});
   };
   switch (variant) {
-    case 0: return by_shared(plain_variant{});
-    case 1: return by_shared(refactored_variant{});
-    default: return by_shared(branchless_variant{});
+    case 0:
+      return by_shared(plain_variant{});
+    case 1:
+      return by_shared(refactored_variant{});
+    default:
+      return by_shared(branchless_variant{});
   }
 }
 

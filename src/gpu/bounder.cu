@@ -1,13 +1,11 @@
-#include "gpu/bounder.hpp"
-
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
 #include <sstream>
 
 #include "gpu/bound_kernels.cuh"
+#include "gpu/bounder.hpp"
 #include "gpu/device_buffer.cuh"
 #include "problem/error.hpp"
 
@@ -151,11 +149,10 @@ struct bounder::impl {
       occupancy_tpb = std::max(64, block / 32 * 32);
     }
     if (policy.sort == pool_sort::device) {
-      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_temp_bytes, static_cast<std::uint32_t*>(nullptr),
-                                                    static_cast<std::uint32_t*>(nullptr),
-                                                    static_cast<std::uint32_t*>(nullptr),
-                                                    static_cast<std::uint32_t*>(nullptr),
-                                                    static_cast<int>(max_children), 0, key_bits));
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
+          nullptr, sort_temp_bytes, static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+          static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr), static_cast<int>(max_children), 0,
+          key_bits));
     }
     if (policy.sort == pool_sort::host) key_count.assign((std::size_t{1} << key_bits) + 1, 0);
     const int nslots = std::clamp(policy.streams, 1, 2);
@@ -202,9 +199,12 @@ struct bounder::impl {
   kernel_pair select_kernels() const {
     const int v = static_cast<int>(policy.kernel);
     switch (kind) {
-      case bound_kind::lb1: return kernels_for<bound_kind::lb1>(v, shared, size_class);
-      case bound_kind::lb2: return kernels_for<bound_kind::lb2>(v, shared, size_class);
-      case bound_kind::lb1_lb2: return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class);
+      case bound_kind::lb1:
+        return kernels_for<bound_kind::lb1>(v, shared, size_class);
+      case bound_kind::lb2:
+        return kernels_for<bound_kind::lb2>(v, shared, size_class);
+      case bound_kind::lb1_lb2:
+        return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class);
     }
     throw error("unknown bound kind");
   }
@@ -344,7 +344,8 @@ struct bounder::impl {
     v.values = nullptr;
     v.order = (sl.sorted_on_host || sl.sorted_on_device) ? sl.d_order.data() : nullptr;
     if (total > 0) {
-      const unsigned grid = static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+      const unsigned grid =
+          static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
       kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
       PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
     }
@@ -372,7 +373,8 @@ struct bounder::impl {
     sl.after_sort.record(st);
     pool_view v = view_of(sl, ub);
     if (nodes > 0) {
-      const unsigned grid = static_cast<unsigned>((nodes + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+      const unsigned grid =
+          static_cast<unsigned>((nodes + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
       kernels.nodes<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
       PFSP_CUDA_CHECK_LAUNCH("bound_nodes_kernel");
     }
@@ -402,13 +404,15 @@ struct bounder::impl {
     if (sl.sorted_on_host) out.assign(sl.order.data(), sl.order.data() + sl.children);
     if (sl.sorted_on_device) {
       out.resize(sl.children);
-      PFSP_CUDA_TRY(cudaMemcpy(out.data(), sl.d_order.data(), sl.children * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+      PFSP_CUDA_TRY(
+          cudaMemcpy(out.data(), sl.d_order.data(), sl.children * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     }
     return out;
   }
 };
 
-bounder::bounder(const bound_data& data, bound_kind kind, branching rule, const gpu_policy& policy, std::size_t max_children)
+bounder::bounder(const bound_data& data, bound_kind kind, branching rule, const gpu_policy& policy,
+                 std::size_t max_children)
     : impl_(std::make_unique<impl>(data, kind, rule, policy, max_children)) {}
 bounder::~bounder() = default;
 
@@ -430,7 +434,9 @@ std::size_t bounder::submit_children(int slot, std::size_t parents, int ub, int 
 }
 void bounder::submit_nodes(int slot, std::size_t nodes, int ub, int tpb) { impl_->submit_nodes(slot, nodes, ub, tpb); }
 const int* bounder::wait(int slot) { return impl_->wait(slot); }
-const std::uint32_t* bounder::offsets(int slot) const { return impl_->slots.at(static_cast<std::size_t>(slot))->offsets.data(); }
+const std::uint32_t* bounder::offsets(int slot) const {
+  return impl_->slots.at(static_cast<std::size_t>(slot))->offsets.data();
+}
 std::size_t bounder::children(int slot) const { return impl_->slots.at(static_cast<std::size_t>(slot))->children; }
 std::vector<std::uint32_t> bounder::order(int slot) { return impl_->order(slot); }
 device_times bounder::times() const { return impl_->times; }
@@ -448,7 +454,8 @@ std::string bounder::describe() const {
       s << " (" << d.tables.shared_ints * 4 / 1024 << " KiB do not fit in " << d.dev.shared_per_block_optin / 1024
         << " KiB of shared memory)";
   }
-  s << ", sort " << to_string(d.policy.sort) << ", " << d.slots.size() << (d.slots.size() == 1 ? " stream" : " streams");
+  s << ", sort " << to_string(d.policy.sort) << ", " << d.slots.size()
+    << (d.slots.size() == 1 ? " stream" : " streams");
   return s.str();
 }
 

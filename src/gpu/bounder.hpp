@@ -54,9 +54,9 @@ class bounder {
   bounder& operator=(const bounder&) = delete;
 
   int n() const;
-  int job_bytes() const;  // 1: permutations in uint8 (n <= 256), 2: uint16
-  int slots() const;      // policy.streams
-  int directions() const; // 2 for min-branch and min-min, else 1
+  int job_bytes() const;   // 1: permutations in uint8 (n <= 256), 2: uint16
+  int slots() const;       // policy.streams
+  int directions() const;  // 2 for min-branch and min-min, else 1
   bool backward_only() const;
   std::size_t max_children() const;
   std::size_t max_parents() const;
@@ -67,7 +67,7 @@ class bounder {
   // 2 blocks x 4 warps.
   int occupancy_threads_per_block() const;
   const device_info& device() const;
-  std::string describe() const;      // "lb2 branchless kernel, tables in shared memory (33.5 KiB), ..."
+  std::string describe() const;  // "lb2 branchless kernel, tables in shared memory (33.5 KiB), ..."
 
   // Pinned host staging of a slot: parents' permutations (max_parents x n jobs of job_bytes()
   // each) and pack_limits(limit1, limit2). Fill, then submit.

@@ -22,19 +22,19 @@ inline void report_cuda(cudaError_t e, const char* call, const char* file, int l
 
 }  // namespace pfsp::gpu::detail
 
-#define PFSP_CUDA_TRY(call)                                                                 \
-  do {                                                                                      \
-    const cudaError_t pfsp_cuda_status_ = (call);                                           \
-    if (pfsp_cuda_status_ != cudaSuccess)                                                   \
-      ::pfsp::gpu::detail::throw_cuda(pfsp_cuda_status_, #call, __FILE__, __LINE__);        \
+#define PFSP_CUDA_TRY(call)                                                          \
+  do {                                                                               \
+    const cudaError_t pfsp_cuda_status_ = (call);                                    \
+    if (pfsp_cuda_status_ != cudaSuccess)                                            \
+      ::pfsp::gpu::detail::throw_cuda(pfsp_cuda_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 // After every kernel launch: launch-configuration errors surface here, not at the next call.
 #define PFSP_CUDA_CHECK_LAUNCH(what) PFSP_CUDA_TRY((static_cast<void>(what), cudaGetLastError()))
 
-#define PFSP_CUDA_TRY_NOTHROW(call)                                                         \
-  do {                                                                                      \
-    const cudaError_t pfsp_cuda_status_ = (call);                                           \
-    if (pfsp_cuda_status_ != cudaSuccess)                                                   \
-      ::pfsp::gpu::detail::report_cuda(pfsp_cuda_status_, #call, __FILE__, __LINE__);       \
+#define PFSP_CUDA_TRY_NOTHROW(call)                                                   \
+  do {                                                                                \
+    const cudaError_t pfsp_cuda_status_ = (call);                                     \
+    if (pfsp_cuda_status_ != cudaSuccess)                                             \
+      ::pfsp::gpu::detail::report_cuda(pfsp_cuda_status_, #call, __FILE__, __LINE__); \
   } while (0)

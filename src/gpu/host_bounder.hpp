@@ -12,22 +12,23 @@
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
 #include "gpu/bounder.hpp"
-#include "gpu/pool_layout.hpp"
 #include "gpu/policy.hpp"
+#include "gpu/pool_layout.hpp"
 #include "search/types.hpp"
 
 namespace pfsp::gpu {
 
 class host_bounder {
  public:
-  host_bounder(const bound_data& data, bound_kind kind, branching rule, const gpu_policy& policy, std::size_t max_children)
+  host_bounder(const bound_data& data, bound_kind kind, branching rule, const gpu_policy& policy,
+               std::size_t max_children)
       : b_(data.view()), kind_(kind), rule_(rule) {
     n_ = b_.inst.n;
     jb_ = n_ <= 256 ? 1 : 2;
     dirs_ = (rule == branching::forward || rule == branching::backward) ? 1 : 2;
     max_children_ = std::max<std::size_t>(max_children, 1);
-    max_parents_ = std::min<std::size_t>({max_children_, kMaxParentsPerPool,
-                                          (std::size_t{32} << 20) / (static_cast<std::size_t>(n_) * jb_)});
+    max_parents_ = std::min<std::size_t>(
+        {max_children_, kMaxParentsPerPool, (std::size_t{32} << 20) / (static_cast<std::size_t>(n_) * jb_)});
     slots_.resize(static_cast<std::size_t>(std::clamp(policy.streams, 1, 2)));
     for (auto& s : slots_) {
       s.perms.resize(max_parents_ * static_cast<std::size_t>(n_) * jb_);
@@ -69,7 +70,8 @@ class host_bounder {
       }
       const int l1 = limit1_of(sl.limits[p]), l2 = limit2_of(sl.limits[p]), first = l1 + 1, count = l2 - first;
       node_parts(b_, perm.data(), l1, l2, front.data(), back.data(), remain.data());
-      for (int i = 0; i < n_; ++i) flags[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = (i < first || i >= l2) ? 1 : 0;
+      for (int i = 0; i < n_; ++i)
+        flags[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = (i < first || i >= l2) ? 1 : 0;
       const unsigned char* f = flags.data();
       auto sched = [f](int j) { return f[j] != 0; };
       for (int dir = 0; dir < dirs_; ++dir) {

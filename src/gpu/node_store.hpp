@@ -47,9 +47,9 @@ class node_store {
   // with lb >= ub are dropped and counted, weights[depth] being each one's search-space share.
   // Only shards [shard_begin, shard_end) are taken from (all by default); calls on disjoint
   // shard ranges may run concurrently.
-  virtual selection_result select(select_order order, std::size_t max_parents, std::size_t max_children,
-                                  int directions, int ub, const double* weights, Job* perms, std::uint32_t* limits,
-                                  int shard_begin = 0, int shard_end = -1) = 0;
+  virtual selection_result select(select_order order, std::size_t max_parents, std::size_t max_children, int directions,
+                                  int ub, const double* weights, Job* perms, std::uint32_t* limits, int shard_begin = 0,
+                                  int shard_end = -1) = 0;
   virtual int shards() const = 0;
 };
 
@@ -105,8 +105,8 @@ class bucket_store final : public node_store<Job> {
 
   int shards() const override { return static_cast<int>(shards_.size()); }
 
-  selection_result select(select_order order, std::size_t max_parents, std::size_t max_children, int directions,
-                          int ub, const double* weights, Job* perms, std::uint32_t* limits, int shard_begin = 0,
+  selection_result select(select_order order, std::size_t max_parents, std::size_t max_children, int directions, int ub,
+                          const double* weights, Job* perms, std::uint32_t* limits, int shard_begin = 0,
                           int shard_end = -1) override {
     selection_result r;
     bool full = false;
@@ -123,7 +123,8 @@ class bucket_store final : public node_store<Job> {
             ++r.pruned;
             r.explored += weights[d];
           } else {
-            const std::size_t kids = static_cast<std::size_t>(mt.limit2 - mt.limit1 - 1) * static_cast<std::size_t>(directions);
+            const std::size_t kids =
+                static_cast<std::size_t>(mt.limit2 - mt.limit1 - 1) * static_cast<std::size_t>(directions);
             if (r.parents >= max_parents || r.children + kids > max_children) {
               full = true;
               return;

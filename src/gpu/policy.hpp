@@ -37,18 +37,18 @@ enum class pool_sort : int { none = 0, host = 1, device = 2 };
 enum class pool_selection : int { hybrid = 0, depth_first = 1, best_first = 2, breadth_first = 3 };
 
 struct gpu_policy {
-  std::size_t pool_size = 0;     // children bounded per launch (blocks x threads); 0 = auto-tune
-  int threads_per_block = 0;     // 0 = auto-tune (128 or 256)
+  std::size_t pool_size = 0;  // children bounded per launch (blocks x threads); 0 = auto-tune
+  int threads_per_block = 0;  // 0 = auto-tune (128 or 256)
   kernel_variant kernel = kernel_variant::branchless;
   memory_placement memory = memory_placement::shared;
   pool_sort sort = pool_sort::device;
   pool_selection select = pool_selection::hybrid;
-  bool compact_times = false;    // reserved: 8-bit processing times (needs a templated bound_view)
-  int streams = 2;               // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
-  int host_threads = 1;          // threads that prune and branch on the host
-  std::size_t hybrid_max = 0;    // open nodes; 0 = 8 x the pool size
-  std::size_t hybrid_min = 0;    // open nodes; 0 = the pool size
-  int device = 0;                // CUDA device ordinal
+  bool compact_times = false;  // reserved: 8-bit processing times (needs a templated bound_view)
+  int streams = 2;             // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
+  int host_threads = 1;        // threads that prune and branch on the host
+  std::size_t hybrid_max = 0;  // open nodes; 0 = 8 x the pool size
+  std::size_t hybrid_min = 0;  // open nodes; 0 = the pool size
+  int device = 0;              // CUDA device ordinal
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.

@@ -20,9 +20,9 @@
 
 namespace pfsp::gpu {
 
-inline constexpr int kMaxJobs = 1024;       // 11 bits of child position in a descriptor
-inline constexpr int kMaxMachines = 64;     // per-thread front/back/remain/scratch arrays
-inline constexpr int kParentBits = 20;      // parents per pool < 2^20
+inline constexpr int kMaxJobs = 1024;    // 11 bits of child position in a descriptor
+inline constexpr int kMaxMachines = 64;  // per-thread front/back/remain/scratch arrays
+inline constexpr int kParentBits = 20;   // parents per pool < 2^20
 inline constexpr std::uint32_t kMaxParentsPerPool = (1u << kParentBits) - 1;
 
 // limit1 in [-1, n), limit2 in (limit1, n]: (limit1 + 1) in the low 16 bits, limit2 in the high.

@@ -44,11 +44,15 @@ class pool_tuner {
 
   pool_tuner(const gpu_policy& p, int occupancy_tpb) {
     std::vector<std::size_t> pools;
-    if (p.pool_size) pools = {p.pool_size};
-    else pools = {4096, 16384, 65536, 262144};
+    if (p.pool_size)
+      pools = {p.pool_size};
+    else
+      pools = {4096, 16384, 65536, 262144};
     std::vector<int> tpbs;
-    if (p.threads_per_block) tpbs = {p.threads_per_block};
-    else tpbs = {128, 256};
+    if (p.threads_per_block)
+      tpbs = {p.threads_per_block};
+    else
+      tpbs = {128, 256};
     if (!p.threads_per_block && occupancy_tpb != 128 && occupancy_tpb != 256) tpbs.push_back(occupancy_tpb);
     for (std::size_t pool : pools)
       for (int t : tpbs)
@@ -83,13 +87,15 @@ class pool_tuner {
   std::string note() const {
     std::ostringstream s;
     if (candidates_.size() == 1) {
-      s << "pool " << chosen_.pool << " children = " << (chosen_.pool + chosen_.threads_per_block - 1) / chosen_.threads_per_block
-        << " blocks x " << chosen_.threads_per_block << " threads (set by the user)";
+      s << "pool " << chosen_.pool
+        << " children = " << (chosen_.pool + chosen_.threads_per_block - 1) / chosen_.threads_per_block << " blocks x "
+        << chosen_.threads_per_block << " threads (set by the user)";
       return s.str();
     }
     const launch_config c = current();
-    s << "auto-tuned pool " << c.pool << " children = " << (c.pool + c.threads_per_block - 1) / c.threads_per_block << " blocks x "
-      << c.threads_per_block << " threads" << (tuning_ ? " (tuning unfinished: the search ended first)" : "") << "; measured";
+    s << "auto-tuned pool " << c.pool << " children = " << (c.pool + c.threads_per_block - 1) / c.threads_per_block
+      << " blocks x " << c.threads_per_block << " threads"
+      << (tuning_ ? " (tuning unfinished: the search ended first)" : "") << "; measured";
     bool any = false;
     for (std::size_t i = 0; i < candidates_.size(); ++i) {
       if (measures_[i].batches == 0) continue;
@@ -137,7 +143,8 @@ struct host_phase_times {
 };
 
 template <class Job, class Bounder>
-solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy_in, const incumbent& start) {
+solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy_in,
+                 const incumbent& start) {
   run_control ctl(opt);
   const int n = data.view().inst.n;
   incumbent best(start);
@@ -275,8 +282,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         auto& pl = part_limits[static_cast<std::size_t>(w)];
         pp.resize(share_parents * perm_len);
         pl.resize(share_parents);
-        parts[static_cast<std::size_t>(w)] = store.select(order, share_parents, share_children, dirs, ub, weights.data(),
-                                                          pp.data(), pl.data(), w, w + 1);
+        parts[static_cast<std::size_t>(w)] = store.select(order, share_parents, share_children, dirs, ub,
+                                                          weights.data(), pp.data(), pl.data(), w, w + 1);
       });
       std::vector<std::size_t> at(static_cast<std::size_t>(T) + 1, 0);
       for (int w = 0; w < T; ++w) {
@@ -294,9 +301,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       total.parents = at[static_cast<std::size_t>(T)];
     }
     if (10 * total.children < 9 * pool && !store.empty()) {
-      const selection_result r = store.select(order, bd.max_parents() - total.parents, pool - total.children, dirs, ub,
-                                              weights.data(), stage_perms + total.parents * perm_len,
-                                              stage_limits + total.parents);
+      const selection_result r =
+          store.select(order, bd.max_parents() - total.parents, pool - total.children, dirs, ub, weights.data(),
+                       stage_perms + total.parents * perm_len, stage_limits + total.parents);
       total.parents += r.parents;
       total.children += r.children;
       total.pruned += r.pruned;
@@ -319,10 +326,18 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       if (!best_phase && open <= hmin) best_phase = true;
       select_order order = select_order::deepest;
       switch (policy.select) {
-        case pool_selection::hybrid: order = best_phase ? select_order::best : select_order::deepest; break;
-        case pool_selection::depth_first: order = select_order::deepest; break;
-        case pool_selection::best_first: order = select_order::best; break;
-        case pool_selection::breadth_first: order = select_order::shallowest; break;
+        case pool_selection::hybrid:
+          order = best_phase ? select_order::best : select_order::deepest;
+          break;
+        case pool_selection::depth_first:
+          order = select_order::deepest;
+          break;
+        case pool_selection::best_first:
+          order = select_order::best;
+          break;
+        case pool_selection::breadth_first:
+          order = select_order::shallowest;
+          break;
       }
       auto t0 = steady::now();
       const int ub = ub_now();
@@ -365,19 +380,20 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           << T << (T == 1 ? " host thread)" : " host threads)");
   r.backend = backend.str();
   r.notes.push_back(tuner.note());
-  r.notes.push_back(std::to_string(pools) + " pools, " + std::to_string(children_total) + " children bounded on the GPU, " +
-                    fixed(pools ? static_cast<double>(children_total) / static_cast<double>(pools) : 0.0, 0) +
-                    " per pool");
+  r.notes.push_back(
+      std::to_string(pools) + " pools, " + std::to_string(children_total) + " children bounded on the GPU, " +
+      fixed(pools ? static_cast<double>(children_total) / static_cast<double>(pools) : 0.0, 0) + " per pool");
   if (opt.profile) {
     const double wall = std::max(r.stats.total_seconds, 1e-12);
     r.stats.bound_seconds = dt.kernel;
     r.notes.push_back("profile host (wall): selection " + fixed(ht.select, 3) + " s, branching " + fixed(ht.branch, 3) +
-                      " s (host sort " + fixed(bd.host_sort_seconds(), 3) + " s), waiting for the GPU " + fixed(ht.wait, 3) +
-                      " s, pruning " + fixed(ht.prune, 3) + " s");
-    r.notes.push_back("profile device (events): transfers " + fixed(dt.h2d + dt.d2h, 3) + " s (h2d " + fixed(dt.h2d, 3) +
-                      ", d2h " + fixed(dt.d2h, 3) + "), expand " + fixed(dt.expand, 3) + " s, sort " + fixed(dt.sort, 3) +
-                      " s, bounding kernel " + fixed(dt.kernel, 3) + " s = " + fixed(100.0 * dt.kernel / wall, 1) +
-                      " % of the run" + (bd.slots() > 1 ? " (summed over 2 streams: a phase queued behind the other stream counts its wait)" : ""));
+                      " s (host sort " + fixed(bd.host_sort_seconds(), 3) + " s), waiting for the GPU " +
+                      fixed(ht.wait, 3) + " s, pruning " + fixed(ht.prune, 3) + " s");
+    r.notes.push_back(
+        "profile device (events): transfers " + fixed(dt.h2d + dt.d2h, 3) + " s (h2d " + fixed(dt.h2d, 3) + ", d2h " +
+        fixed(dt.d2h, 3) + "), expand " + fixed(dt.expand, 3) + " s, sort " + fixed(dt.sort, 3) +
+        " s, bounding kernel " + fixed(dt.kernel, 3) + " s = " + fixed(100.0 * dt.kernel / wall, 1) + " % of the run" +
+        (bd.slots() > 1 ? " (summed over 2 streams: a phase queued behind the other stream counts its wait)" : ""));
   }
   return r;
 }

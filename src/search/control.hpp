@@ -74,8 +74,10 @@ class run_control {
     const auto now = clock::now();
     const double dt = std::chrono::duration<double>(now - last_check_).count();
     last_check_ = now;
-    if (dt > 0.005 && step_ > 1) step_ /= 2;
-    else if (dt < 0.001 && step_ < 4096) step_ *= 2;
+    if (dt > 0.005 && step_ > 1)
+      step_ /= 2;
+    else if (dt < 0.001 && step_ < 4096)
+      step_ *= 2;
     next_check_ = own + step_;
     if (opt_.interrupt && opt_.interrupt->load(std::memory_order_relaxed)) return solve_status::interrupted;
     if (opt_.node_limit && branched >= opt_.node_limit) return solve_status::node_limit;

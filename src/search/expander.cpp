@@ -40,9 +40,12 @@ bool min_branch_forward(const side_summary& f, const side_summary& b) {
 
 bool choose_forward(branching rule, const int* fwd, const int* bwd, int count, int ub) {
   switch (rule) {
-    case branching::forward: return true;
-    case branching::backward: return false;
-    case branching::min_branch: return min_branch_forward(summarize(fwd, count, ub), summarize(bwd, count, ub));
+    case branching::forward:
+      return true;
+    case branching::backward:
+      return false;
+    case branching::min_branch:
+      return min_branch_forward(summarize(fwd, count, ub), summarize(bwd, count, ub));
     case branching::min_min: {
       // MinMin: the smallest bound over both sides is where the search would go next; choose the
       // side where it occurs fewer times (fewer weakest children), then MinBranch.

@@ -119,7 +119,8 @@ class expander {
     const int n = b_.inst.n;
     for (int i = 0; i < n; ++i) scheduled_[perm[i]] = (i <= limit1 || i >= limit2) ? 1 : 0;
     const unsigned char* flags = scheduled_.data();
-    return node_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), [flags](int j) { return flags[j] != 0; }, ub);
+    return node_bound(
+        kind_, b_, front_.data(), back_.data(), remain_.data(), [flags](int j) { return flags[j] != 0; }, ub);
   }
 
  private:

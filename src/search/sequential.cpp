@@ -92,9 +92,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
 
 solve_result solve_sequential(const bound_data& data, const solve_options& opt, const incumbent& start) {
   switch (opt.select) {
-    case selection::depth_first: return run<dfs_pool>(data, opt, start);
-    case selection::breadth_first: return run<bfs_pool>(data, opt, start);
-    case selection::best_first: return run<best_pool>(data, opt, start);
+    case selection::depth_first:
+      return run<dfs_pool>(data, opt, start);
+    case selection::breadth_first:
+      return run<bfs_pool>(data, opt, start);
+    case selection::best_first:
+      return run<best_pool>(data, opt, start);
   }
   throw error("unknown selection strategy");
 }

@@ -19,7 +19,14 @@ using job_t = std::uint16_t;  // job index in a permutation (instances up to 655
 // directions' children and pick per node (Gmys, Mezmaz, Melab, Tuyttens, EJOR 2020).
 enum class branching : int { forward = 0, backward = 1, min_branch = 2, min_min = 3 };
 enum class selection : int { depth_first = 0, breadth_first = 1, best_first = 2 };
-enum class solve_status : int { optimal = 0, proven_bound = 1, time_limit = 2, node_limit = 3, interrupted = 4, error = 5 };
+enum class solve_status : int {
+  optimal = 0,
+  proven_bound = 1,
+  time_limit = 2,
+  node_limit = 3,
+  interrupted = 4,
+  error = 5
+};
 
 struct search_state;  // search/checkpoint.hpp
 
@@ -41,14 +48,14 @@ struct solve_options {
   bound_kind bound = bound_kind::lb1;
   branching branch = branching::min_branch;  // fastest measured on the CPU (docs/benchmarks.md)
   selection select = selection::depth_first;
-  std::optional<int> initial_ub;        // --ub: prune every node with lb >= this (papers' 6.1)
-  bool use_neh = true;                  // NEH gives the first incumbent
-  double time_limit = 0;                // seconds, 0 = none
-  std::uint64_t node_limit = 0;         // branched nodes, 0 = none
-  int threads = 1;                      // cpu-mt
-  bool shared_queue = false;            // cpu-mt: the papers' single mutex-protected queue
-  bool profile = false;                 // time bounding versus the rest (papers' Table I)
-  const std::atomic<bool>* interrupt = nullptr;  // set by the SIGINT handler
+  std::optional<int> initial_ub;                          // --ub: prune every node with lb >= this (papers' 6.1)
+  bool use_neh = true;                                    // NEH gives the first incumbent
+  double time_limit = 0;                                  // seconds, 0 = none
+  std::uint64_t node_limit = 0;                           // branched nodes, 0 = none
+  int threads = 1;                                        // cpu-mt
+  bool shared_queue = false;                              // cpu-mt: the papers' single mutex-protected queue
+  bool profile = false;                                   // time bounding versus the rest (papers' Table I)
+  const std::atomic<bool>* interrupt = nullptr;           // set by the SIGINT handler
   std::function<void(const progress_info&)> on_progress;  // called about once a second
   double progress_interval = 1.0;
   // Checkpoint/restart (CPU depth-first solvers; docs/decisions/003-checkpoints.md).
@@ -68,7 +75,7 @@ struct solve_stats {
   std::uint64_t leaves = 0;    // complete schedules reached
   double bound_seconds = 0;    // time in bounding (with profile)
   double total_seconds = 0;
-  double explored = 0;         // fraction of the search space closed
+  double explored = 0;  // fraction of the search space closed
 
   solve_stats& operator+=(const solve_stats& o) {
     branched += o.branched;
@@ -83,11 +90,11 @@ struct solve_stats {
 
 struct solve_result {
   solve_status status = solve_status::error;
-  int makespan = 0;            // of `schedule`; 0 if none was found
-  std::vector<int> schedule;   // 0-based job indices, best found
-  int lower_bound = 0;         // proven lower bound on the optimum
+  int makespan = 0;           // of `schedule`; 0 if none was found
+  std::vector<int> schedule;  // 0-based job indices, best found
+  int lower_bound = 0;        // proven lower bound on the optimum
   solve_stats stats;
-  std::string backend;         // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
+  std::string backend;             // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
   std::vector<std::string> notes;  // decisions taken at run time (e.g. the GPU pool size)
 };
 

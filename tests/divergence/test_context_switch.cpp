@@ -66,15 +66,15 @@ TEST(context_switch_model, rare_branches_run_with_full_warps) {
 }
 
 TEST(context_switch, consensus_counts_attached_and_pooled) {
-  EXPECT_TRUE(consensus(0b0111u, 0b1111u, {0, 0}));    // 3 yes, 1 no
-  EXPECT_FALSE(consensus(0b0111u, 0b1111u, {0, 5}));   // 3 yes, 6 no
-  EXPECT_TRUE(consensus(0b0001u, 0b1111u, {10, 0}));   // 11 yes, 3 no
-  EXPECT_FALSE(consensus(0u, 0u, {2, 2}));             // tie: not taken
+  EXPECT_TRUE(consensus(0b0111u, 0b1111u, {0, 0}));   // 3 yes, 1 no
+  EXPECT_FALSE(consensus(0b0111u, 0b1111u, {0, 5}));  // 3 yes, 6 no
+  EXPECT_TRUE(consensus(0b0001u, 0b1111u, {10, 0}));  // 11 yes, 3 no
+  EXPECT_FALSE(consensus(0u, 0u, {2, 2}));            // tie: not taken
 }
 
 TEST(context_switch, switch_plan_is_a_consistent_exchange) {
-  const lane_mask live = 0xffff0fffu;   // lanes 12..15 have no context
-  const lane_mask want = 0x0000f0f0u;   // contexts wanting the branch (of live lanes: 4..7)
+  const lane_mask live = 0xffff0fffu;  // lanes 12..15 have no context
+  const lane_mask want = 0x0000f0f0u;  // contexts wanting the branch (of live lanes: 4..7)
   const branch_map_counts k{6, 10};
   for (bool path : {true, false}) {
     SCOPED_TRACE(path);

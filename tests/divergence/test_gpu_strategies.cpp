@@ -109,8 +109,8 @@ TEST(gpu_context_switch, monte_carlo_branch_identical_to_plain) {
     for (std::uint32_t pool : {32u, 96u, 160u})
       for (std::uint32_t interval : {1u, 8u})
         for (bool deflt : {false, true}) {
-          SCOPED_TRACE("p=" + std::to_string(prob) + " pool=" + std::to_string(pool) + " interval=" +
-                       std::to_string(interval) + " default=" + std::to_string(deflt));
+          SCOPED_TRACE("p=" + std::to_string(prob) + " pool=" + std::to_string(pool) +
+                       " interval=" + std::to_string(interval) + " default=" + std::to_string(deflt));
           EXPECT_TRUE(run_branch(spec, context_switch_params{pool, interval, deflt}, once(), true).output ==
                       plain.output);
         }

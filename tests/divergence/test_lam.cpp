@@ -20,11 +20,21 @@ std::vector<std::uint32_t> make_classes(std::size_t n, std::uint32_t r, layout h
   std::geometric_distribution<std::uint32_t> g(0.4);
   for (std::size_t i = 0; i < n; ++i) {
     switch (how) {
-      case layout::uniform: cls[i] = u(rng); break;
-      case layout::skewed: cls[i] = std::min(r - 1, g(rng)); break;
-      case layout::sorted: cls[i] = u(rng); break;
-      case layout::constant: cls[i] = 3 % r; break;
-      case layout::blocky: cls[i] = (i / 32) % 3 == 0 ? static_cast<std::uint32_t>((i / 32) % r) : u(rng); break;
+      case layout::uniform:
+        cls[i] = u(rng);
+        break;
+      case layout::skewed:
+        cls[i] = std::min(r - 1, g(rng));
+        break;
+      case layout::sorted:
+        cls[i] = u(rng);
+        break;
+      case layout::constant:
+        cls[i] = 3 % r;
+        break;
+      case layout::blocky:
+        cls[i] = (i / 32) % 3 == 0 ? static_cast<std::uint32_t>((i / 32) % r) : u(rng);
+        break;
     }
   }
   if (how == layout::sorted) std::sort(cls.begin(), cls.end());

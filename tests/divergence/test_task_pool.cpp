@@ -161,12 +161,12 @@ TEST(task_pool, ranges_from_counters_clip_at_total) {
 }
 
 TEST(task_pool, hybrid_fetch_lane_is_the_first_overflowing_lane) {
-  const task_range local{10, 13};        // 3 tasks left in the warp's pool
-  const lane_mask need = 0b1011'0110u;   // lanes 1, 2, 4, 5, 7
+  const task_range local{10, 13};       // 3 tasks left in the warp's pool
+  const lane_mask need = 0b1011'0110u;  // lanes 1, 2, 4, 5, 7
   const hybrid_fetch f = plan_hybrid_fetch(local, need, 4);
   EXPECT_EQ(f.from_local, 3u);
-  EXPECT_EQ(f.refill, 5u + 4u);          // idle threads + chunk
-  EXPECT_EQ(f.fetch_lane, 5);            // ranks 0,1,2 = lanes 1,2,4 are served locally
+  EXPECT_EQ(f.refill, 5u + 4u);  // idle threads + chunk
+  EXPECT_EQ(f.fetch_lane, 5);    // ranks 0,1,2 = lanes 1,2,4 are served locally
   const task_range refilled{100, 109};
   std::uint32_t t = 0;
   EXPECT_TRUE(hybrid_lane_task(local, need, 4, f, refilled, &t));

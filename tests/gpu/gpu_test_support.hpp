@@ -18,8 +18,8 @@
 #include "gpu/pool_layout.hpp"
 #include "search/types.hpp"
 
-#define PFSP_REQUIRE_GPU()                                              \
-  do {                                                                  \
+#define PFSP_REQUIRE_GPU()                                                  \
+  do {                                                                      \
     if (::pfsp::gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device"; \
   } while (0)
 
@@ -41,9 +41,12 @@ inline std::vector<parent_node> parents_at_every_depth(int n, int per_depth, std
       for (int j = 0; j < n; ++j) p.perm[static_cast<std::size_t>(j)] = j;
       std::shuffle(p.perm.begin(), p.perm.end(), rng);
       int a;
-      if (r == 0) a = 0;                 // empty prefix
-      else if (r == 1) a = depth;        // empty suffix
-      else a = static_cast<int>(rng() % static_cast<unsigned>(depth + 1));
+      if (r == 0)
+        a = 0;  // empty prefix
+      else if (r == 1)
+        a = depth;  // empty suffix
+      else
+        a = static_cast<int>(rng() % static_cast<unsigned>(depth + 1));
       p.limit1 = a - 1;
       p.limit2 = n - (depth - a);
       out.push_back(std::move(p));
@@ -59,8 +62,10 @@ inline void stage(gpu::bounder& bd, int s, const std::vector<parent_node>& paren
     for (int i = 0; i < n; ++i) {
       const std::size_t at = p * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
       const int j = parents[p].perm[static_cast<std::size_t>(i)];
-      if (bd.job_bytes() == 1) bytes[at] = static_cast<unsigned char>(j);
-      else reinterpret_cast<std::uint16_t*>(bytes)[at] = static_cast<std::uint16_t>(j);
+      if (bd.job_bytes() == 1)
+        bytes[at] = static_cast<unsigned char>(j);
+      else
+        reinterpret_cast<std::uint16_t*>(bytes)[at] = static_cast<std::uint16_t>(j);
     }
     bd.limits(s)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
   }
@@ -77,13 +82,17 @@ inline std::vector<int> cpu_child_bounds(const bound_data& data, bound_kind kind
   for (const auto& p : parents) {
     node_parts(b, p.perm.data(), p.limit1, p.limit2, front.data(), back.data(), remain.data());
     const int first = p.limit1 + 1, count = p.limit2 - first;
-    for (int i = 0; i < n; ++i) flags[static_cast<std::size_t>(p.perm[static_cast<std::size_t>(i)])] = (i < first || i >= p.limit2) ? 1 : 0;
+    for (int i = 0; i < n; ++i)
+      flags[static_cast<std::size_t>(p.perm[static_cast<std::size_t>(i)])] = (i < first || i >= p.limit2) ? 1 : 0;
     const unsigned char* f = flags.data();
     auto sched = [f](int j) { return f[j] != 0; };
     std::vector<bool> dirs;
-    if (rule == branching::forward) dirs = {true};
-    else if (rule == branching::backward) dirs = {false};
-    else dirs = {true, false};
+    if (rule == branching::forward)
+      dirs = {true};
+    else if (rule == branching::backward)
+      dirs = {false};
+    else
+      dirs = {true, false};
     for (bool fwd : dirs)
       for (int c = 0; c < count; ++c)
         out.push_back(child_bound(kind, b, front.data(), back.data(), remain.data(), sched,
@@ -92,8 +101,8 @@ inline std::vector<int> cpu_child_bounds(const bound_data& data, bound_kind kind
   return out;
 }
 
-inline std::vector<int> cpu_node_bounds(const bound_data& data, bound_kind kind, const std::vector<parent_node>& parents,
-                                        int ub) {
+inline std::vector<int> cpu_node_bounds(const bound_data& data, bound_kind kind,
+                                        const std::vector<parent_node>& parents, int ub) {
   const bound_view b = data.view();
   const int n = b.inst.n, m = b.inst.m;
   std::vector<int> front(m), back(m), remain(m), out;
@@ -103,7 +112,8 @@ inline std::vector<int> cpu_node_bounds(const bound_data& data, bound_kind kind,
     for (int i = 0; i < n; ++i)
       flags[static_cast<std::size_t>(p.perm[static_cast<std::size_t>(i)])] = (i <= p.limit1 || i >= p.limit2) ? 1 : 0;
     const unsigned char* f = flags.data();
-    out.push_back(node_bound(kind, b, front.data(), back.data(), remain.data(), [f](int j) { return f[j] != 0; }, ub));
+    out.push_back(node_bound(
+        kind, b, front.data(), back.data(), remain.data(), [f](int j) { return f[j] != 0; }, ub));
   }
   return out;
 }

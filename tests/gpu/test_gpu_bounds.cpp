@@ -28,7 +28,8 @@ std::vector<bound_case> bound_cases() {
   v.push_back({random_instance(64, 5, 13, 1, 99), "random_instance(64, 5, 13) (largest small class)", 1});
   v.push_back({random_instance(65, 4, 14, 1, 99), "random_instance(65, 4, 14) (medium class)", 1});
   v.push_back({random_instance(257, 3, 15, 1, 99), "random_instance(257, 3, 15) (large class, 16-bit jobs)", 1});
-  v.push_back({random_instance(200, 20, 16, 1, 99), "random_instance(200, 20, 16) (tables do not fit in shared memory)", 0});
+  v.push_back(
+      {random_instance(200, 20, 16, 1, 99), "random_instance(200, 20, 16) (tables do not fit in shared memory)", 0});
   return v;
 }
 
@@ -56,7 +57,8 @@ TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
       std::vector<int> sorted = full;
       std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
       for (int ub : {INT_MAX, sorted[sorted.size() / 2]}) {
-        const std::vector<int> ref = ub == INT_MAX ? full : cpu_child_bounds(data, kind, branching::min_min, parents, ub);
+        const std::vector<int> ref =
+            ub == INT_MAX ? full : cpu_child_bounds(data, kind, branching::min_min, parents, ub);
         const std::vector<int> ref_nodes = cpu_node_bounds(data, kind, parents, ub);
         int combo = 0;
         for (gpu::kernel_variant variant : all_variants())
@@ -71,20 +73,20 @@ TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
             const std::size_t children = bd.submit_children(0, parents.size(), ub, 64);
             ASSERT_EQ(children, ref.size());
             const int* out = bd.wait(0);
-            const std::string where = c.what + ", seed " + std::to_string(seed) + ", " + std::string(to_string(kind)) +
-                                      ", " + std::string(gpu::to_string(variant)) + ", " +
-                                      std::string(gpu::to_string(place)) + ", sort " +
-                                      std::string(gpu::to_string(pol.sort)) + ", ub " + std::to_string(ub) + ": " +
-                                      bd.describe();
+            const std::string where =
+                c.what + ", seed " + std::to_string(seed) + ", " + std::string(to_string(kind)) + ", " +
+                std::string(gpu::to_string(variant)) + ", " + std::string(gpu::to_string(place)) + ", sort " +
+                std::string(gpu::to_string(pol.sort)) + ", ub " + std::to_string(ub) + ": " + bd.describe();
             std::size_t bad = 0;
             for (std::size_t i = 0; i < ref.size(); ++i)
-              if (out[i] != ref[i] && ++bad <= 3) ADD_FAILURE() << where << ": child " << i << " gpu " << out[i] << " cpu " << ref[i];
+              if (out[i] != ref[i] && ++bad <= 3)
+                ADD_FAILURE() << where << ": child " << i << " gpu " << out[i] << " cpu " << ref[i];
             ASSERT_EQ(bad, 0u) << where;
             bd.submit_nodes(0, parents.size(), ub, 96);
             const int* nodes = bd.wait(0);
             for (std::size_t p = 0; p < parents.size(); ++p)
-              ASSERT_EQ(nodes[p], ref_nodes[p]) << where << ": node " << p << " limits " << parents[p].limit1 << ","
-                                                << parents[p].limit2;
+              ASSERT_EQ(nodes[p], ref_nodes[p])
+                  << where << ": node " << p << " limits " << parents[p].limit1 << "," << parents[p].limit2;
             if (c.inst.n == 200) {
               EXPECT_FALSE(bd.tables_in_shared()) << where;
             }
@@ -112,7 +114,8 @@ TEST(GpuBounds, OneDirectionRulesBoundOnlyTheirDirection) {
       stage(bd, 1, parents);
       ASSERT_EQ(bd.submit_children(1, parents.size(), INT_MAX, 128), ref.size());
       const int* out = bd.wait(1);
-      for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(out[i], ref[i]) << to_string(rule) << " " << to_string(kind) << " child " << i;
+      for (std::size_t i = 0; i < ref.size(); ++i)
+        ASSERT_EQ(out[i], ref[i]) << to_string(rule) << " " << to_string(kind) << " child " << i;
     }
 }
 

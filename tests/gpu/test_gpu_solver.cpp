@@ -20,7 +20,8 @@ namespace pfsp::test {
 namespace {
 
 const std::vector<branching>& all_rules() {
-  static const std::vector<branching> v{branching::forward, branching::backward, branching::min_branch, branching::min_min};
+  static const std::vector<branching> v{branching::forward, branching::backward, branching::min_branch,
+                                        branching::min_min};
   return v;
 }
 const std::vector<gpu::pool_selection>& all_selections() {

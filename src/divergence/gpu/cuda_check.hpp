@@ -16,13 +16,12 @@ class cuda_error : public error {
 
 }  // namespace pfsp::divergence::gpu
 
-#define PFSP_DIV_CUDA_TRY(call)                                                                     \
-  do {                                                                                              \
-    const cudaError_t pfsp_div_err_ = (call);                                                       \
-    if (pfsp_div_err_ != cudaSuccess)                                                               \
-      throw ::pfsp::divergence::gpu::cuda_error(std::string(#call) + ": " +                         \
-                                                cudaGetErrorString(pfsp_div_err_) + " (" __FILE__ ":" + \
-                                                std::to_string(__LINE__) + ")");                    \
+#define PFSP_DIV_CUDA_TRY(call)                                                                                 \
+  do {                                                                                                          \
+    const cudaError_t pfsp_div_err_ = (call);                                                                   \
+    if (pfsp_div_err_ != cudaSuccess)                                                                           \
+      throw ::pfsp::divergence::gpu::cuda_error(std::string(#call) + ": " + cudaGetErrorString(pfsp_div_err_) + \
+                                                " (" __FILE__ ":" + std::to_string(__LINE__) + ")");            \
   } while (0)
 
 // After every launch: configuration errors now, faults at the next synchronisation.

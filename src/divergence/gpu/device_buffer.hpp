@@ -37,11 +37,12 @@ class device_buffer {
   const T* data() const { return p_; }
   std::size_t size() const { return n_; }
 
-  void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) { upload(host.data(), host.size(), 0, stream); }
+  void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) {
+    upload(host.data(), host.size(), 0, stream);
+  }
   void upload(const T* host, std::size_t count, std::size_t offset = 0, cudaStream_t stream = nullptr) {
     PFSP_DIV_EXPECTS(offset + count <= n_, "device_buffer::upload out of range");
-    if (count)
-      PFSP_DIV_CUDA_TRY(cudaMemcpyAsync(p_ + offset, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+    if (count) PFSP_DIV_CUDA_TRY(cudaMemcpyAsync(p_ + offset, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
   }
   std::vector<T> download() const {
     std::vector<T> host(n_);

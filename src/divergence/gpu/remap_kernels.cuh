@@ -23,7 +23,7 @@ __global__ void gather_kernel(const T* __restrict__ in, const std::uint32_t* __r
 
 // Row-major rows x n matrix, every row gathered with the same D[] (GAFORT's genes).
 static __global__ void gather_rows_kernel(const float* __restrict__ in, const std::uint32_t* __restrict__ source,
-                                   float* __restrict__ out, std::uint32_t n, std::uint32_t rows) {
+                                          float* __restrict__ out, std::uint32_t n, std::uint32_t rows) {
   const std::uint64_t total = static_cast<std::uint64_t>(n) * rows;
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < total;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
@@ -34,8 +34,8 @@ static __global__ void gather_rows_kernel(const float* __restrict__ in, const st
 
 // out[source[t]] = in[t]
 template <class T>
-__global__ void scatter_kernel(const T* __restrict__ in, const std::uint32_t* __restrict__ source,
-                               T* __restrict__ out, std::uint32_t n) {
+__global__ void scatter_kernel(const T* __restrict__ in, const std::uint32_t* __restrict__ source, T* __restrict__ out,
+                               std::uint32_t n) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) out[source[t]] = in[t];
 }

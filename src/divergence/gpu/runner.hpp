@@ -98,16 +98,16 @@ struct remap_strategy {
 
 struct remap_result {
   pipeline_report report;
-  double kernel_ms = 0.0;  // the workload's kernels alone, summed over chunks (events)
-  double moves_ms = 0.0;   // D[] upload and layout moves, summed over chunks (events)
+  double kernel_ms = 0.0;     // the workload's kernels alone, summed over chunks (events)
+  double moves_ms = 0.0;      // D[] upload and layout moves, summed over chunks (events)
   std::vector<float> output;  // all chunks' outputs, original order (keep_output only)
 };
 
 // The CPU-GPU pipeline over spec.chunks chunks (Section 4.1). options.remap == false: plain.
 // Efficiency control on (options.efficiency.enabled) also means plans predicting no gain are
 // skipped; off means every plan is applied, as in Zhang's Figure 6 middle bars.
-remap_result run_remap_pipeline(const remap_spec& spec, const remap_strategy& strategy,
-                                const pipeline_options& options, bool keep_output = false);
+remap_result run_remap_pipeline(const remap_spec& spec, const remap_strategy& strategy, const pipeline_options& options,
+                                bool keep_output = false);
 
 // One chunk, plan computed beforehand, no pipeline: the kernel-level trade-off of Section 3.3.
 struct remap_kernel_times {

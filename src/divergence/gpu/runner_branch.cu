@@ -21,8 +21,7 @@ run_result run_branch(const mc_branch_spec& spec, const std::optional<context_sw
   std::function<void()> launch;
   if (!strategy) {
     launch = [&] {
-      plain_branch_kernel<mc_branch>
-          <<<detail::blocks_for(spec.tasks, switch_block_threads), switch_block_threads>>>(b);
+      plain_branch_kernel<mc_branch><<<detail::blocks_for(spec.tasks, switch_block_threads), switch_block_threads>>>(b);
       PFSP_DIV_CUDA_CHECK_LAUNCH();
     };
   } else {
@@ -31,7 +30,8 @@ run_result run_branch(const mc_branch_spec& spec, const std::optional<context_sw
                      "context switching: pool_contexts must be a multiple of 32, at most 2048");
     auto kernel = context_switch_kernel<mc_branch>;
     const std::size_t smem = (switch_block_threads / warp_size) * switch_warp_bytes<mc_branch>(p.pool_contexts);
-    PFSP_DIV_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    PFSP_DIV_CUDA_TRY(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     const unsigned blocks = detail::persistent_blocks(kernel, switch_block_threads, smem, opt.blocks_per_sm);
     launch = [=, &counter] {
       PFSP_DIV_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(std::uint32_t)));

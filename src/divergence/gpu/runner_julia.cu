@@ -1,6 +1,6 @@
 // Frey's Julia set case on the device, every pool and fetch control.
-#include "divergence/gpu/termination_dispatch.cuh"
 #include "divergence/gpu/runner_internal.hpp"
+#include "divergence/gpu/termination_dispatch.cuh"
 #include "divergence/workloads/julia.hpp"
 
 namespace pfsp::divergence::gpu::detail {

@@ -1,6 +1,6 @@
 // Frey's Monte Carlo termination case on the device, every pool and fetch control.
-#include "divergence/gpu/termination_dispatch.cuh"
 #include "divergence/gpu/runner_internal.hpp"
+#include "divergence/gpu/termination_dispatch.cuh"
 #include "divergence/workloads/monte_carlo.hpp"
 
 namespace pfsp::divergence::gpu::detail {

@@ -22,7 +22,8 @@ using clock_type = std::chrono::steady_clock;
 __global__ void fill_uniform_kernel(float* out, std::uint64_t n, std::uint32_t key, float lo, float hi) {
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
-    out[i] = lo + (hi - lo) * static_cast<float>(hash_draw(key, static_cast<std::uint32_t>(i)) >> 8) * (1.0f / 16777216.0f);
+    out[i] =
+        lo + (hi - lo) * static_cast<float>(hash_draw(key, static_cast<std::uint32_t>(i)) >> 8) * (1.0f / 16777216.0f);
 }
 
 float host_uniform(std::uint32_t key, std::uint32_t i, float lo, float hi) {
@@ -91,8 +92,13 @@ struct remap_data {
 
   gafort_view gafort_chunk(std::size_t c) {
     const std::size_t o = c * n;
-    return {n, spec.gene_length, spec.work, trips.data() + o, fitness.data() + o,
-            genes.data() + o * spec.gene_length, out.data() + o};
+    return {n,
+            spec.gene_length,
+            spec.work,
+            trips.data() + o,
+            fitness.data() + o,
+            genes.data() + o * spec.gene_length,
+            out.data() + o};
   }
   gafort_view gafort_scratch() {
     return {n, spec.gene_length, spec.work, trips_s.data(), fitness_s.data(), genes_s.data(), out_s.data()};
@@ -277,7 +283,7 @@ remap_result run_remap_pipeline(const remap_spec& spec, const remap_strategy& st
   if (keep_output) d.poison_output();
   const bool honor_prediction = options.efficiency.enabled;
   remapper<remap_plan> remap = [&d, &strategy, honor_prediction](std::size_t c,
-                                                                  std::stop_token stop) -> std::optional<remap_plan> {
+                                                                 std::stop_token stop) -> std::optional<remap_plan> {
     const std::vector<double> cost = costs_of(d, c);
     const double before = lockstep_cost(cost, nullptr);
     // With efficiency control, a chunk whose best possible plan cannot pay is skipped before

@@ -58,8 +58,8 @@ __global__ void __launch_bounds__(pool_block_threads)
   typename W::state s{};
   bool has = false, done = false, retired = false;
   bool counted = false;  // Atomic: this lane's finished task is in finished_count
-  task_range priv{};   // Global: this thread's private pool
-  task_range local{};  // Hybrid: the warp's pool (warp-uniform, kept in registers of every lane)
+  task_range priv{};     // Global: this thread's private pool
+  task_range local{};    // Hybrid: the warp's pool (warp-uniform, kept in registers of every lane)
 
   // Lanes of `need` (warp-uniform) take one task each; a lane that finds its pools dry retires.
   auto fetch = [&](lane_mask need) {

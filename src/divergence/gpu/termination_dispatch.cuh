@@ -24,10 +24,14 @@ void launch_pool(const W& w, std::uint32_t* counter, const task_pool_params& p, 
 template <class W, pool_kind Pool>
 void launch_control(const W& w, std::uint32_t* counter, const task_pool_params& p, const timing_options& opt) {
   switch (p.control) {
-    case fetch_control::any: return launch_pool<W, Pool, fetch_control::any>(w, counter, p, opt);
-    case fetch_control::all: return launch_pool<W, Pool, fetch_control::all>(w, counter, p, opt);
-    case fetch_control::ballot: return launch_pool<W, Pool, fetch_control::ballot>(w, counter, p, opt);
-    case fetch_control::atomic: return launch_pool<W, Pool, fetch_control::atomic>(w, counter, p, opt);
+    case fetch_control::any:
+      return launch_pool<W, Pool, fetch_control::any>(w, counter, p, opt);
+    case fetch_control::all:
+      return launch_pool<W, Pool, fetch_control::all>(w, counter, p, opt);
+    case fetch_control::ballot:
+      return launch_pool<W, Pool, fetch_control::ballot>(w, counter, p, opt);
+    case fetch_control::atomic:
+      return launch_pool<W, Pool, fetch_control::atomic>(w, counter, p, opt);
   }
 }
 
@@ -43,10 +47,14 @@ void launch_termination(const W& w, std::uint32_t* counter, const std::optional<
   const task_pool_params& p = *strategy;
   check_params(p);
   switch (p.pool) {
-    case pool_kind::global: return launch_control<W, pool_kind::global>(w, counter, p, opt);
-    case pool_kind::local: return launch_control<W, pool_kind::local>(w, counter, p, opt);
-    case pool_kind::hybrid: return launch_control<W, pool_kind::hybrid>(w, counter, p, opt);
-    case pool_kind::persistent: return launch_pool<W, pool_kind::persistent, fetch_control::all>(w, counter, p, opt);
+    case pool_kind::global:
+      return launch_control<W, pool_kind::global>(w, counter, p, opt);
+    case pool_kind::local:
+      return launch_control<W, pool_kind::local>(w, counter, p, opt);
+    case pool_kind::hybrid:
+      return launch_control<W, pool_kind::hybrid>(w, counter, p, opt);
+    case pool_kind::persistent:
+      return launch_pool<W, pool_kind::persistent, fetch_control::all>(w, counter, p, opt);
   }
 }
 

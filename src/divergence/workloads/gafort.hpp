@@ -13,9 +13,9 @@
 namespace pfsp::divergence {
 
 struct gafort_view {
-  std::uint32_t n = 0;            // children
-  std::uint32_t gene_length = 0;  // positions stored per gene; a crossover longer than that wraps
-  std::uint32_t work = 16;        // multiply-adds per position visited ("compute2")
+  std::uint32_t n = 0;                   // children
+  std::uint32_t gene_length = 0;         // positions stored per gene; a crossover longer than that wraps
+  std::uint32_t work = 16;               // multiply-adds per position visited ("compute2")
   const std::uint32_t* trips = nullptr;  // crossover length per child (the loop's trip count)
   const float* fitness = nullptr;        // per child
   const float* genes = nullptr;          // gene_length x n, position-major

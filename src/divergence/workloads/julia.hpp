@@ -20,9 +20,12 @@ struct julia_view_box {
 
 inline julia_view_box julia_offset_view(int offset) {
   switch (offset) {
-    case 0: return {-0.8f, 0.156f, -0.4f, -0.3f, 0.8f, 0.6f};       // no interior: escape times vary wildly
-    case 1: return {-0.123f, 0.745f, -1.6f, -1.2f, 3.2f, 2.4f};     // Douady's rabbit: interior and exterior
-    default: return {-0.123f, 0.745f, -0.06f, -0.045f, 0.12f, 0.09f};  // inside the rabbit's filled set
+    case 0:
+      return {-0.8f, 0.156f, -0.4f, -0.3f, 0.8f, 0.6f};  // no interior: escape times vary wildly
+    case 1:
+      return {-0.123f, 0.745f, -1.6f, -1.2f, 3.2f, 2.4f};  // Douady's rabbit: interior and exterior
+    default:
+      return {-0.123f, 0.745f, -0.06f, -0.045f, 0.12f, 0.09f};  // inside the rabbit's filled set
   }
 }
 

@@ -96,8 +96,8 @@ std::vector<int> cpu_bounds(const bound_data& data, bound_kind kind, const std::
       for (int dir = 0; dir < 2; ++dir)
         for (int c = 0; c < count; ++c) {
           const int job = p.perm[static_cast<std::size_t>(first + c)];
-          pass.push_back(child_bound(kind, b, front.data(), back.data(), remain.data(), sched, job, dir == 0, ub,
-                                     scratch.data()));
+          pass.push_back(
+              child_bound(kind, b, front.data(), back.data(), remain.data(), sched, job, dir == 0, ub, scratch.data()));
         }
       done += 2 * static_cast<std::uint64_t>(count);
       if ((done & 255) < 64 && elapsed() > max_seconds) break;
@@ -112,11 +112,17 @@ std::vector<int> cpu_bounds(const bound_data& data, bound_kind kind, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"--instances", "ta021,ta051"}, {"--bound", "lb2"},      {"--children", "262144"},
-                                       {"--reps", "20"},              {"--kernels", "plain,refactored,branchless"},
-                                       {"--memory", "shared,global"}, {"--sort", "none,host,device"},
-                                       {"--tpb", "128"},              {"--ub", "opt"},
-                                       {"--cpu-seconds", "3"},        {"--seed", "1"}};
+  std::map<std::string, std::string> a{{"--instances", "ta021,ta051"},
+                                       {"--bound", "lb2"},
+                                       {"--children", "262144"},
+                                       {"--reps", "20"},
+                                       {"--kernels", "plain,refactored,branchless"},
+                                       {"--memory", "shared,global"},
+                                       {"--sort", "none,host,device"},
+                                       {"--tpb", "128"},
+                                       {"--ub", "opt"},
+                                       {"--cpu-seconds", "3"},
+                                       {"--seed", "1"}};
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!a.count(argv[i])) {
       std::cerr << "unknown option " << argv[i] << "\n";
@@ -130,20 +136,22 @@ int main(int argc, char** argv) {
       return 1;
     }
     const gpu::device_info dev = gpu::query_device(0);
-    const std::map<std::string, bound_kind> kinds{{"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
+    const std::map<std::string, bound_kind> kinds{
+        {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
     const std::map<std::string, gpu::kernel_variant> variants{{"plain", gpu::kernel_variant::plain},
                                                               {"refactored", gpu::kernel_variant::refactored},
                                                               {"branchless", gpu::kernel_variant::branchless}};
     const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
                                                               {"global", gpu::memory_placement::global}};
-    const std::map<std::string, gpu::pool_sort> sorts{{"none", gpu::pool_sort::none}, {"host", gpu::pool_sort::host},
-                                                      {"device", gpu::pool_sort::device}};
+    const std::map<std::string, gpu::pool_sort> sorts{
+        {"none", gpu::pool_sort::none}, {"host", gpu::pool_sort::host}, {"device", gpu::pool_sort::device}};
     const bound_kind kind = kinds.at(a["--bound"]);
     const std::size_t target = std::stoull(a["--children"]);
     const int reps = std::stoi(a["--reps"]);
     const bool tpb_occupancy = a["--tpb"] == "occ";  // the bounder's occupancy-derived block size
     const int tpb_fixed = tpb_occupancy ? 0 : std::stoi(a["--tpb"]);
-    std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0, PFSP_GIT_COMMIT);
+    std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0,
+                PFSP_GIT_COMMIT);
     std::printf("%-8s %-6s %-7s %-10s %-6s %-6s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound", "kernel",
                 "memory", "sort", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s", "speedup", "check");
     std::vector<std::string> json;
@@ -151,8 +159,10 @@ int main(int argc, char** argv) {
       const instance inst = load_instance(name);
       const bound_data data(inst);
       int ub = INT_MAX;
-      if (a["--ub"] == "opt") ub = inst.known ? inst.known->ub : INT_MAX;
-      else if (a["--ub"] != "none") ub = std::stoi(a["--ub"]);
+      if (a["--ub"] == "opt")
+        ub = inst.known ? inst.known->ub : INT_MAX;
+      else if (a["--ub"] != "none")
+        ub = std::stoi(a["--ub"]);
       const auto parents = make_parents(inst.n, target, static_cast<std::uint32_t>(std::stoul(a["--seed"])));
       double cpu_rate = 0;
       const std::vector<int> ref = cpu_bounds(data, kind, parents, ub, std::stod(a["--cpu-seconds"]), cpu_rate);
@@ -172,8 +182,10 @@ int main(int argc, char** argv) {
               for (int i = 0; i < inst.n; ++i) {
                 const int j = parents[p].perm[static_cast<std::size_t>(i)];
                 const std::size_t at = p * static_cast<std::size_t>(inst.n) + static_cast<std::size_t>(i);
-                if (jb == 1) perms[at] = static_cast<unsigned char>(j);
-                else reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
+                if (jb == 1)
+                  perms[at] = static_cast<unsigned char>(j);
+                else
+                  reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
               }
               bd.limits(0)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
             }
@@ -199,16 +211,18 @@ int main(int argc, char** argv) {
             std::sort(ms_kernel.begin(), ms_kernel.end());
             const double med = ms_kernel[ms_kernel.size() / 2];
             const double gpu_rate = static_cast<double>(children) / (med * 1e-3);
-            std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-6s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n", name.c_str(), inst.n,
-                        inst.m, a["--bound"].c_str(), ks.c_str(), bd.tables_in_shared() ? "shared" : "global", ss.c_str(), tpb,
-                        children, med, gpu_rate / 1e6, cpu_rate / 1e3, gpu_rate / cpu_rate, check.c_str());
+            std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-6s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n", name.c_str(),
+                        inst.n, inst.m, a["--bound"].c_str(), ks.c_str(), bd.tables_in_shared() ? "shared" : "global",
+                        ss.c_str(), tpb, children, med, gpu_rate / 1e6, cpu_rate / 1e3, gpu_rate / cpu_rate,
+                        check.c_str());
             std::ostringstream j;
-            j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\"" << a["--bound"]
-              << "\",\"kernel\":\"" << ks << "\",\"memory\":\"" << (bd.tables_in_shared() ? "shared" : "global")
-              << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb << ",\"children\":" << children << ",\"ub\":" << ub
-              << ",\"kernel_ms_median\":" << med << ",\"gpu_bounds_per_s\":" << gpu_rate
-              << ",\"cpu_bounds_per_s\":" << cpu_rate << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check
-              << "\",\"device\":\"" << dev.name << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
+            j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\""
+              << a["--bound"] << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
+              << (bd.tables_in_shared() ? "shared" : "global") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
+              << ",\"children\":" << children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
+              << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
+              << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check << "\",\"device\":\"" << dev.name
+              << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
             json.push_back(j.str());
             if (check.rfind("ok", 0) != 0) {
               std::cerr << "bound mismatch\n";
