@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,table,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
 #
@@ -162,6 +162,54 @@ except Exception as e:
 PY
           done
         done
+      done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+fi
+
+# Tables III-V as bounding throughput over one CPU core, per pool size and instance size (the
+# papers' 20x20 ... 200x20 plus 500x20): pfsp_gpu_bench on pools of random parents, LB2, ub =
+# optimum, 256 threads a block, tables in shared memory where they fit. III = plain unsorted,
+# IV = plain sorted, V = refactored sorted (and unsorted).
+if has sweep; then
+  res=$LOGS/sweep.txt
+  : >"$res"
+  for inst in ${SWEEP_SET:-ta021 ta051 ta081 ta101 ta111}; do
+    for pool in ${SWEEP_POOLS:-4096 16384 65536 262144}; do
+      timeout 300 "$BENCH" --instances "$inst" --bound lb2 --children "$pool" --reps 10 --kernels plain,refactored \
+        --memory shared --sort none,device --tpb 256 --cpu-seconds 1 ${SWEEP_ARGS:-} >"$LOGS/sweep_${inst}_${pool}.log" 2>&1
+      say "sweep $inst $pool: rc=$?"
+      grep -E '^\{' "$LOGS/sweep_${inst}_${pool}.log" >>"$res"
+    done
+  done
+  cp "$res" "$OUT/sweep.jsonl"
+fi
+
+# PPAM Table 1: kernel time on pools generated depth-first against breadth-first (no sort,
+# plain kernel, one stream so the kernel events are exact), per pool size, for a fixed search
+# time; reported as kernel nanoseconds per bound.
+if has ppam; then
+  res=$LOGS/ppam.txt
+  printf "%-6s %8s %-14s %10s %12s %10s\n" instance pool selection bounds kernel_s ns/bound >"$res"
+  for inst in ${PPAM_SET:-ta021 ta051 ta081 ta101 ta111}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for pool in ${PPAM_POOLS:-4096 16384 65536}; do
+      for sel in depth-first breadth-first; do
+        json=$LOGS/ppam_${inst}_${pool}_${sel}.json
+        timeout 60 "$PFSP" solve "$inst" --backend gpu --bound lb2 --ub "$ub" --pool-size "$pool" --threads-per-block 256 \
+          --kernel plain --sort none --streams 1 --gpu-selection "$sel" --time-limit "${PPAM_SECONDS:-3}" --profile \
+          --no-progress -q --json "$json" >/dev/null 2>&1
+        python3 - "$json" "$inst" "$pool" "$sel" >>"$res" <<'PY'
+import json, sys
+a = sys.argv
+try:
+    j = json.load(open(a[1]))
+    b = j["nodes"]["bounds"]; k = j.get("bound_seconds", 0.0)
+    print("%-6s %8s %-14s %10d %12.4f %10.2f" % (a[2], a[3], a[4], b, k, 1e9 * k / max(b, 1)))
+except Exception as e:
+    print("%-6s %8s %-14s failed (%s)" % (a[2], a[3], a[4], e))
+PY
       done
     done
   done
