@@ -12,6 +12,8 @@ namespace pfsp {
 
 bool gpu_cli_available() { return gpu::device_count() > 0; }
 
+void gpu_cli_warm_up(const gpu_cli_options& o) noexcept { gpu::warm_up(o.device); }
+
 void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
   const std::string g = "GPU backend";
   solve

@@ -89,6 +89,11 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
       << human(st.total_seconds > 0 ? static_cast<double>(st.branched) / st.total_seconds : 0.0) << "nodes/s, "
       << human(st.total_seconds > 0 ? static_cast<double>(st.bounds) / st.total_seconds : 0.0) << "bounds/s)\n"
       << std::defaultfloat;
+  if (st.setup_seconds > 0)
+    out << "setup        " << std::fixed << std::setprecision(3) << st.setup_seconds
+        << " s of it setting up the device (CUDA context, tables, buffers); search "
+        << std::max(0.0, st.total_seconds - st.setup_seconds) << " s\n"
+        << std::defaultfloat;
   if (st.bound_seconds > 0)
     out << "profile      bounding " << std::fixed << std::setprecision(3) << st.bound_seconds << " s ("
         << std::setprecision(1) << 100.0 * st.bound_seconds / std::max(st.total_seconds, 1e-12)
@@ -115,6 +120,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   j["explored_fraction"] = r.stats.explored;
   j["time_seconds"] = r.stats.total_seconds;
   if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
+  if (r.stats.setup_seconds > 0) j["setup_seconds"] = r.stats.setup_seconds;
   j["backend"] = r.backend;
   j["notes"] = r.notes;
   j["options"] = {{"backend", info.backend_opt},

@@ -156,8 +156,10 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   policy.streams = std::clamp(policy.streams, 1, 2);
   if (policy.pool_size && (policy.pool_size < 64 || policy.pool_size > (std::size_t{1} << 24)))
     throw input_error("--pool-size must be between 64 and 16777216 children");
+  const double setup_start = ctl.elapsed();
   Bounder bd(data, opt.bound, opt.branch, policy,
              std::max<std::size_t>(pool_tuner::max_pool(policy), 2 * static_cast<std::size_t>(n)));
+  const double setup_seconds = ctl.elapsed() - setup_start;
   pool_tuner tuner(policy, bd.occupancy_threads_per_block());
   const int T = policy.host_threads;
   host_workers workers(T);
@@ -374,6 +376,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   for (const auto& st : stats) total += st;
   const int open_min = store.empty() ? INT_MAX : store.min_lb();
   solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
+  r.stats.setup_seconds = setup_seconds;
   const device_times dt = bd.times();
   std::ostringstream backend;
   backend << "gpu (" << bd.device().name << ", " << bd.describe() << ", " << to_string(policy.select) << " selection, "

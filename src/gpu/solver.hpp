@@ -14,6 +14,11 @@ namespace pfsp::gpu {
 
 solve_result solve(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start);
 
+// Creates the CUDA context of `device` (cudaSetDevice + cudaFree(0)), so that a later solve()
+// on that device does not pay for it. The CLI runs it on a thread while the start heuristic
+// runs. Never throws: a failure here shows up again, with its message, in solve().
+void warm_up(int device) noexcept;
+
 // The same loop with the bounds computed on the host (host_bounder.hpp): for testing the
 // selection, pipeline and pruning logic without a GPU.
 solve_result solve_emulated(const bound_data& data, const solve_options& opt, const gpu_policy& policy,

@@ -74,6 +74,7 @@ struct solve_stats {
   std::uint64_t pruned = 0;    // children discarded by their bound
   std::uint64_t leaves = 0;    // complete schedules reached
   double bound_seconds = 0;    // time in bounding (with profile)
+  double setup_seconds = 0;    // part of total_seconds spent setting up a device (GPU backend)
   double total_seconds = 0;
   double explored = 0;  // fraction of the search space closed
 
