@@ -7,7 +7,8 @@
 # are repeated in summary.txt.
 #
 #   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,ncu scripts/device_run.sh
-#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30
+#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
+#   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
@@ -113,9 +114,9 @@ if has solve; then
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
     for b in $GPU_BOUNDS; do
       for be in ${BACKENDS:-gpu cpu-mt cpu}; do
-        limit=120
+        limit=${GPU_LIMIT:-120}
         [[ $be != gpu ]] && limit=$CPU_LIMIT
-        [[ $be == cpu && $b != lb1 ]] && continue
+        [[ $be == cpu && $b != lb1 && -z ${CPU_ALL_BOUNDS:-} ]] && continue
         json=$LOGS/solve_${inst}_${b}_${be}.json
         args=(solve "$inst" --backend "$be" --bound "$b" --ub "$ub" --no-progress --time-limit "$limit" --json "$json" --profile)
         [[ $be == gpu ]] && args+=($GPU_ARGS)
