@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,compact,strategies,queue,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -212,6 +212,71 @@ except Exception as e:
     print("%-6s %8s %-14s failed (%s)" % (a[2], a[3], a[4], e))
 PY
       done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+fi
+
+# --compact-times: int against 8-bit tables, per instance size (bounding kernel, LB2, ub = optimum).
+if has compact; then
+  for pool in ${COMPACT_POOLS:-65536 262144}; do
+    run_logged compact_$pool 300 "$BENCH" --instances ${COMPACT_SET:-ta021,ta051,ta081,ta101,ta111} --bound lb2 \
+      --children "$pool" --reps 10 --kernels branchless --memory shared --sort device --compact off,on --tpb 256 \
+      --cpu-seconds 1
+    grep -E '^\{' "$LOGS/compact_$pool.log" >>"$OUT/compact.jsonl"
+  done
+fi
+
+# --gpu-strategy (issue 4): bounding throughput per strategy and knob, then whole proofs with
+# each strategy (same optimum, same node counts as plain with ub = optimum).
+if has strategies; then
+  for b in ${STRAT_BOUNDS:-lb2 lb1-lb2}; do
+    run_logged strat_$b 300 "$BENCH" --instances ${STRAT_SET:-ta021,ta051} --bound "$b" --children 262144 --reps 10 \
+      --kernels branchless --memory shared --sort none,device --tpb 256 --cpu-seconds 1 \
+      --strategies plain,persistent,context-switch,split,remap
+    grep -E '^\{' "$LOGS/strat_$b.log" >>"$OUT/strategies.jsonl"
+    for pp in ${STRAT_PERSISTENT:-"pool=global,fetch=any" "pool=local,fetch=any" "pool=hybrid,fetch=any" \
+      "pool=hybrid,fetch=ballot,k=8" "pool=hybrid,fetch=ballot,k=16" "pool=hybrid,fetch=all" "pool=persistent,fetch=all" \
+      "pool=hybrid,fetch=atomic,k=8"}; do
+      run_logged "strat_${b}_${pp//[=,]/_}" 300 "$BENCH" --instances ${STRAT_SET:-ta021,ta051} --bound "$b" \
+        --children 262144 --reps 10 --kernels branchless --memory shared --sort none,device --tpb 256 --cpu-seconds 0.2 \
+        --strategies persistent --persistent-params "$pp"
+      grep -E '^\{' "$LOGS/strat_${b}_${pp//[=,]/_}.log" >>"$OUT/strategies.jsonl"
+    done
+  done
+  res=$LOGS/strat_solve.txt
+  printf "%-6s %-8s %-15s %-13s %8s %12s %12s\n" instance bound strategy status seconds branched bounds >"$res"
+  for inst in ${STRAT_SOLVE_SET:-ta028 ta029 ta030}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for b in ${STRAT_BOUNDS:-lb2 lb1-lb2}; do
+      for st in plain persistent context-switch split remap; do
+        json=$LOGS/strat_${inst}_${b}_${st}.json
+        timeout 120 "$PFSP" solve "$inst" --backend gpu --bound "$b" --ub "$ub" --gpu-strategy "$st" --no-progress -q \
+          --time-limit 100 --json "$json" >"$LOGS/strat_${inst}_${b}_${st}.log" 2>&1
+        python3 - "$json" "$inst" "$b" "$st" >>"$res" <<'PY'
+import json, sys
+a = sys.argv
+try:
+    j = json.load(open(a[1]))
+    print("%-6s %-8s %-15s %-13s %8.3f %12d %12d" % (a[2], a[3], a[4], j["status"], j["time_seconds"],
+          j["nodes"]["branched"], j["nodes"]["bounds"]))
+except Exception as e:
+    print("%-6s %-8s %-15s failed (%s)" % (a[2], a[3], a[4], e))
+PY
+      done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+fi
+
+# Table VII's CPU side: work stealing against the papers' shared queue, all host cores, LB1.
+if has queue; then
+  res=$LOGS/queue.txt
+  for inst in ${QUEUE_SET:-ta030 ta029}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for q in "" --shared-queue; do
+      "$PFSP" solve "$inst" --backend cpu-mt --threads "$(nproc)" --bound lb1 --ub "$ub" --no-progress $q 2>&1 |
+        grep -E "^(options|nodes|time|backend)" | sed "s/^/$inst ${q:-work-stealing} /" >>"$res"
     done
   done
   cat "$res" | tee -a "$SUMMARY"

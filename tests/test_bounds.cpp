@@ -11,7 +11,8 @@
 //                   and v == full when v < ub,
 //   - incremental:  child_bound / lb1_forward_child / lb1_backward_child equal node_bound computed
 //                   from scratch on the materialised child.
-// Plus completion times against the textbook recurrence and Johnson orders against brute force.
+// Plus completion times against the textbook recurrence and Johnson orders against brute force,
+// and the compact tables (8-bit times, 8/16-bit Johnson orders, 16-bit lags) against the int ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "bound/bound_data.hpp"
+#include "bound/compact_tables.hpp"
 #include "bound/lb1.hpp"
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
@@ -523,6 +525,193 @@ TEST(bound_data, heads_and_tails) {
         EXPECT_EQ(data.tails()[static_cast<std::size_t>(k) * s.inst.n + j], t);
       }
   }
+}
+
+// --- Compact tables (GPU --compact-times) ---------------------------------------------------
+// The bounds read through compact_bound_view must equal the int view's bit for bit: node parts,
+// LB1 per child in both directions, child and node bounds of every kind with and without early
+// exits, the O(m) child updates and the makespan.
+class compact_checker {
+ public:
+  compact_checker(const instance& inst, std::string what)
+      : inst_(inst), what_(std::move(what)), data_(inst), compact_(data_), m_(inst.m) {}
+
+  // Every node (ordered prefix, unscheduled middle, ordered suffix) of every permutation.
+  void all_nodes() {
+    std::vector<job_t> perm(static_cast<std::size_t>(inst_.n));
+    std::iota(perm.begin(), perm.end(), job_t{0});
+    do
+      for (int l1 = -1; l1 < inst_.n; ++l1)
+        for (int l2 = l1 + 1; l2 <= inst_.n; ++l2) check(perm, l1, l2);
+    while (std::next_permutation(perm.begin(), perm.end()));
+  }
+  // `per_depth` random nodes at every depth, or at about 12 spread depths from n = 50 on (empty
+  // prefix and empty suffix included).
+  void random_nodes(int per_depth, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    const int n = inst_.n;
+    std::vector<job_t> perm(static_cast<std::size_t>(n));
+    std::iota(perm.begin(), perm.end(), job_t{0});
+    const int stride = n < 50 ? 1 : n / 12;
+    for (int depth = 0; depth <= n; depth += (depth + stride > n && depth < n) ? n - depth : stride)
+      for (int r = 0; r < per_depth; ++r) {
+        std::shuffle(perm.begin(), perm.end(), rng);
+        const int a = r == 0 ? 0 : (r == 1 ? depth : static_cast<int>(rng() % static_cast<unsigned>(depth + 1)));
+        check(perm, a - 1, n - (depth - a));
+      }
+  }
+  std::uint64_t checked() const { return checked_; }
+
+ private:
+  void check(const std::vector<job_t>& perm, int l1, int l2) {
+    if (inst_.n <= 256) compare(compact_.view<std::uint8_t>(), perm, l1, l2);
+    compare(compact_.view<std::uint16_t>(), perm, l1, l2);
+  }
+
+  template <class View>
+  void compare(View c, const std::vector<job_t>& perm, int l1, int l2) {
+    const bound_view b = data_.view();
+    const std::string at = what_ + ", " + node_text(perm, l1, l2) + ", johnson " +
+                           std::to_string(8 * sizeof(typename View::job_type)) + "-bit";
+    std::vector<int> f(m_), bk(m_), r(m_), cf(m_), cbk(m_), cr(m_), s(m_), cs(m_);
+    node_parts(b, perm.data(), l1, l2, f.data(), bk.data(), r.data());
+    node_parts(c, perm.data(), l1, l2, cf.data(), cbk.data(), cr.data());
+    ASSERT_EQ(cf, f) << "front, " << at;
+    ASSERT_EQ(cbk, bk) << "back, " << at;
+    ASSERT_EQ(cr, r) << "remain, " << at;
+    std::vector<unsigned char> flags(static_cast<std::size_t>(inst_.n));
+    for (int i = 0; i < inst_.n; ++i) flags[perm[static_cast<std::size_t>(i)]] = (i <= l1 || i >= l2) ? 1 : 0;
+    const unsigned char* fl = flags.data();
+    auto sched = [fl](int j) { return fl[j] != 0; };
+    if (l2 - l1 == 1) {
+      ASSERT_EQ(makespan(c.inst, perm.data(), cs.data()), makespan(b.inst, perm.data(), s.data())) << at;
+    }
+    for (bound_kind kind : kinds) {
+      const int full = node_bound(kind, b, f.data(), bk.data(), r.data(), sched, INT_MAX);
+      for (int ub : {INT_MAX, full, full / 2 + 1}) {
+        ++checked_;
+        ASSERT_EQ(node_bound(kind, c, f.data(), bk.data(), r.data(), sched, ub),
+                  node_bound(kind, b, f.data(), bk.data(), r.data(), sched, ub))
+            << "node_bound " << kind_name(kind) << " ub " << ub << ", " << at;
+        for (int i = l1 + 1; i < l2; ++i) {
+          const int job = perm[static_cast<std::size_t>(i)];
+          for (bool forward : {true, false}) {
+            ++checked_;
+            ASSERT_EQ(child_bound(kind, c, f.data(), bk.data(), r.data(), sched, job, forward, ub, cs.data()),
+                      child_bound(kind, b, f.data(), bk.data(), r.data(), sched, job, forward, ub, s.data()))
+                << "child_bound " << kind_name(kind) << (forward ? " forward" : " backward") << " job " << job << " ub "
+                << ub << ", " << at;
+          }
+        }
+      }
+    }
+    for (int i = l1 + 1; i < l2; ++i) {
+      const int job = perm[static_cast<std::size_t>(i)];
+      ASSERT_EQ(lb1_forward_child(c.inst, f.data(), bk.data(), r.data(), job),
+                lb1_forward_child(b.inst, f.data(), bk.data(), r.data(), job))
+          << at;
+      ASSERT_EQ(lb1_backward_child(c.inst, f.data(), bk.data(), r.data(), job, cs.data()),
+                lb1_backward_child(b.inst, f.data(), bk.data(), r.data(), job, s.data()))
+          << at;
+      ASSERT_EQ(cs, s) << "lb1_backward_child's child back, " << at;
+      front_after(c.inst, f.data(), job, cs.data());
+      front_after(b.inst, f.data(), job, s.data());
+      ASSERT_EQ(cs, s) << "front_after, " << at;
+    }
+  }
+
+  const instance& inst_;
+  std::string what_;
+  bound_data data_;
+  compact_tables compact_;
+  int m_;
+  std::uint64_t checked_ = 0;
+};
+
+TEST(compact_tables, hold_the_same_values_as_the_int_tables) {
+  for (const auto& s : test::small_samples(1, 7, 1, 5, 1, 11000)) {
+    if (!compact_misfit(bound_data(s.inst)).empty()) continue;
+    SCOPED_TRACE(s.what);
+    const bound_data data(s.inst);
+    const compact_tables c(data);
+    const auto v8 = c.view<std::uint8_t>();
+    const auto v16 = c.view<std::uint16_t>();
+    const bound_view b = data.view();
+    ASSERT_EQ(v8.npairs, b.npairs);
+    for (int k = 0; k < s.inst.m; ++k)
+      for (int j = 0; j < s.inst.n; ++j) ASSERT_EQ(v8.inst.time(k, j), b.inst.time(k, j));
+    for (int i = 0; i < b.npairs * s.inst.n; ++i) {
+      ASSERT_EQ(static_cast<int>(v8.johnson[i]), b.johnson[i]);
+      ASSERT_EQ(static_cast<int>(v16.johnson[i]), b.johnson[i]);
+      ASSERT_EQ(static_cast<int>(v8.lags[i]), b.lags[i]);
+    }
+  }
+}
+
+// Every node of every small tree, Taillard's generator and times 1..3, 50..60 and up to 255.
+TEST(compact_tables, give_the_int_bounds_at_every_node_of_small_trees) {
+  std::uint64_t checked = 0;
+  int instances = 0;
+  for (const auto& s : test::small_samples(1, 6, 1, 5, 2, 12000)) {
+    if (!compact_misfit(bound_data(s.inst)).empty()) continue;  // times up to 1000 and 100000
+    compact_checker ck(s.inst, s.what);
+    ck.all_nodes();
+    ASSERT_FALSE(HasFatalFailure());
+    checked += ck.checked();
+    ++instances;
+  }
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    const instance inst = test::random_instance(6, 4, seed, 200, 255);
+    compact_checker ck(inst, "random_instance(6, 4, seed " + std::to_string(seed) + ", times 200..255)");
+    ck.all_nodes();
+    ASSERT_FALSE(HasFatalFailure());
+    checked += ck.checked();
+    ++instances;
+  }
+  EXPECT_GT(instances, 30);
+  EXPECT_GT(checked, 1000000u);
+}
+
+// Random nodes at every depth of larger instances: both Johnson widths up to n = 256, 16-bit
+// beyond (the GPU's large size class), Taillard's 20x20 and 50x20 shapes.
+TEST(compact_tables, give_the_int_bounds_on_random_nodes_of_larger_instances) {
+  const std::vector<test::sample> cases = {
+      {taillard_instance("ta021"), "ta021 (20x20)"},
+      {taillard_instance("ta051"), "ta051 (50x20)"},
+      {test::random_instance(64, 7, 31, 1, 255), "random_instance(64, 7, 31, 1..255)"},
+      {test::random_instance(256, 3, 32, 1, 255), "random_instance(256, 3, 32, 1..255)"},
+      {test::random_instance(300, 4, 33, 1, 99), "random_instance(300, 4, 33, 1..99) (16-bit Johnson orders)"},
+  };
+  for (const auto& s : cases) {
+    compact_checker ck(s.inst, s.what);
+    ck.random_nodes(s.inst.n < 50 ? 3 : 1, 77);
+    ASSERT_FALSE(HasFatalFailure());
+    EXPECT_GT(ck.checked(), 0u);
+  }
+}
+
+// The largest lags that fit: 259 machines at time 255 give lags up to 257 x 255 = 65535.
+TEST(compact_tables, give_the_int_bounds_with_the_largest_lags) {
+  const instance inst = test::random_instance(3, 259, 5, 250, 255);
+  compact_checker ck(inst, "random_instance(3, 259, 5, 250..255)");
+  ck.all_nodes();
+  ASSERT_FALSE(HasFatalFailure());
+  instance top = inst;
+  std::fill(top.p.begin(), top.p.end(), 255);
+  EXPECT_EQ(compact_misfit(bound_data(top)), "");
+}
+
+TEST(compact_tables, refuse_times_above_255_and_lags_above_65535) {
+  instance inst = test::random_instance(5, 3, 9, 1, 255);
+  EXPECT_EQ(compact_misfit(bound_data(inst)), "");
+  inst.p[7] = 256;  // machine 2, job 3 (1-based)
+  const bound_data data(inst);
+  const std::string why = compact_misfit(data);
+  EXPECT_NE(why.find("processing time 256 (machine 2, job 3)"), std::string::npos) << why;
+  EXPECT_THROW(compact_tables{data}, input_error);
+  instance wide = test::random_instance(2, 260, 9, 255, 255);  // lag 258 x 255 = 65790
+  const std::string lag_why = compact_misfit(bound_data(wide));
+  EXPECT_NE(lag_why.find("time lag of 65790"), std::string::npos) << lag_why;
 }
 
 }  // namespace

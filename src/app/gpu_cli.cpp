@@ -52,7 +52,8 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(g);
   solve
       .add_flag("--compact-times", o.compact_times,
-                "gpu: 8-bit processing times (not available yet: needs a templated bound_view)")
+                "gpu: compact tables: 8-bit processing times, 8/16-bit Johnson orders, 16-bit lags (same bounds, "
+                "less shared memory); int tables kept, with a note, if a time exceeds 255")
       ->group(g);
   solve
       .add_option("--streams", o.streams,
@@ -88,10 +89,6 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
                                                                   {"branchless", gpu::kernel_variant::branchless}};
   static const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
                                                                    {"global", gpu::memory_placement::global}};
-  if (o.compact_times)
-    throw input_error(
-        "--compact-times: 8-bit processing times need the bound functions templated on the view type "
-        "(see docs/gpu_backend.md); not available in this build");
   if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
     throw input_error(
         "--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * data.view().inst.n) + ")");
@@ -102,6 +99,7 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.sort = sorts.at(o.sort);
   p.kernel = kernels.at(o.kernel);
   p.memory = places.at(o.memory);
+  p.compact_times = o.compact_times;
   p.streams = o.streams;
   p.hybrid_max = static_cast<std::size_t>(o.hybrid_max);
   p.hybrid_min = static_cast<std::size_t>(o.hybrid_min);

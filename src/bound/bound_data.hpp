@@ -4,6 +4,7 @@
 // and LM matrices).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "problem/hd.hpp"
@@ -12,16 +13,29 @@
 namespace pfsp {
 
 // What a bound function receives: a trivially copyable view, cheap to pass to a kernel by value.
-struct bound_view {
-  instance_view inst;
+// The element types of the three big tables are parameters (processing times, Johnson orders,
+// lags): `bound_view` (all int) is what every solver uses; the GPU's compact tables
+// (compact_tables.hpp) store them in 8 and 16 bits. Bound functions are templates over the view
+// and widen every read to int, so the bounds do not depend on the storage.
+template <class Time, class Job, class Lag>
+struct basic_bound_view {
+  using time_type = Time;
+  using job_type = Job;
+  using lag_type = Lag;
+  basic_instance_view<Time> inst;
   const int* heads = nullptr;        // [k * n + j] = sum of p(i, j) for i < k
   const int* tails = nullptr;        // [k * n + j] = sum of p(i, j) for i > k
   int npairs = 0;                    // m (m - 1) / 2
   const int* pair_first = nullptr;   // [pair] = machine k
   const int* pair_second = nullptr;  // [pair] = machine l > k
-  const int* johnson = nullptr;      // [pair * n + r] = job at rank r of the pair's Johnson order
-  const int* lags = nullptr;         // [pair * n + j] = sum of p(i, j) for k < i < l
+  const Job* johnson = nullptr;      // [pair * n + r] = job at rank r of the pair's Johnson order
+  const Lag* lags = nullptr;         // [pair * n + j] = sum of p(i, j) for k < i < l
 };
+using bound_view = basic_bound_view<int, int, int>;
+// The compact tables' view (compact_tables.hpp): 8-bit times, 16-bit lags; Job = std::uint8_t
+// (n <= 256) or std::uint16_t, the Johnson orders' element type.
+template <class Job>
+using compact_bound_view = basic_bound_view<std::uint8_t, Job, std::uint16_t>;
 
 // Owner of the tables (host memory). The GPU layer copies these arrays to the device and builds
 // a bound_view over its own copies.

@@ -23,7 +23,9 @@ PFSP_HD int lb1_from_parts(int m, const int* front, const int* back, const int* 
 
 // LB1 of the child that appends `job` to the parent's prefix, from the parent's parts in O(m)
 // without materialising the child. Equals the makespan when the child is a complete schedule.
-PFSP_HD int lb1_forward_child(instance_view inst, const int* front, const int* back, const int* remain, int job) {
+// Inst: any basic_instance_view (deduced).
+template <class Inst>
+PFSP_HD int lb1_forward_child(Inst inst, const int* front, const int* back, const int* remain, int job) {
   int f = 0, tmp = 0, lb = 0;
   for (int k = 0; k < inst.m; ++k) {
     const int p = inst.time(k, job);
@@ -38,7 +40,8 @@ PFSP_HD int lb1_forward_child(instance_view inst, const int* front, const int* b
 
 // LB1 of the child that puts `job` in front of the parent's suffix. Writes the child's back[]
 // to child_back (m ints), which LB2 reuses. O(m).
-PFSP_HD int lb1_backward_child(instance_view inst, const int* front, const int* back, const int* remain, int job,
+template <class Inst>
+PFSP_HD int lb1_backward_child(Inst inst, const int* front, const int* back, const int* remain, int job,
                                int* child_back) {
   back_after(inst, back, job, child_back);
   int tmp = 0, lb = 0;

@@ -13,21 +13,22 @@ namespace pfsp {
 
 // Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
 // Stops early and returns the value reached as soon as it is >= ub (the node is pruned anyway).
-template <class IsScheduled>
-PFSP_HD int lb2_pairs(bound_view b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
-  const instance_view inst = b.inst;
+// View: any basic_bound_view (deduced); table entries are widened to int as they are read.
+template <class View, class IsScheduled>
+PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
+  const auto inst = b.inst;
   const int n = inst.n;
   int lb = 0;
   for (int q = 0; q < b.npairs; ++q) {
     const int k = b.pair_first[q], l = b.pair_second[q];
-    const int* order = b.johnson + q * n;
-    const int* lag = b.lags + q * n;
+    const auto* order = b.johnson + q * n;
+    const auto* lag = b.lags + q * n;
     int t0 = front[k], t1 = front[l];
     for (int r = 0; r < n; ++r) {
-      const int j = order[r];
+      const int j = static_cast<int>(order[r]);
       if (is_scheduled(j)) continue;
       t0 += inst.time(k, j);
-      const int ready = t0 + lag[j];
+      const int ready = t0 + static_cast<int>(lag[j]);
       t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
     }
     const int a = t0 + back[k], c = t1 + back[l];
@@ -48,10 +49,10 @@ enum class bound_kind : int { lb1 = 0, lb2 = 1, lb1_lb2 = 2 };
 //   lb1:     LB1 only.
 //   lb2:     max(LB1, pairs), pairs always evaluated.
 //   lb1_lb2: LB1; pairs only if LB1 < ub (the papers' chain: LB2 for survivors of LB1).
-template <class IsScheduled>
-PFSP_HD int child_bound(bound_kind kind, bound_view b, const int* front, const int* back, const int* remain,
+template <class View, class IsScheduled>
+PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* back, const int* remain,
                         IsScheduled parent_scheduled, int job, bool forward, int ub, int* scratch) {
-  const instance_view inst = b.inst;
+  const auto inst = b.inst;
   int lb1;
   if (forward) {
     lb1 = lb1_forward_child(inst, front, back, remain, job);
@@ -71,8 +72,8 @@ PFSP_HD int child_bound(bound_kind kind, bound_view b, const int* front, const i
 }
 
 // Bound of a node from its own parts (root, or a pool node evaluated from scratch).
-template <class IsScheduled>
-PFSP_HD int node_bound(bound_kind kind, bound_view b, const int* front, const int* back, const int* remain,
+template <class View, class IsScheduled>
+PFSP_HD int node_bound(bound_kind kind, View b, const int* front, const int* back, const int* remain,
                        IsScheduled is_scheduled, int ub) {
   const int lb1 = lb1_from_parts(b.inst.m, front, back, remain);
   if (kind == bound_kind::lb1 || (kind == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;

@@ -5,6 +5,7 @@
 //   remain[k] total work of the unscheduled jobs perm(limit1..limit2) on machine k
 // A node is the papers' partial schedule: prefix ends at limit1 (-1 when empty), suffix starts
 // at limit2 (n when empty), unscheduled jobs sit in positions limit1+1 .. limit2-1.
+// View / Inst: any basic_bound_view / basic_instance_view (deduced; bound_data.hpp).
 #pragma once
 
 #include "bound/bound_data.hpp"
@@ -18,10 +19,10 @@ namespace pfsp {
 // than the unscheduled ones (as Gmys et al. do) makes front[] independent of the unscheduled set,
 // so a child's bound computed incrementally from its parent equals its bound from scratch; it is
 // still exact at leaves (the first job starts on machine k at its own head). O(n m).
-template <class Job>
-PFSP_HD void schedule_front(bound_view b, const Job* perm, int limit1, int limit2, int* front) {
+template <class View, class Job>
+PFSP_HD void schedule_front(View b, const Job* perm, int limit1, int limit2, int* front) {
   (void)limit2;
-  const instance_view inst = b.inst;
+  const auto inst = b.inst;
   if (limit1 >= 0) {
     completion_times(inst, perm, limit1 + 1, front);
     return;
@@ -38,10 +39,10 @@ PFSP_HD void schedule_front(bound_view b, const Job* perm, int limit1, int limit
 
 // back[] for a node: the suffix scheduled backwards (the mirrored problem). With an empty
 // suffix, the smallest tail over all jobs (see schedule_front). O(n m).
-template <class Job>
-PFSP_HD void schedule_back(bound_view b, const Job* perm, int limit1, int limit2, int* back) {
+template <class View, class Job>
+PFSP_HD void schedule_back(View b, const Job* perm, int limit1, int limit2, int* back) {
   (void)limit1;
-  const instance_view inst = b.inst;
+  const auto inst = b.inst;
   const int m = inst.m;
   if (limit2 < inst.n) {
     for (int k = 0; k < m; ++k) back[k] = 0;
@@ -66,8 +67,8 @@ PFSP_HD void schedule_back(bound_view b, const Job* perm, int limit1, int limit2
   }
 }
 
-template <class Job>
-PFSP_HD void sum_unscheduled(instance_view inst, const Job* perm, int limit1, int limit2, int* remain) {
+template <class Inst, class Job>
+PFSP_HD void sum_unscheduled(Inst inst, const Job* perm, int limit1, int limit2, int* remain) {
   for (int k = 0; k < inst.m; ++k) {
     int s = 0;
     for (int i = limit1 + 1; i < limit2; ++i) s += inst.time(k, perm[i]);
@@ -75,8 +76,8 @@ PFSP_HD void sum_unscheduled(instance_view inst, const Job* perm, int limit1, in
   }
 }
 
-template <class Job>
-PFSP_HD void node_parts(bound_view b, const Job* perm, int limit1, int limit2, int* front, int* back, int* remain) {
+template <class View, class Job>
+PFSP_HD void node_parts(View b, const Job* perm, int limit1, int limit2, int* front, int* back, int* remain) {
   schedule_front(b, perm, limit1, limit2, front);
   schedule_back(b, perm, limit1, limit2, back);
   sum_unscheduled(b.inst, perm, limit1, limit2, remain);
@@ -84,7 +85,8 @@ PFSP_HD void node_parts(bound_view b, const Job* perm, int limit1, int limit2, i
 
 // Child's front[] when `job` is appended to the prefix. Exact also when the parent's prefix was
 // empty, since then front[] holds the smallest heads, no larger than the job's own. O(m).
-PFSP_HD void front_after(instance_view inst, const int* front, int job, int* child_front) {
+template <class Inst>
+PFSP_HD void front_after(Inst inst, const int* front, int job, int* child_front) {
   int t = 0;
   for (int k = 0; k < inst.m; ++k) {
     t = (t > front[k] ? t : front[k]) + inst.time(k, job);
@@ -93,7 +95,8 @@ PFSP_HD void front_after(instance_view inst, const int* front, int job, int* chi
 }
 
 // Child's back[] when `job` is put in front of the suffix (backward branching). O(m).
-PFSP_HD void back_after(instance_view inst, const int* back, int job, int* child_back) {
+template <class Inst>
+PFSP_HD void back_after(Inst inst, const int* back, int job, int* child_back) {
   int t = 0;
   for (int k = inst.m - 1; k >= 0; --k) {
     t = (t > back[k] ? t : back[k]) + inst.time(k, job);

@@ -19,7 +19,9 @@ namespace pfsp::gpu {
 // Device copy of bound_data's tables in one blob of ints, each array starting on a 16-byte
 // boundary. [0, shared_ints) holds what the shared placement copies: processing times, machine
 // pairs, Johnson orders and lags. Heads and tails (used only by nodes with an empty prefix or
-// suffix) stay in global memory.
+// suffix) stay in global memory. With compact tables (--compact-times) the times are 8-bit, the
+// Johnson orders 8- or 16-bit (the size class's job type) and the lags 16-bit entries; offsets
+// stay in ints (4-byte units) and every array still starts on a 16-byte boundary.
 struct tables_view {
   int n = 0;
   int m = 0;
@@ -27,7 +29,8 @@ struct tables_view {
   const int* blob = nullptr;
   int off_p = 0, off_pair_first = 0, off_pair_second = 0, off_johnson = 0, off_lags = 0;
   int off_heads = 0, off_tails = 0;
-  int shared_ints = 0;  // multiple of 4
+  int shared_ints = 0;   // multiple of 4 (16 bytes: the int4 copy of load_tables)
+  bool compact = false;  // narrow element types: read through compact_bound_view (kernel_view)
 };
 
 // One pool on the device (pool_layout.hpp).
@@ -158,9 +161,15 @@ struct no_set {
   __host__ __device__ bool operator()(int) const { return false; }
 };
 
-// The kernel's bound_view: tables in shared memory (copied by the block) or global memory.
-template <bool Shared>
-__device__ __forceinline__ bound_view load_tables(const tables_view& t, int* smem) {
+// The view a kernel reads the tables through: the int tables, or the compact ones
+// (src/bound/compact_tables.hpp) with the Johnson orders in the size class's job type.
+template <bool Compact, class SC>
+using kernel_view = std::conditional_t<Compact, compact_bound_view<typename SC::job>, bound_view>;
+
+// The kernel's view of the tables: in shared memory (copied by the block) or global memory.
+// View: bound_view for the int blob, compact_bound_view<Job> for the compact one.
+template <bool Shared, class View = bound_view>
+__device__ __forceinline__ View load_tables(const tables_view& t, int* smem) {
   const int* base = t.blob;
   if constexpr (Shared) {
     const int4* src = reinterpret_cast<const int4*>(t.blob);
@@ -170,25 +179,25 @@ __device__ __forceinline__ bound_view load_tables(const tables_view& t, int* sme
     __syncthreads();
     base = smem;
   }
-  bound_view b;
+  View b;
   b.inst.n = t.n;
   b.inst.m = t.m;
-  b.inst.p = base + t.off_p;
+  b.inst.p = reinterpret_cast<const typename View::time_type*>(base + t.off_p);
   b.heads = t.blob + t.off_heads;
   b.tails = t.blob + t.off_tails;
   b.npairs = t.npairs;
   b.pair_first = base + t.off_pair_first;
   b.pair_second = base + t.off_pair_second;
-  b.johnson = base + t.off_johnson;
-  b.lags = base + t.off_lags;
+  b.johnson = reinterpret_cast<const typename View::job_type*>(base + t.off_johnson);
+  b.lags = reinterpret_cast<const typename View::lag_type*>(base + t.off_lags);
   return b;
 }
 
 // One thread per child: the bound of child order[t] (or t) written at its natural index.
-template <class Variant, bool Shared, bound_kind Kind, class SC>
+template <class Variant, bool Shared, bound_kind Kind, class SC, bool Compact = false>
 __global__ void bound_children_kernel(tables_view t, pool_view pool) {
   extern __shared__ int4 smem4[];
-  const bound_view b = load_tables<Shared>(t, reinterpret_cast<int*>(smem4));
+  const auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
   const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= pool.children) return;
   using Job = typename SC::job;
@@ -216,10 +225,10 @@ __global__ void bound_children_kernel(tables_view t, pool_view pool) {
 }
 
 // One thread per node: node_bound of parent t (the root, or checks).
-template <class Variant, bool Shared, bound_kind Kind, class SC>
+template <class Variant, bool Shared, bound_kind Kind, class SC, bool Compact = false>
 __global__ void bound_nodes_kernel(tables_view t, pool_view pool) {
   extern __shared__ int4 smem4[];
-  const bound_view b = load_tables<Shared>(t, reinterpret_cast<int*>(smem4));
+  const auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
   const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= pool.parents) return;
   using Job = typename SC::job;
@@ -246,34 +255,40 @@ struct kernel_pair {
   bound_kernel_fn nodes = nullptr;
 };
 
-// size_class_id: 0 small, 1 medium, 2 large. Defined in kernels_<kind>.cu (one file per bound
-// kind, so the instantiations compile in parallel).
+// size_class_id: 0 small, 1 medium, 2 large; compact: the compact tables' layout. Defined in
+// kernels_<kind>.cu (one file per bound kind, so the instantiations compile in parallel).
 template <bound_kind Kind>
-kernel_pair kernels_for(int variant, bool shared, int size_class_id);
+kernel_pair kernels_for(int variant, bool shared, int size_class_id, bool compact);
 template <>
-kernel_pair kernels_for<bound_kind::lb1>(int variant, bool shared, int size_class_id);
+kernel_pair kernels_for<bound_kind::lb1>(int variant, bool shared, int size_class_id, bool compact);
 template <>
-kernel_pair kernels_for<bound_kind::lb2>(int variant, bool shared, int size_class_id);
+kernel_pair kernels_for<bound_kind::lb2>(int variant, bool shared, int size_class_id, bool compact);
 template <>
-kernel_pair kernels_for<bound_kind::lb1_lb2>(int variant, bool shared, int size_class_id);
+kernel_pair kernels_for<bound_kind::lb1_lb2>(int variant, bool shared, int size_class_id, bool compact);
 
+// 3 variants x 2 placements x 3 size classes x 2 table layouts = 36 kernel pairs per bound kind.
 template <bound_kind Kind>
-kernel_pair make_kernels(int variant, bool shared, int size_class_id) {
-  auto by_size = [&](auto variant_tag, auto shared_tag) -> kernel_pair {
+kernel_pair make_kernels(int variant, bool shared, int size_class_id, bool compact) {
+  auto by_size = [&](auto variant_tag, auto shared_tag, auto compact_tag) -> kernel_pair {
     using V = decltype(variant_tag);
     constexpr bool S = decltype(shared_tag)::value;
+    constexpr bool C = decltype(compact_tag)::value;
     switch (size_class_id) {
       case 0:
-        return {bound_children_kernel<V, S, Kind, size_small>, bound_nodes_kernel<V, S, Kind, size_small>};
+        return {bound_children_kernel<V, S, Kind, size_small, C>, bound_nodes_kernel<V, S, Kind, size_small, C>};
       case 1:
-        return {bound_children_kernel<V, S, Kind, size_medium>, bound_nodes_kernel<V, S, Kind, size_medium>};
+        return {bound_children_kernel<V, S, Kind, size_medium, C>, bound_nodes_kernel<V, S, Kind, size_medium, C>};
       default:
-        return {bound_children_kernel<V, S, Kind, size_large>, bound_nodes_kernel<V, S, Kind, size_large>};
+        return {bound_children_kernel<V, S, Kind, size_large, C>, bound_nodes_kernel<V, S, Kind, size_large, C>};
     }
   };
+  auto by_compact = [&](auto variant_tag, auto shared_tag) -> kernel_pair {
+    if (compact) return by_size(variant_tag, shared_tag, std::true_type{});
+    return by_size(variant_tag, shared_tag, std::false_type{});
+  };
   auto by_shared = [&](auto variant_tag) -> kernel_pair {
-    if (shared) return by_size(variant_tag, std::true_type{});
-    return by_size(variant_tag, std::false_type{});
+    if (shared) return by_compact(variant_tag, std::true_type{});
+    return by_compact(variant_tag, std::false_type{});
   };
   switch (variant) {
     case 0:

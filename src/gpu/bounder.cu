@@ -4,6 +4,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <sstream>
 
+#include "bound/compact_tables.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/bounder.hpp"
 #include "gpu/device_buffer.cuh"
@@ -102,6 +103,8 @@ struct bounder::impl {
   device_info dev;
   int n = 0, m = 0, jb = 1, dirs = 2, size_class = 0, key_bits = 1;
   bool backward_only = false, shared = false;
+  bool compact = false;     // --compact-times and the instance qualifies
+  std::string compact_why;  // --compact-times refused by the instance: compact_misfit's reason
   std::size_t max_children = 0, max_parents = 0, smem_bytes = 0, sort_temp_bytes = 0;
   int occupancy_tpb = 128;
   device_buffer<int> d_tables;
@@ -159,33 +162,55 @@ struct bounder::impl {
     for (int s = 0; s < nslots; ++s) slots.push_back(make_slot());
   }
 
+  // The blob: each array on a 16-byte boundary, offsets in ints. Int tables, or with
+  // --compact-times (when every time fits in 8 bits: compact_misfit) 8-bit times, Johnson orders
+  // in the permutations' job type (8-bit for n <= 256, else 16-bit) and 16-bit lags, so that
+  // shared_ints, the shared-memory size and its fit test, count the compact bytes.
   void build_tables() {
     const bound_data& d = *data;
     const int np = d.view().npairs;
+    if (policy.compact_times) {
+      compact_why = compact_misfit(d);
+      compact = compact_why.empty();
+    }
     tables.n = n;
     tables.m = m;
     tables.npairs = np;
+    tables.compact = compact;
+    const int time_bytes = compact ? 1 : 4, order_bytes = compact ? jb : 4, lag_bytes = compact ? 2 : 4;
     int off = 0;
-    auto place = [&](int count) {
+    auto place = [&](int count, int bytes) {
       const int at = off;
-      off += align4(count);
+      off += align4((count * bytes + 3) / 4);
       return at;
     };
-    tables.off_p = place(n * m);
-    tables.off_pair_first = place(np);
-    tables.off_pair_second = place(np);
-    tables.off_johnson = place(np * n);
-    tables.off_lags = place(np * n);
+    tables.off_p = place(n * m, time_bytes);
+    tables.off_pair_first = place(np, 4);
+    tables.off_pair_second = place(np, 4);
+    tables.off_johnson = place(np * n, order_bytes);
+    tables.off_lags = place(np * n, lag_bytes);
     tables.shared_ints = off;
-    tables.off_heads = place(n * m);
-    tables.off_tails = place(n * m);
+    tables.off_heads = place(n * m, 4);
+    tables.off_tails = place(n * m, 4);
     std::vector<int> blob(static_cast<std::size_t>(off), 0);
-    auto put = [&](int at, const std::vector<int>& v) { std::copy(v.begin(), v.end(), blob.begin() + at); };
-    put(tables.off_p, d.problem().p);
+    auto put = [&](int at, const auto& v) {
+      std::memcpy(blob.data() + at, v.data(), v.size() * sizeof(v[0]));  // within the array's place
+    };
+    if (compact) {
+      const compact_tables c(d);
+      put(tables.off_p, c.times());
+      if (jb == 1)
+        put(tables.off_johnson, c.johnson8());
+      else
+        put(tables.off_johnson, c.johnson16());
+      put(tables.off_lags, c.lags());
+    } else {
+      put(tables.off_p, d.problem().p);
+      put(tables.off_johnson, d.johnson());
+      put(tables.off_lags, d.lags());
+    }
     put(tables.off_pair_first, d.pair_first());
     put(tables.off_pair_second, d.pair_second());
-    put(tables.off_johnson, d.johnson());
-    put(tables.off_lags, d.lags());
     put(tables.off_heads, d.heads());
     put(tables.off_tails, d.tails());
     d_tables = device_buffer<int>(blob.size());
@@ -200,11 +225,11 @@ struct bounder::impl {
     const int v = static_cast<int>(policy.kernel);
     switch (kind) {
       case bound_kind::lb1:
-        return kernels_for<bound_kind::lb1>(v, shared, size_class);
+        return kernels_for<bound_kind::lb1>(v, shared, size_class, compact);
       case bound_kind::lb2:
-        return kernels_for<bound_kind::lb2>(v, shared, size_class);
+        return kernels_for<bound_kind::lb2>(v, shared, size_class, compact);
       case bound_kind::lb1_lb2:
-        return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class);
+        return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class, compact);
     }
     throw error("unknown bound kind");
   }
@@ -424,6 +449,7 @@ bool bounder::backward_only() const { return impl_->backward_only; }
 std::size_t bounder::max_children() const { return impl_->max_children; }
 std::size_t bounder::max_parents() const { return impl_->max_parents; }
 bool bounder::tables_in_shared() const { return impl_->shared; }
+bool bounder::tables_compact() const { return impl_->compact; }
 std::size_t bounder::shared_bytes() const { return impl_->smem_bytes; }
 int bounder::occupancy_threads_per_block() const { return impl_->occupancy_tpb; }
 const device_info& bounder::device() const { return impl_->dev; }
@@ -454,6 +480,10 @@ std::string bounder::describe() const {
       s << " (" << d.tables.shared_ints * 4 / 1024 << " KiB do not fit in " << d.dev.shared_per_block_optin / 1024
         << " KiB of shared memory)";
   }
+  if (d.compact)
+    s << ", compact 8-bit times";
+  else if (d.policy.compact_times)
+    s << ", int tables (no compact copy: " << d.compact_why << ")";
   s << ", sort " << to_string(d.policy.sort) << ", " << d.slots.size()
     << (d.slots.size() == 1 ? " stream" : " streams");
   return s.str();

@@ -61,6 +61,9 @@ class bounder {
   std::size_t max_children() const;
   std::size_t max_parents() const;
   bool tables_in_shared() const;
+  // Compact tables (policy.compact_times and every time below 256): 8-bit times, 8/16-bit
+  // Johnson orders, 16-bit lags (src/bound/compact_tables.hpp); else int tables.
+  bool tables_compact() const;
   std::size_t shared_bytes() const;  // dynamic shared memory per block (0 with global tables)
   // Block size of highest occupancy for the bounding kernel with its shared memory
   // (cudaOccupancyMaxPotentialBlockSize): with 80 KiB of tables a block, 128 threads leave an SM

@@ -19,13 +19,19 @@ struct known_bounds {
 
 // Non-owning view of the processing times, machine-major: p[k * n + j] (the layout of
 // Taillard's files and of the papers' PTM matrix). Trivially copyable; what kernels get.
-struct instance_view {
+// `Time` is the stored element type: int everywhere, std::uint8_t for the GPU's compact tables
+// (src/bound/compact_tables.hpp). time() widens to int, so every bound computes in int whatever
+// the storage.
+template <class Time>
+struct basic_instance_view {
+  using time_type = Time;
   int n = 0;
   int m = 0;
-  const int* p = nullptr;
+  const Time* p = nullptr;
 
-  PFSP_HD int time(int machine, int job) const { return p[machine * n + job]; }
+  PFSP_HD int time(int machine, int job) const { return static_cast<int>(p[machine * n + job]); }
 };
+using instance_view = basic_instance_view<int>;
 
 // Owner of an instance. Jobs and machines are 0-based inside the solver, 1-based in output.
 struct instance {

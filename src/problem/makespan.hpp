@@ -7,8 +7,9 @@
 namespace pfsp {
 
 // Completion times of perm[0..len) on every machine, written to front[0..m). O(len * m).
-template <class Job>
-PFSP_HD void completion_times(instance_view inst, const Job* perm, int len, int* front) {
+// Inst: any basic_instance_view (deduced).
+template <class Inst, class Job>
+PFSP_HD void completion_times(Inst inst, const Job* perm, int len, int* front) {
   for (int k = 0; k < inst.m; ++k) front[k] = 0;
   for (int i = 0; i < len; ++i) {
     const int j = perm[i];
@@ -22,8 +23,8 @@ PFSP_HD void completion_times(instance_view inst, const Job* perm, int len, int*
 }
 
 // Makespan of the full permutation perm[0..n). Uses a caller-provided scratch of m ints.
-template <class Job>
-PFSP_HD int makespan(instance_view inst, const Job* perm, int* scratch) {
+template <class Inst, class Job>
+PFSP_HD int makespan(Inst inst, const Job* perm, int* scratch) {
   completion_times(inst, perm, inst.n, scratch);
   return scratch[inst.m - 1];
 }

@@ -1,7 +1,7 @@
 // The GPU bounds equal the CPU bounds exactly: every kernel variant x table placement x bound
-// kind x sort, on random pools with parents at every depth (empty prefixes and suffixes
-// included), for every size class of the kernels and with tables that do not fit in shared
-// memory, with and without early exits (ub).
+// kind x sort, with int and with compact tables (--compact-times), on random pools with parents
+// at every depth (empty prefixes and suffixes included), for every size class of the kernels and
+// with tables that do not fit in shared memory, with and without early exits (ub).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -27,6 +27,7 @@ std::vector<bound_case> bound_cases() {
   v.push_back({taillard_instance("ta021"), "ta021 (20x20)", 4});
   v.push_back({random_instance(64, 5, 13, 1, 99), "random_instance(64, 5, 13) (largest small class)", 1});
   v.push_back({random_instance(65, 4, 14, 1, 99), "random_instance(65, 4, 14) (medium class)", 1});
+  v.push_back({random_instance(256, 3, 17, 1, 255), "random_instance(256, 3, 17, 1..255) (largest 8-bit jobs)", 1});
   v.push_back({random_instance(257, 3, 15, 1, 99), "random_instance(257, 3, 15) (large class, 16-bit jobs)", 1});
   v.push_back(
       {random_instance(200, 20, 16, 1, 99), "random_instance(200, 20, 16) (tables do not fit in shared memory)", 0});
@@ -44,8 +45,8 @@ std::vector<parent_node> parents_for(const bound_case& c, std::mt19937& rng) {
   return some;
 }
 
-TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
-  PFSP_REQUIRE_GPU();
+// Every case of bound_cases() x bound kind x ub x kernel variant x placement, sorts rotating.
+void expect_every_variant_and_placement_matches_the_cpu(bool compact) {
   std::uint32_t seed = 1000;
   for (const bound_case& c : bound_cases()) {
     const bound_data data(c.inst);
@@ -68,6 +69,7 @@ TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
             pol.memory = place;
             pol.sort = all_sorts()[static_cast<std::size_t>(combo++ % 3)];
             pol.streams = 1;
+            pol.compact_times = compact;
             gpu::bounder bd(data, kind, branching::min_min, pol, ref.size());
             stage(bd, 0, parents);
             const std::size_t children = bd.submit_children(0, parents.size(), ub, 64);
@@ -87,15 +89,52 @@ TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
             for (std::size_t p = 0; p < parents.size(); ++p)
               ASSERT_EQ(nodes[p], ref_nodes[p])
                   << where << ": node " << p << " limits " << parents[p].limit1 << "," << parents[p].limit2;
+            // Every case has times below 256. 200x20: 320 KiB of int tables, 117 KiB compact
+            // (docs/gpu_backend.md): only the compact ones fit in an H100's or H200's 227 KiB.
+            EXPECT_EQ(bd.tables_compact(), compact) << where;
+            EXPECT_EQ(bd.describe().find("compact 8-bit times") != std::string::npos, compact) << where;
             if (c.inst.n == 200) {
-              EXPECT_FALSE(bd.tables_in_shared()) << where;
+              EXPECT_EQ(bd.tables_in_shared(), compact && place == gpu::memory_placement::shared) << where;
             }
-            if (c.inst.n <= 65 && place == gpu::memory_placement::shared) {
+            if ((c.inst.n <= 65 || compact) && place == gpu::memory_placement::shared) {
               EXPECT_TRUE(bd.tables_in_shared()) << where;
             }
           }
       }
     }
+  }
+}
+
+TEST(GpuBounds, EveryVariantPlacementKindAndSortMatchesTheCpu) {
+  PFSP_REQUIRE_GPU();
+  expect_every_variant_and_placement_matches_the_cpu(false);
+}
+
+// --compact-times: 8-bit times, 8/16-bit Johnson orders (both size classes), 16-bit lags.
+TEST(GpuBounds, CompactTablesMatchTheCpuInSharedAndGlobalMemory) {
+  PFSP_REQUIRE_GPU();
+  expect_every_variant_and_placement_matches_the_cpu(true);
+}
+
+// Compact tables need every time below 256; otherwise the bounder keeps the int tables and says
+// why in describe() (the bounds are the same either way).
+TEST(GpuBounds, CompactTimesFallBackToIntTablesAboveTime255) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = random_instance(20, 6, 41, 1, 1000);
+  const bound_data data(inst);
+  std::mt19937 rng(41);
+  const auto parents = parents_at_every_depth(inst.n, 2, rng);
+  for (bound_kind kind : all_kinds()) {
+    const std::vector<int> ref = cpu_child_bounds(data, kind, branching::min_min, parents, INT_MAX);
+    gpu::gpu_policy pol;
+    pol.compact_times = true;
+    gpu::bounder bd(data, kind, branching::min_min, pol, ref.size());
+    EXPECT_FALSE(bd.tables_compact());
+    EXPECT_NE(bd.describe().find("no compact copy: processing time"), std::string::npos) << bd.describe();
+    stage(bd, 0, parents);
+    ASSERT_EQ(bd.submit_children(0, parents.size(), INT_MAX, 128), ref.size());
+    const int* out = bd.wait(0);
+    for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(out[i], ref[i]) << to_string(kind) << " child " << i;
   }
 }
 

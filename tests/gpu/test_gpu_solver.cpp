@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 
 #include "gpu/solver.hpp"
 #include "gpu_test_support.hpp"
@@ -158,6 +159,46 @@ TEST(GpuSolver, ProvesTaillardTa001ToTa010) {
     ASSERT_TRUE(inst.known && inst.known->optimal);
     expect_optimal(inst, r, inst.known->ub, std::string(name) + ": " + describe(opt, p));
   }
+}
+
+// --compact-times: the known optima of ta001..ta006 (20 x 5) and ta014 (20 x 10, LB2) with compact
+// tables, kernel variants and placements rotating; and with the optimum as ub, the CPU's tree.
+TEST(GpuSolver, CompactTimesProveTheKnownOptima) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta001", "ta002", "ta003", "ta004", "ta005", "ta006", "ta014"}) {
+    const int i = std::atoi(name + 2);
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = i == 14 ? bound_kind::lb2 : all_kinds()[static_cast<std::size_t>(i % 3)];
+    opt.branch = i % 2 ? branching::min_min : branching::min_branch;
+    opt.initial_ub = inst.known->ub + 1;
+    gpu::gpu_policy p;
+    p.compact_times = true;
+    p.kernel = all_variants()[static_cast<std::size_t>(i % 3)];
+    p.memory = all_placements()[static_cast<std::size_t>((i / 3) % 2)];
+    p.host_threads = 2;
+    const solve_result r = gpu::solve(data, opt, p, incumbent());
+    ASSERT_TRUE(inst.known && inst.known->optimal);
+    expect_optimal(inst, r, inst.known->ub, std::string(name) + " compact: " + describe(opt, p));
+    EXPECT_NE(r.backend.find("compact 8-bit times"), std::string::npos) << r.backend;
+  }
+  const instance inst = load_instance("random:12,6,3");
+  const bound_data data(inst);
+  solve_options opt;
+  opt.bound = bound_kind::lb2;
+  opt.branch = branching::min_min;
+  opt.initial_ub = solve_sequential(data, opt, incumbent()).makespan;
+  const solve_result cpu = solve_sequential(data, opt, incumbent());
+  gpu::gpu_policy p;
+  p.compact_times = true;
+  p.pool_size = 4096;
+  p.threads_per_block = 128;
+  const solve_result gpu = gpu::solve(data, opt, p, incumbent());
+  EXPECT_EQ(gpu.stats.branched, cpu.stats.branched);
+  EXPECT_EQ(gpu.stats.bounds, cpu.stats.bounds);
+  EXPECT_EQ(gpu.stats.pruned, cpu.stats.pruned);
+  EXPECT_EQ(gpu.stats.leaves, cpu.stats.leaves);
 }
 
 TEST(GpuSolver, LimitsAndInterruptEndWithTheirStatus) {
