@@ -6,7 +6,7 @@
 // one JSON object per line (stamped with the device and the commit).
 //
 //   pfsp_gpu_bench [--instances ta021,ta051] [--bound lb2] [--children 262144] [--reps 20]
-//                  [--kernels plain,refactored,branchless] [--memory shared,global]
+//                  [--kernels plain,refactored,branchless] [--memory shared,global] [--compact off,on]
 //                  [--sort none,host,device] [--tpb 128|occ] [--ub opt|none|N] [--cpu-seconds 3]
 #include <algorithm>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,7 @@ int main(int argc, char** argv) {
                                        {"--reps", "20"},
                                        {"--kernels", "plain,refactored,branchless"},
                                        {"--memory", "shared,global"},
+                                       {"--compact", "off"},
                                        {"--sort", "none,host,device"},
                                        {"--tpb", "128"},
                                        {"--ub", "opt"},
@@ -150,10 +152,18 @@ int main(int argc, char** argv) {
     const int reps = std::stoi(a["--reps"]);
     const bool tpb_occupancy = a["--tpb"] == "occ";  // the bounder's occupancy-derived block size
     const int tpb_fixed = tpb_occupancy ? 0 : std::stoi(a["--tpb"]);
+    // --memory x --compact (--compact-times: int or compact tables; "tables" says which ran).
+    std::vector<std::pair<std::string, bool>> layouts;
+    for (const std::string& ms : split(a["--memory"]))
+      for (const std::string& cs : split(a["--compact"])) {
+        if (cs != "off" && cs != "on") throw std::invalid_argument("--compact takes off, on or off,on");
+        layouts.emplace_back(ms, cs == "on");
+      }
     std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0,
                 PFSP_GIT_COMMIT);
-    std::printf("%-8s %-6s %-7s %-10s %-6s %-6s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound", "kernel",
-                "memory", "sort", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s", "speedup", "check");
+    std::printf("%-8s %-6s %-7s %-10s %-6s %-7s %-6s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound",
+                "kernel", "memory", "tables", "sort", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s", "speedup",
+                "check");
     std::vector<std::string> json;
     for (const std::string& name : split(a["--instances"])) {
       const instance inst = load_instance(name);
@@ -167,11 +177,12 @@ int main(int argc, char** argv) {
       double cpu_rate = 0;
       const std::vector<int> ref = cpu_bounds(data, kind, parents, ub, std::stod(a["--cpu-seconds"]), cpu_rate);
       for (const std::string& ks : split(a["--kernels"]))
-        for (const std::string& ms : split(a["--memory"]))
+        for (const auto& [ms, compact] : layouts)
           for (const std::string& ss : split(a["--sort"])) {
             gpu::gpu_policy pol;
             pol.kernel = variants.at(ks);
             pol.memory = places.at(ms);
+            pol.compact_times = compact;
             pol.sort = sorts.at(ss);
             pol.streams = 1;
             gpu::bounder bd(data, kind, branching::min_min, pol, target);
@@ -211,14 +222,17 @@ int main(int argc, char** argv) {
             std::sort(ms_kernel.begin(), ms_kernel.end());
             const double med = ms_kernel[ms_kernel.size() / 2];
             const double gpu_rate = static_cast<double>(children) / (med * 1e-3);
-            std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-6s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n", name.c_str(),
-                        inst.n, inst.m, a["--bound"].c_str(), ks.c_str(), bd.tables_in_shared() ? "shared" : "global",
+            std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-7s %-6s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n",
+                        name.c_str(), inst.n, inst.m, a["--bound"].c_str(), ks.c_str(),
+                        bd.tables_in_shared() ? "shared" : "global", bd.tables_compact() ? "compact" : "int",
                         ss.c_str(), tpb, children, med, gpu_rate / 1e6, cpu_rate / 1e3, gpu_rate / cpu_rate,
                         check.c_str());
             std::ostringstream j;
             j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\""
               << a["--bound"] << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
-              << (bd.tables_in_shared() ? "shared" : "global") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
+              << (bd.tables_in_shared() ? "shared" : "global")
+              << "\",\"compact_times\":" << (compact ? "true" : "false") << ",\"tables\":\""
+              << (bd.tables_compact() ? "compact" : "int") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
               << ",\"children\":" << children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
               << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
               << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check << "\",\"device\":\"" << dev.name
