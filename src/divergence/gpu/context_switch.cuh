@@ -29,7 +29,8 @@ __global__ void __launch_bounds__(switch_block_threads) plain_branch_kernel(B b)
   b.finish(c);
 }
 
-// Bytes of dynamic shared memory one warp needs, 16-byte aligned.
+// Bytes of dynamic shared memory one warp needs, 16-byte aligned. A block needs
+// block_shared_bytes(b) (warp.cuh) + warps x this.
 template <class B>
 __host__ __device__ constexpr std::size_t switch_warp_bytes(std::uint32_t pool_contexts) {
   const std::size_t raw = pool_contexts * (sizeof(typename B::context) + 2 * sizeof(std::uint16_t));
@@ -38,12 +39,14 @@ __host__ __device__ constexpr std::size_t switch_warp_bytes(std::uint32_t pool_c
 
 template <class B>
 __global__ void __launch_bounds__(switch_block_threads)
-    context_switch_kernel(B b, std::uint32_t* global_next, std::uint32_t pool_contexts, std::uint32_t vote_interval,
-                          bool default_path) {
+    context_switch_kernel(B workload, std::uint32_t* global_next, std::uint32_t pool_contexts,
+                          std::uint32_t vote_interval, bool default_path) {
   using context = typename B::context;
   extern __shared__ __align__(16) unsigned char switch_smem[];
+  const B b = bind_block(workload, switch_smem);  // the workload's shared memory first (warp.cuh)
   const int lane = lane_id();
-  unsigned char* mine = switch_smem + static_cast<std::size_t>(warp_in_block()) * switch_warp_bytes<B>(pool_contexts);
+  unsigned char* mine = switch_smem + block_shared_bytes(b) +
+                        static_cast<std::size_t>(warp_in_block()) * switch_warp_bytes<B>(pool_contexts);
   context* slots = reinterpret_cast<context*>(mine);
   std::uint16_t* list_taken = reinterpret_cast<std::uint16_t*>(slots + pool_contexts);
   std::uint16_t* list_not = list_taken + pool_contexts;

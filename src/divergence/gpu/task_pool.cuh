@@ -30,14 +30,17 @@ __global__ void __launch_bounds__(pool_block_threads) plain_termination_kernel(W
 // global_next: the global pool's counter, zero at launch. chunk: tasks per refill (Global's
 // private chunk, Hybrid's extra tasks, Local's block pool). idle_threshold: k of Ballot/Atomic.
 // check_interval: iterations between votes.
-// Grid: the persistent kinds fill the device once; Local has ceil(n / chunk) blocks.
+// Grid: the persistent kinds fill the device once; Local has ceil(n / chunk) blocks. Dynamic
+// shared memory: block_shared_bytes(w) (0 unless the workload stages data there, warp.cuh).
 template <class W, pool_kind Pool, fetch_control Control>
 __global__ void __launch_bounds__(pool_block_threads)
-    task_pool_kernel(W w, std::uint32_t* global_next, std::uint32_t chunk, std::uint32_t idle_threshold,
+    task_pool_kernel(W workload, std::uint32_t* global_next, std::uint32_t chunk, std::uint32_t idle_threshold,
                      std::uint32_t check_interval) {
   static_assert(Pool != pool_kind::persistent || Control == fetch_control::all,
                 "Persistent threads fetch per warp once all lanes are done");
   constexpr int warps = pool_block_threads / warp_size;
+  extern __shared__ __align__(16) unsigned char pool_smem[];  // the workload's, if it asks (warp.cuh)
+  const W w = bind_block(workload, pool_smem);
   __shared__ std::uint32_t block_next, block_end;  // Local's block pool
   __shared__ std::uint32_t finished_count[warps];  // Atomic's per-warp counter
   const int lane = lane_id(), wid = warp_in_block();
