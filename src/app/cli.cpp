@@ -11,6 +11,7 @@
 
 #include "bound/bound_data.hpp"
 #include "cpu/parallel.hpp"
+#include "gpu/strategy.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/error.hpp"
@@ -75,6 +76,8 @@ struct solve_args {
   std::string checkpoint;
   double checkpoint_interval = 60;
   std::string resume;
+  std::string gpu_strategy = "plain";  // validated in every build (gpu/strategy.hpp)
+  std::string strategy_params;
   // Given on the command line (with --resume, those not given come from the checkpoint).
   bool bound_given = false;
   bool branch_given = false;
@@ -96,6 +99,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
              const gpu_cli_options& gpu_args
 #endif
 ) {
+  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
   const instance inst = load_instance(a.instance_spec);
   solve_options opt;
   opt.bound = bound_names.at(a.bound);
@@ -261,7 +265,11 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   } else {
 #if defined(PFSP_HAVE_GPU)
     if (gpu_warm_up.joinable()) gpu_warm_up.join();
-    r = gpu_cli_solve(data, opt, gpu_args, start);
+    gpu_cli_options g = gpu_args;
+    g.strategy = strategy;
+    r = gpu_cli_solve(data, opt, g, start);
+#else
+    (void)strategy;
 #endif
   }
 
@@ -384,6 +392,21 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--resume", a.resume,
                     "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
                     "from it unless given; backend and threads may differ)");
+  // Registered in every build, so that bad values are exit code 2 with CUDA or without.
+  solve
+      ->add_option("--gpu-strategy", a.gpu_strategy,
+                   "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
+                   "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
+                   "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
+      ->check(CLI::IsMember(gpu::strategy_names()))
+      ->capture_default_str()
+      ->group("GPU backend");
+  solve
+      ->add_option("--strategy-params", a.strategy_params,
+                   "gpu: key=value,... for --gpu-strategy. persistent: pool=global|local|hybrid|persistent, "
+                   "fetch=any|all|ballot|atomic, k=1..32, chunk=0..65536, interval=1..64; context-switch: "
+                   "contexts=32..1024 (multiple of 32), vote=1..64; remap: classes=2..1024, control=on|off")
+      ->group("GPU backend");
 #if defined(PFSP_HAVE_GPU)
   gpu_cli_options gpu_args;
   add_gpu_cli_options(*solve, gpu_args);

@@ -89,6 +89,9 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
                                                                   {"branchless", gpu::kernel_variant::branchless}};
   static const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
                                                                    {"global", gpu::memory_placement::global}};
+  if (o.compact_times && o.strategy.kind != gpu::gpu_strategy::plain && o.strategy.kind != gpu::gpu_strategy::remap)
+    throw input_error("--gpu-strategy " + std::string(gpu::to_string(o.strategy.kind)) +
+                      " is not available with --compact-times (plain and remap are)");
   if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
     throw input_error(
         "--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * data.view().inst.n) + ")");
@@ -104,6 +107,7 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.hybrid_max = static_cast<std::size_t>(o.hybrid_max);
   p.hybrid_min = static_cast<std::size_t>(o.hybrid_min);
   p.device = o.device;
+  p.strategy = o.strategy;
   p.host_threads = opt.threads;
   return gpu::solve(data, opt, p, start);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bound/bound_data.hpp"
+#include "gpu/strategy.hpp"
 #include "search/control.hpp"
 #include "search/types.hpp"
 
@@ -27,6 +28,7 @@ struct gpu_cli_options {
   long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
   long long hybrid_min = 0;  // open nodes; 0 = pool
   int device = 0;
+  gpu::strategy_params strategy;  // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 
 // True iff a CUDA device is present (never throws).

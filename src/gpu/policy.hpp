@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "gpu/strategy.hpp"
+
 namespace pfsp::gpu {
 
 // How a kernel thread evaluates its child (CCPE section 5.3). All three call the same
@@ -52,6 +54,7 @@ struct gpu_policy {
   std::size_t hybrid_max = 0;  // open nodes; 0 = 8 x the pool size
   std::size_t hybrid_min = 0;  // open nodes; 0 = the pool size
   int device = 0;              // CUDA device ordinal
+  strategy_params strategy;    // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.
