@@ -8,6 +8,12 @@
 //   pfsp_gpu_bench [--instances ta021,ta051] [--bound lb2] [--children 262144] [--reps 20]
 //                  [--kernels plain,refactored,branchless] [--memory shared,global] [--compact off,on]
 //                  [--sort none,host,device] [--tpb 128|occ] [--ub opt|none|N] [--cpu-seconds 3]
+//                  [--strategies plain,persistent,context-switch,split,remap]
+//                  [--persistent-params pool=hybrid,fetch=ballot,k=4,chunk=32,interval=1]
+//                  [--context-switch-params contexts=64,vote=1] [--remap-params control=off]
+// (--gpu-strategy, docs/gpu_strategies.md; the persistent, context-switch and split strategies run
+// the branchless variant only: other --kernels are skipped for them. remap defaults to control=off
+// here, since the bench repeats one pool and the efficiency control would time its probes.)
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -26,6 +32,7 @@
 #include "bound/node_parts.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/pool_layout.hpp"
+#include "gpu/strategy.hpp"
 #include "problem/io.hpp"
 #include "search/types.hpp"
 
@@ -124,7 +131,11 @@ int main(int argc, char** argv) {
                                        {"--tpb", "128"},
                                        {"--ub", "opt"},
                                        {"--cpu-seconds", "3"},
-                                       {"--seed", "1"}};
+                                       {"--seed", "1"},
+                                       {"--strategies", "plain"},
+                                       {"--persistent-params", ""},
+                                       {"--context-switch-params", ""},
+                                       {"--remap-params", "control=off"}};
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!a.count(argv[i])) {
       std::cerr << "unknown option " << argv[i] << "\n";
@@ -161,9 +172,9 @@ int main(int argc, char** argv) {
       }
     std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0,
                 PFSP_GIT_COMMIT);
-    std::printf("%-8s %-6s %-7s %-10s %-6s %-7s %-6s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound",
-                "kernel", "memory", "tables", "sort", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s", "speedup",
-                "check");
+    std::printf("%-8s %-6s %-7s %-10s %-6s %-7s %-6s %-14s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size",
+                "bound", "kernel", "memory", "tables", "sort", "strategy", "tpb", "children", "kernel_ms", "GPU_Mb/s",
+                "CPU_kb/s", "speedup", "check");
     std::vector<std::string> json;
     for (const std::string& name : split(a["--instances"])) {
       const instance inst = load_instance(name);
@@ -178,72 +189,80 @@ int main(int argc, char** argv) {
       const std::vector<int> ref = cpu_bounds(data, kind, parents, ub, std::stod(a["--cpu-seconds"]), cpu_rate);
       for (const std::string& ks : split(a["--kernels"]))
         for (const auto& [ms, compact] : layouts)
-          for (const std::string& ss : split(a["--sort"])) {
-            gpu::gpu_policy pol;
-            pol.kernel = variants.at(ks);
-            pol.memory = places.at(ms);
-            pol.compact_times = compact;
-            pol.sort = sorts.at(ss);
-            pol.streams = 1;
-            gpu::bounder bd(data, kind, branching::min_min, pol, target);
-            const int tpb = tpb_occupancy ? bd.occupancy_threads_per_block() : tpb_fixed;
-            const int jb = bd.job_bytes();
-            auto* perms = static_cast<unsigned char*>(bd.perms(0));
-            for (std::size_t p = 0; p < parents.size(); ++p) {
-              for (int i = 0; i < inst.n; ++i) {
-                const int j = parents[p].perm[static_cast<std::size_t>(i)];
-                const std::size_t at = p * static_cast<std::size_t>(inst.n) + static_cast<std::size_t>(i);
-                if (jb == 1)
-                  perms[at] = static_cast<unsigned char>(j);
-                else
-                  reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
-              }
-              bd.limits(0)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
-            }
-            std::vector<double> ms_kernel;
-            std::size_t children = 0;
-            std::string check = "ok";
-            for (int r = 0; r < reps + 2; ++r) {
-              const double before = bd.times().kernel;
-              children = bd.submit_children(0, parents.size(), ub, tpb);
-              const int* out = bd.wait(0);
-              if (r == 0) {
-                std::size_t bad = 0;
-                const std::size_t cmp = std::min(children, ref.size());
-                for (std::size_t i = 0; i < cmp; ++i) {
-                  const bool same = out[i] == ref[i] || (out[i] >= ub && ref[i] >= ub);
-                  bad += same ? 0 : 1;
+          for (const std::string& ss : split(a["--sort"]))
+            for (const std::string& strategy : split(a["--strategies"])) {
+              const auto params_it = a.find("--" + strategy + "-params");
+              const gpu::strategy_params sp =
+                  gpu::parse_strategy(strategy, params_it == a.end() ? std::string() : params_it->second);
+              const bool branchless_only = sp.kind != gpu::gpu_strategy::plain && sp.kind != gpu::gpu_strategy::remap;
+              if (branchless_only && ks != "branchless") continue;  // runs the branchless variant only
+              gpu::gpu_policy pol;
+              pol.strategy = sp;
+              pol.kernel = variants.at(ks);
+              pol.memory = places.at(ms);
+              pol.compact_times = compact;
+              pol.sort = sorts.at(ss);
+              pol.streams = 1;
+              gpu::bounder bd(data, kind, branching::min_min, pol, target);
+              const int tpb = tpb_occupancy ? bd.occupancy_threads_per_block() : tpb_fixed;
+              const int jb = bd.job_bytes();
+              auto* perms = static_cast<unsigned char*>(bd.perms(0));
+              for (std::size_t p = 0; p < parents.size(); ++p) {
+                for (int i = 0; i < inst.n; ++i) {
+                  const int j = parents[p].perm[static_cast<std::size_t>(i)];
+                  const std::size_t at = p * static_cast<std::size_t>(inst.n) + static_cast<std::size_t>(i);
+                  if (jb == 1)
+                    perms[at] = static_cast<unsigned char>(j);
+                  else
+                    reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
                 }
-                if (bad) check = "MISMATCH(" + std::to_string(bad) + ")";
-                if (cmp < children) check += " (cpu checked " + std::to_string(cmp) + ")";
+                bd.limits(0)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
               }
-              if (r >= 2) ms_kernel.push_back((bd.times().kernel - before) * 1e3);
+              std::vector<double> ms_kernel;
+              std::size_t children = 0;
+              std::string check = "ok";
+              for (int r = 0; r < reps + 2; ++r) {
+                const double before = bd.times().kernel;
+                children = bd.submit_children(0, parents.size(), ub, tpb);
+                const int* out = bd.wait(0);
+                if (r == 0) {
+                  std::size_t bad = 0;
+                  const std::size_t cmp = std::min(children, ref.size());
+                  for (std::size_t i = 0; i < cmp; ++i) {
+                    const bool same = out[i] == ref[i] || (out[i] >= ub && ref[i] >= ub);
+                    bad += same ? 0 : 1;
+                  }
+                  if (bad) check = "MISMATCH(" + std::to_string(bad) + ")";
+                  if (cmp < children) check += " (cpu checked " + std::to_string(cmp) + ")";
+                }
+                if (r >= 2) ms_kernel.push_back((bd.times().kernel - before) * 1e3);
+              }
+              std::sort(ms_kernel.begin(), ms_kernel.end());
+              const double med = ms_kernel[ms_kernel.size() / 2];
+              const double gpu_rate = static_cast<double>(children) / (med * 1e-3);
+              std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-7s %-6s %-14s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n",
+                          name.c_str(), inst.n, inst.m, a["--bound"].c_str(), ks.c_str(),
+                          bd.tables_in_shared() ? "shared" : "global", bd.tables_compact() ? "compact" : "int",
+                          ss.c_str(), strategy.c_str(), tpb, children, med, gpu_rate / 1e6, cpu_rate / 1e3,
+                          gpu_rate / cpu_rate, check.c_str());
+              std::ostringstream j;
+              j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\""
+                << a["--bound"] << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
+                << (bd.tables_in_shared() ? "shared" : "global")
+                << "\",\"compact_times\":" << (compact ? "true" : "false") << ",\"tables\":\""
+                << (bd.tables_compact() ? "compact" : "int") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
+                << ",\"strategy\":\"" << strategy << "\",\"strategy_params\":\"" << gpu::describe(sp) << "\""
+                << ",\"children\":" << children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
+                << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
+                << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check << "\",\"device\":\"" << dev.name
+                << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
+              json.push_back(j.str());
+              if (check.rfind("ok", 0) != 0) {
+                std::cerr << "bound mismatch\n";
+                for (const auto& line : json) std::cout << line << "\n";
+                return 1;
+              }
             }
-            std::sort(ms_kernel.begin(), ms_kernel.end());
-            const double med = ms_kernel[ms_kernel.size() / 2];
-            const double gpu_rate = static_cast<double>(children) / (med * 1e-3);
-            std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-7s %-6s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n",
-                        name.c_str(), inst.n, inst.m, a["--bound"].c_str(), ks.c_str(),
-                        bd.tables_in_shared() ? "shared" : "global", bd.tables_compact() ? "compact" : "int",
-                        ss.c_str(), tpb, children, med, gpu_rate / 1e6, cpu_rate / 1e3, gpu_rate / cpu_rate,
-                        check.c_str());
-            std::ostringstream j;
-            j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\""
-              << a["--bound"] << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
-              << (bd.tables_in_shared() ? "shared" : "global")
-              << "\",\"compact_times\":" << (compact ? "true" : "false") << ",\"tables\":\""
-              << (bd.tables_compact() ? "compact" : "int") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
-              << ",\"children\":" << children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
-              << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
-              << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check << "\",\"device\":\"" << dev.name
-              << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
-            json.push_back(j.str());
-            if (check.rfind("ok", 0) != 0) {
-              std::cerr << "bound mismatch\n";
-              for (const auto& line : json) std::cout << line << "\n";
-              return 1;
-            }
-          }
     }
     for (const auto& line : json) std::cout << line << "\n";
   } catch (const std::exception& e) {
