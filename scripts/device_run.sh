@@ -56,7 +56,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
-TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_host_loop"
+TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop"
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -91,9 +91,17 @@ if has sanitize; then
   F='GpuBounds.TwoSlotsInFlight:GpuBounds.HostAndDeviceSortGiveTheSameStableOrder:GpuBounds.OneDirectionRulesBoundOnlyTheirDirection'
   run_logged memcheck 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$T" --gtest_filter="$F"
   run_logged racecheck 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$T" --gtest_filter=GpuBounds.TwoSlotsInFlight
+  S=$BUILD/tests/gpu/test_gpu_strategies
+  run_logged memcheck_strategies 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$S" \
+    --gtest_filter='GpuStrategies.TwoSlotsInFlight:GpuStrategies.RemapOrderIsALamPermutation'
+  run_logged racecheck_strategies 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$S" \
+    --gtest_filter='GpuStrategies.TwoSlotsInFlight'
+  run_logged memcheck_solve_strategies 300 bash -c "for st in persistent context-switch split remap; do \
+    compute-sanitizer --tool memcheck --error-exitcode 9 $PFSP solve ta003 --backend gpu --bound lb1-lb2 --no-neh \
+    --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress -q --gpu-strategy \$st || exit 9; done"
   run_logged memcheck_solve 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$PFSP" solve ta003 --backend gpu \
     --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress
-  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS"/memcheck*.log "$LOGS"/racecheck.log | tee -a "$SUMMARY"
+  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS"/memcheck*.log "$LOGS"/racecheck*.log | tee -a "$SUMMARY"
 fi
 
 if has bench; then
