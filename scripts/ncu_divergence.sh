@@ -22,7 +22,9 @@ DIV=smsp__sass_average_branch_targets_threads_uniform.pct,smsp__sass_branch_targ
 EXTRA=gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__thread_inst_executed.sum,sm__cycles_elapsed.avg.per_second
 # One bench process per instance: every strategy bounds the same 65536-child pool 3 times
 # (--reps 1); the first launch of each strategy is profiled (order: kernel, memory, sort).
+# SKIP_VARIANTS=1 profiles the strategies only.
 for inst in ${INSTANCES//,/ }; do
+  [[ -n ${SKIP_VARIANTS:-} ]] && break
   for set in DIV EXTRA; do
     "$NCU" --clock-control none --kernel-name regex:bound_children_kernel --metrics "${!set}" --csv --print-units base \
       "$BENCH" --instances "$inst" --bound "$BOUND" --children 65536 --reps 1 --cpu-seconds 0.2 \
