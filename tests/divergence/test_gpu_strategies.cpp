@@ -17,6 +17,11 @@
 namespace pfsp::divergence::gpu {
 namespace {
 
+#define PFSP_DIV_REQUIRE_GPU()                                 \
+  do {                                                         \
+    if (!device_available()) GTEST_SKIP() << "no CUDA device"; \
+  } while (0)
+
 timing_options once() {
   timing_options o;
   o.warmups = 0;
@@ -47,6 +52,7 @@ std::string describe(const task_pool_params& p) {
 }
 
 TEST(gpu_task_pools, monte_carlo_termination_identical_to_plain) {
+  PFSP_DIV_REQUIRE_GPU();
   for (std::uint32_t seed : {1u, 2u}) {
     mc_termination_spec spec;
     spec.tasks = 100003 + seed * 977;  // random sizes, no multiple of 32 or of a chunk
@@ -72,6 +78,7 @@ TEST(gpu_task_pools, monte_carlo_termination_identical_to_plain) {
 }
 
 TEST(gpu_task_pools, julia_identical_to_plain_for_every_offset) {
+  PFSP_DIV_REQUIRE_GPU();
   for (int offset : {0, 1, 2}) {
     julia_spec spec;
     spec.width = 256;
@@ -90,6 +97,7 @@ TEST(gpu_task_pools, julia_identical_to_plain_for_every_offset) {
 }
 
 TEST(gpu_context_switch, monte_carlo_branch_identical_to_plain) {
+  PFSP_DIV_REQUIRE_GPU();
   for (double prob : {0.03, 0.5, 0.97}) {
     mc_branch_spec spec;
     spec.tasks = 40009;
@@ -118,6 +126,7 @@ TEST(gpu_context_switch, monte_carlo_branch_identical_to_plain) {
 }
 
 TEST(gpu_remap, every_plan_and_mechanism_identical_to_plain) {
+  PFSP_DIV_REQUIRE_GPU();
   for (remap_workload w : {remap_workload::gafort, remap_workload::black_scholes}) {
     remap_spec spec;
     spec.workload = w;
@@ -145,6 +154,7 @@ TEST(gpu_remap, every_plan_and_mechanism_identical_to_plain) {
 }
 
 TEST(gpu_remap, efficiency_control_keeps_black_scholes_plain) {
+  PFSP_DIV_REQUIRE_GPU();
   remap_spec spec;
   spec.workload = remap_workload::black_scholes;
   spec.chunk_elements = 1 << 16;

@@ -14,6 +14,15 @@ device_info current_device() {
   return {prop.name, prop.multiProcessorCount, prop.major, prop.minor};
 }
 
+bool device_available() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return count > 0;
+}
+
 run_result run_termination(const termination_spec& spec, const std::optional<task_pool_params>& strategy,
                            const timing_options& opt, bool keep_output) {
   if (const auto* mc = std::get_if<mc_termination_spec>(&spec))

@@ -23,6 +23,8 @@ struct device_info {
   int major = 0, minor = 0;
 };
 device_info current_device();
+// True when a CUDA device can be used (never throws); tests skip without one.
+bool device_available() noexcept;
 
 struct timing_options {
   int warmups = 1;
