@@ -56,7 +56,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
-TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop"
+TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop test_divergence_gpu"
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -81,7 +81,7 @@ PFSP=$BUILD/pfsp
 BENCH=$BUILD/pfsp_gpu_bench
 
 if has test; then
-  (cd "$BUILD" && run_logged ctest_gpu 300 ctest -L gpu -R "^Gpu" --output-on-failure --timeout 120)
+  (cd "$BUILD" && run_logged ctest_gpu 400 ctest -L gpu --output-on-failure --timeout 300)
   (cd "$BUILD" && run_logged ctest_host_loop 120 ctest -R '^GpuHostLoop' --output-on-failure)
   grep -E "tests passed|tests failed|Failed|\*\*\*" "$LOGS/ctest_gpu.log" | tail -15 | tee -a "$SUMMARY"
 fi
