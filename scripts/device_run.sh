@@ -56,7 +56,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
-TARGETS="pfsp pfsp_gpu_bench test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop test_divergence_gpu"
+TARGETS="pfsp pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop test_divergence_gpu"
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -193,6 +193,15 @@ if has sweep; then
     done
   done
   cp "$res" "$OUT/sweep.jsonl"
+fi
+
+# CCPE Fig. 3's clock() measurement: pfsp_gpu_clock's cycles per divergent region (work per lane,
+# cycles per warp, SIMT efficiency), unsorted vs sorted, plain vs branchless, ub = optimum vs none.
+if has clock; then
+  run_logged clock 300 "$BUILD/pfsp_gpu_clock" --instances "${CLOCK_SET:-ta021,ta051}" --children "${CLOCK_CHILDREN:-65536}" \
+    ${CLOCK_ARGS:-}
+  grep -E '^\{' "$LOGS/clock.log" >"$OUT/clock.jsonl"
+  grep -vE '^\{' "$LOGS/clock.log" | tee -a "$SUMMARY"
 fi
 
 # PPAM Table 1: kernel time on pools generated depth-first against breadth-first (no sort,
