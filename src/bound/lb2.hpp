@@ -26,9 +26,10 @@ PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_
     int t0 = front[k], t1 = front[l];
     for (int r = 0; r < n; ++r) {
       const int j = static_cast<int>(order[r]);
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(PFSP_DEVICE_LB2_SELECT)
       // Device: the skip as written; the kernel variants (gpu/bound_kernels.cuh) are measured
-      // on this form, and the compiler predicates it.
+      // on this form. -DPFSP_DEVICE_LB2_SELECT=ON builds the host's form into the kernels too
+      // (an experiment, docs/gpu_backend.md).
       if (is_scheduled(j)) continue;
       t0 += inst.time(k, j);
       const int ready = t0 + static_cast<int>(lag[j]);
@@ -73,7 +74,7 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
     lb1 = lb1_backward_child(inst, front, back, remain, job, scratch);
   }
   if (kind == bound_kind::lb1 || (kind == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(PFSP_DEVICE_LB2_SELECT)
   auto sched = [&](int j) { return j == job || parent_scheduled(j); };
 #else
   auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };  // no short circuit, no branch
