@@ -26,18 +26,18 @@ PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_
     int t0 = front[k], t1 = front[l];
     for (int r = 0; r < n; ++r) {
       const int j = static_cast<int>(order[r]);
-#if defined(__CUDA_ARCH__) && !defined(PFSP_DEVICE_LB2_SELECT)
-      // Device: the skip as written; the kernel variants (gpu/bound_kernels.cuh) are measured
-      // on this form. -DPFSP_DEVICE_LB2_SELECT=ON builds the host's form into the kernels too
-      // (an experiment, docs/gpu_backend.md).
+#if defined(__CUDA_ARCH__) && defined(PFSP_DEVICE_LB2_SKIP)
+      // The skip as first written: only with -DPFSP_DEVICE_LB2_SKIP=ON, in device code, to
+      // reproduce the measurements taken before the branch-free form (docs/gpu_backend.md).
       if (is_scheduled(j)) continue;
       t0 += inst.time(k, j);
       const int ready = t0 + static_cast<int>(lag[j]);
       t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
 #else
-      // Host: the same arithmetic without the data-dependent branch, which the CPU mispredicts
-      // at about every other job (docs/benchmarks.md, lb2-nobranch: 2.5-4.7x). A scheduled job
-      // adds 0 to t0 and leaves t1 as it was, exactly as the skip does.
+      // The same arithmetic without the data-dependent branch: the CPU mispredicted it at about
+      // every other job (docs/benchmarks.md, lb2-nobranch: 2.5-4.7x) and on the GPU it was a
+      // divergent branch (1.2-1.6x kernel time, docs/gpu_backend.md). A scheduled job adds 0
+      // to t0 and leaves t1 as it was, exactly as the skip does.
       const int keep = is_scheduled(j) ? 0 : -1;
       t0 += static_cast<int>(inst.time(k, j)) & keep;
       const int ready = t0 + static_cast<int>(lag[j]);
@@ -74,7 +74,7 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
     lb1 = lb1_backward_child(inst, front, back, remain, job, scratch);
   }
   if (kind == bound_kind::lb1 || (kind == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;
-#if defined(__CUDA_ARCH__) && !defined(PFSP_DEVICE_LB2_SELECT)
+#if defined(__CUDA_ARCH__) && defined(PFSP_DEVICE_LB2_SKIP)
   auto sched = [&](int j) { return j == job || parent_scheduled(j); };
 #else
   auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };  // no short circuit, no branch
