@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,compact,strategies,queue,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -297,6 +297,29 @@ if has queue; then
     done
   done
   cat "$res" | tee -a "$SUMMARY"
+fi
+
+# SASS of the bounding kernels (issue 3: which conditionals the compiler predicates): per kernel
+# instantiation, the counts of conditional branches (@P BRA), selects (SEL/ISETP-fed) and
+# predicated instructions, plus the full listing for reading.
+if has sass; then
+  cuobjdump -sass "$BUILD"/src/gpu/libpfsp_gpu.a >"$LOGS/sass_all.txt" 2>&1
+  python3 - "$LOGS/sass_all.txt" <<'PY' | tee "$OUT/sass_summary.txt" | tee -a "$SUMMARY"
+import re, sys
+text = open(sys.argv[1]).read()
+parts = re.split(r"\n\s*Function : ", text)
+print("%-70s %8s %8s %8s %8s" % ("kernel (children, LB2 file only)", "BRA", "@P BRA", "SEL", "@P insts"))
+for p in parts[1:]:
+    name = p.split("\n", 1)[0].strip()
+    if "bound_children_kernel" not in name or "Li1EE" not in name:  # bound_kind::lb2
+        continue
+    insts = re.findall(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", p)
+    bra = sum(1 for i in insts if re.search(r"\bBRA\b", i))
+    pbra = sum(1 for i in insts if re.search(r"^@!?U?P\d+\s+BRA\b", i.strip()))
+    sel = sum(1 for i in insts if re.search(r"\b(SEL|FSEL|IMNMX|VIMNMX)\b", i))
+    pred = sum(1 for i in insts if re.match(r"@!?U?P\d+\s", i.strip()))
+    print("%-70s %8d %8d %8d %8d" % (name[:70], bra, pbra, sel, pred))
+PY
 fi
 
 if has ncu; then
