@@ -311,7 +311,7 @@ parts = re.split(r"\n\s*Function : ", text)
 print("%-70s %8s %8s %8s %8s" % ("kernel (children, LB2 file only)", "BRA", "@P BRA", "SEL", "@P insts"))
 for p in parts[1:]:
     name = p.split("\n", 1)[0].strip()
-    if "bound_children_kernel" not in name or "Li1EE" not in name:  # bound_kind::lb2
+    if "bound_children_kernel" not in name or "bound_kindE1E" not in name:  # bound_kind::lb2
         continue
     insts = re.findall(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", p)
     bra = sum(1 for i in insts if re.search(r"\bBRA\b", i))
