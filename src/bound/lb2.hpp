@@ -11,13 +11,57 @@
 
 namespace pfsp {
 
+namespace detail {
+
+// Host only: the pair loop with the skip of scheduled jobs, for nodes where almost every job is
+// unscheduled. There the skip is predicted right and costs less than the branch-free form's
+// masks (ta101, 200x20, from the root: 197 k against 181 k bounds/s on the development machine,
+// 247 k against 182 k on the device host). Same arithmetic, same early exit, same result.
+template <class View, class IsScheduled>
+int lb2_pairs_skip(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
+  const auto inst = b.inst;
+  const int n = inst.n;
+  int lb = 0;
+  for (int q = 0; q < b.npairs; ++q) {
+    const int k = b.pair_first[q], l = b.pair_second[q];
+    const auto* order = b.johnson + q * n;
+    const auto* lag = b.lags + q * n;
+    int t0 = front[k], t1 = front[l];
+    for (int r = 0; r < n; ++r) {
+      const int j = static_cast<int>(order[r]);
+      if (is_scheduled(j)) continue;
+      t0 += inst.time(k, j);
+      const int ready = t0 + static_cast<int>(lag[j]);
+      t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+    }
+    const int a = t0 + back[k], c = t1 + back[l];
+    const int v = a > c ? a : c;
+    if (v > lb) {
+      lb = v;
+      if (lb >= ub) return lb;
+    }
+  }
+  return lb;
+}
+
+}  // namespace detail
+
 // Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
 // Stops early and returns the value reached as soon as it is >= ub (the node is pruned anyway).
 // View: any basic_bound_view (deduced); table entries are widened to int as they are read.
+// On the host, nodes with fewer than 1/8 of their jobs scheduled take detail::lb2_pairs_skip;
+// device code is not affected by that choice.
 template <class View, class IsScheduled>
 PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
   const auto inst = b.inst;
   const int n = inst.n;
+#if !defined(__CUDA_ARCH__)
+  {
+    int scheduled = 0;
+    for (int j = 0; j < n; ++j) scheduled += is_scheduled(j) ? 1 : 0;
+    if (8 * scheduled < n) return detail::lb2_pairs_skip(b, front, back, is_scheduled, ub);
+  }
+#endif
   int lb = 0;
   for (int q = 0; q < b.npairs; ++q) {
     const int k = b.pair_first[q], l = b.pair_second[q];
