@@ -24,6 +24,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -404,6 +405,41 @@ TEST(bounds_incremental, child_bounds_equal_scratch_when_the_other_side_is_empty
 }
 
 // ---------------------------------------------------------------------------------------------
+
+// lb2_pairs has two inner-loop forms on the host (the skip of scheduled jobs below 1/8 of the
+// jobs scheduled, masks above); both must give the same value, early exits included, at every
+// depth and split of prefix and suffix.
+TEST(bounds_lb2, skip_and_branch_free_forms_agree_at_every_depth) {
+  for (const auto& [n, m, seed] :
+       std::vector<std::tuple<int, int, std::uint32_t>>{{20, 20, 1}, {50, 10, 2}, {200, 20, 3}}) {
+    const instance inst = test::random_instance(n, m, seed, 1, 99);
+    const bound_data data(inst);
+    const bound_view b = data.view();
+    std::mt19937 rng(seed);
+    std::vector<int> perm(static_cast<std::size_t>(n)), front(m), back(m), remain(m);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::vector<unsigned char> flags(static_cast<std::size_t>(n));
+    int compared = 0;
+    for (int depth = 0; depth < n; ++depth)
+      for (int rep = 0; rep < 4; ++rep) {
+        std::shuffle(perm.begin(), perm.end(), rng);
+        const int in_prefix = static_cast<int>(rng() % static_cast<unsigned>(depth + 1));
+        const int limit1 = in_prefix - 1, limit2 = n - (depth - in_prefix);
+        node_parts(b, perm.data(), limit1, limit2, front.data(), back.data(), remain.data());
+        for (int i = 0; i < n; ++i)
+          flags[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = (i <= limit1 || i >= limit2) ? 1 : 0;
+        auto sched = [&](int j) { return flags[static_cast<std::size_t>(j)] != 0; };
+        const int full = detail::lb2_pairs_skip(b, front.data(), back.data(), sched, INT_MAX);
+        for (int ub : {INT_MAX, full, full - 1, full / 2}) {
+          const int a = lb2_pairs(b, front.data(), back.data(), sched, ub);
+          const int c = detail::lb2_pairs_skip(b, front.data(), back.data(), sched, ub);
+          ASSERT_EQ(a, c) << n << "x" << m << " depth " << depth << " prefix " << in_prefix << " ub " << ub;
+          ++compared;
+        }
+      }
+    EXPECT_EQ(compared, n * 4 * 4);
+  }
+}
 
 TEST(makespan, completion_times_match_the_textbook_recurrence) {
   std::mt19937 rng(99);
