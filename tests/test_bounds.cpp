@@ -429,11 +429,12 @@ TEST(bounds_lb2, skip_and_branch_free_forms_agree_at_every_depth) {
         for (int i = 0; i < n; ++i)
           flags[static_cast<std::size_t>(perm[static_cast<std::size_t>(i)])] = (i <= limit1 || i >= limit2) ? 1 : 0;
         auto sched = [&](int j) { return flags[static_cast<std::size_t>(j)] != 0; };
-        const int full = detail::lb2_pairs_skip(b, front.data(), back.data(), sched, INT_MAX);
+        const int full = detail::lb2_pairs_form<true>(b, front.data(), back.data(), sched, INT_MAX);
         for (int ub : {INT_MAX, full, full - 1, full / 2}) {
-          const int a = lb2_pairs(b, front.data(), back.data(), sched, ub);
-          const int c = detail::lb2_pairs_skip(b, front.data(), back.data(), sched, ub);
-          ASSERT_EQ(a, c) << n << "x" << m << " depth " << depth << " prefix " << in_prefix << " ub " << ub;
+          const int masks = detail::lb2_pairs_form<false>(b, front.data(), back.data(), sched, ub);
+          const int skip = detail::lb2_pairs_form<true>(b, front.data(), back.data(), sched, ub);
+          ASSERT_EQ(masks, skip) << n << "x" << m << " depth " << depth << " prefix " << in_prefix << " ub " << ub;
+          ASSERT_EQ(lb2_pairs(b, front.data(), back.data(), sched, ub), skip) << "the dispatching lb2_pairs";
           ++compared;
         }
       }

@@ -13,12 +13,15 @@ namespace pfsp {
 
 namespace detail {
 
-// Host only: the pair loop with the skip of scheduled jobs, for nodes where almost every job is
-// unscheduled. There the skip is predicted right and costs less than the branch-free form's
-// masks (ta101, 200x20, from the root: 197 k against 181 k bounds/s on the development machine,
-// 247 k against 182 k on the device host). Same arithmetic, same early exit, same result.
-template <class View, class IsScheduled>
-int lb2_pairs_skip(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
+// The pair loop, in one of two forms with the same arithmetic, the same early exit and the same
+// result (docs/decisions/004-lb2-loop-forms.md):
+//   Skip:  `if (is_scheduled(j)) continue;` -- cheapest when the branch is predictable, i.e. on
+//          the CPU at nodes where almost every job is unscheduled.
+//   masks: a scheduled job adds 0 to t0 and leaves t1 as it was. The CPU mispredicted the skip
+//          at about every other job at mid depth (lb2-nobranch: 2.5-4.7x), and on the GPU it
+//          was a divergent branch (1.1-1.6x kernel time).
+template <bool Skip, class View, class IsScheduled>
+PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
   const auto inst = b.inst;
   const int n = inst.n;
   int lb = 0;
@@ -29,10 +32,18 @@ int lb2_pairs_skip(View b, const int* front, const int* back, IsScheduled is_sch
     int t0 = front[k], t1 = front[l];
     for (int r = 0; r < n; ++r) {
       const int j = static_cast<int>(order[r]);
-      if (is_scheduled(j)) continue;
-      t0 += inst.time(k, j);
-      const int ready = t0 + static_cast<int>(lag[j]);
-      t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+      if constexpr (Skip) {
+        if (is_scheduled(j)) continue;
+        t0 += inst.time(k, j);
+        const int ready = t0 + static_cast<int>(lag[j]);
+        t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+      } else {
+        const int keep = is_scheduled(j) ? 0 : -1;
+        t0 += static_cast<int>(inst.time(k, j)) & keep;
+        const int ready = t0 + static_cast<int>(lag[j]);
+        const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
+        t1 = (next & keep) | (t1 & ~keep);
+      }
     }
     const int a = t0 + back[k], c = t1 + back[l];
     const int v = a > c ? a : c;
@@ -49,54 +60,24 @@ int lb2_pairs_skip(View b, const int* front, const int* back, IsScheduled is_sch
 // Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
 // Stops early and returns the value reached as soon as it is >= ub (the node is pruned anyway).
 // View: any basic_bound_view (deduced); table entries are widened to int as they are read.
-// On the host, nodes with fewer than 1/8 of their jobs scheduled take detail::lb2_pairs_skip;
-// device code is not affected by that choice.
+// Device code takes the masks (the skip only with -DPFSP_DEVICE_LB2_SKIP=ON, to reproduce the
+// measurements taken before commit ac865fa); the host takes the skip at nodes with under 1/8 of
+// their jobs scheduled (an O(n) count against the O(m^2 n) loops), the masks otherwise.
 template <class View, class IsScheduled>
 PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
-  const auto inst = b.inst;
-  const int n = inst.n;
-#if !defined(__CUDA_ARCH__)
-  {
-    int scheduled = 0;
-    for (int j = 0; j < n; ++j) scheduled += is_scheduled(j) ? 1 : 0;
-    if (8 * scheduled < n) return detail::lb2_pairs_skip(b, front, back, is_scheduled, ub);
-  }
-#endif
-  int lb = 0;
-  for (int q = 0; q < b.npairs; ++q) {
-    const int k = b.pair_first[q], l = b.pair_second[q];
-    const auto* order = b.johnson + q * n;
-    const auto* lag = b.lags + q * n;
-    int t0 = front[k], t1 = front[l];
-    for (int r = 0; r < n; ++r) {
-      const int j = static_cast<int>(order[r]);
-#if defined(__CUDA_ARCH__) && defined(PFSP_DEVICE_LB2_SKIP)
-      // The skip as first written: only with -DPFSP_DEVICE_LB2_SKIP=ON, in device code, to
-      // reproduce the measurements taken before the branch-free form (docs/gpu_backend.md).
-      if (is_scheduled(j)) continue;
-      t0 += inst.time(k, j);
-      const int ready = t0 + static_cast<int>(lag[j]);
-      t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+#if defined(__CUDA_ARCH__)
+#if defined(PFSP_DEVICE_LB2_SKIP)
+  return detail::lb2_pairs_form<true>(b, front, back, is_scheduled, ub);
 #else
-      // The same arithmetic without the data-dependent branch: the CPU mispredicted it at about
-      // every other job (docs/benchmarks.md, lb2-nobranch: 2.5-4.7x) and on the GPU it was a
-      // divergent branch (1.2-1.6x kernel time, docs/gpu_backend.md). A scheduled job adds 0
-      // to t0 and leaves t1 as it was, exactly as the skip does.
-      const int keep = is_scheduled(j) ? 0 : -1;
-      t0 += static_cast<int>(inst.time(k, j)) & keep;
-      const int ready = t0 + static_cast<int>(lag[j]);
-      const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
-      t1 = (next & keep) | (t1 & ~keep);
+  return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
 #endif
-    }
-    const int a = t0 + back[k], c = t1 + back[l];
-    const int v = a > c ? a : c;
-    if (v > lb) {
-      lb = v;
-      if (lb >= ub) return lb;
-    }
-  }
-  return lb;
+#else
+  const int n = b.inst.n;
+  int scheduled = 0;
+  for (int j = 0; j < n; ++j) scheduled += is_scheduled(j) ? 1 : 0;
+  if (8 * scheduled < n) return detail::lb2_pairs_form<true>(b, front, back, is_scheduled, ub);
+  return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
+#endif
 }
 
 enum class bound_kind : int { lb1 = 0, lb2 = 1, lb1_lb2 = 2 };
