@@ -46,6 +46,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_buffer.cuh"
 #include "gpu/pool_layout.hpp"
+#include "gpu/tools/random_parents.hpp"
 #include "problem/error.hpp"
 #include "problem/io.hpp"
 
@@ -283,40 +284,9 @@ clock_kernel_fn clock_kernel(const std::string& variant, bool shared, int size_c
 
 // --- Host side ----------------------------------------------------------------------------------
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(item);
-  return out;
-}
-
-struct parent {
-  std::vector<int> perm;
-  int limit1, limit2;
-};
-
-// Random parents, depths uniform in [0, n - 2], as pfsp_gpu_bench draws them (same seed, same pool).
-std::vector<parent> make_parents(int n, std::size_t children_target, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<parent> out;
-  std::size_t kids = 0;
-  while (true) {
-    parent p;
-    p.perm.resize(static_cast<std::size_t>(n));
-    for (int j = 0; j < n; ++j) p.perm[static_cast<std::size_t>(j)] = j;
-    std::shuffle(p.perm.begin(), p.perm.end(), rng);
-    const int depth = static_cast<int>(rng() % static_cast<unsigned>(std::max(1, n - 1)));
-    const int a = static_cast<int>(rng() % static_cast<unsigned>(depth + 1));
-    p.limit1 = a - 1;
-    p.limit2 = n - (depth - a);
-    const std::size_t c = 2 * static_cast<std::size_t>(p.limit2 - p.limit1 - 1);
-    if (kids + c > children_target) break;
-    kids += c;
-    out.push_back(std::move(p));
-  }
-  return out;
-}
+using tools::make_parents;
+using tools::parent;
+using tools::split;
 
 // The int tables in one blob as bounder.cu lays them out (each array on a 16-byte boundary; the
 // shared placement copies [0, shared_ints)).
