@@ -11,10 +11,10 @@
 //   lb2          LB2 of a child from its parent's parts (child_bound, bound_kind::lb2,
 //                ub = INT_MAX so no pair loop stops early), both directions, parts amortized.
 //   lb2-scratch  LB2 of a node from scratch: node_parts + node_bound(lb2, INT_MAX).
-//   lb2-nobranch EXPERIMENT, not the solver's code: lb2 with the pair loop of lb2_pairs
-//                rewritten without the data-dependent `continue` (scheduled jobs contribute 0
-//                through a mask), to measure what branch mispredictions cost in lb2_pairs.
-//                Its checksum must equal lb2's.
+//   lb2-nobranch lb2 with the masks form of the pair loop at every depth (scheduled jobs
+//                contribute 0 through a mask, no data-dependent `continue`); since commit
+//                288127f the solver's lb2 takes this form except near the root (decision 004),
+//                so `lb2` against `lb2-nobranch` now measures that choice. Checksums must agree.
 // Nodes come from fixed-seed random pools (random_nodes.hpp) so that a GPU benchmark can time
 // the same nodes and compare the checksums written to the JSON.
 #include <CLI/CLI.hpp>
@@ -58,33 +58,11 @@ void prepare_parts(bound_view b, const random_node_pool& pool, workspace& w) {
   }
 }
 
-// lb2_pairs (src/bound/lb2.hpp) without the unpredictable branch on is_scheduled(j): the same
-// recurrence, with p(k, j) and p(l, j) masked to 0 and t1 kept by a select for scheduled jobs.
-// No early exit (the benchmark uses ub = INT_MAX).
+// The masks form of lb2_pairs' pair loop alone (detail::lb2_pairs_form<false>, src/bound/lb2.hpp),
+// whatever the node's depth; no early exit (the benchmark uses ub = INT_MAX).
 int lb2_pairs_nobranch(bound_view b, const int* front, const int* back, const unsigned char* flags) {
-  const instance_view inst = b.inst;
-  const int n = inst.n;
-  int lb = 0;
-  for (int q = 0; q < b.npairs; ++q) {
-    const int k = b.pair_first[q], l = b.pair_second[q];
-    const int* order = b.johnson + q * n;
-    const int* lag = b.lags + q * n;
-    const int* pk = inst.p + k * n;
-    const int* pl = inst.p + l * n;
-    int t0 = front[k], t1 = front[l];
-    for (int r = 0; r < n; ++r) {
-      const int j = order[r];
-      const int keep = flags[j] ? 0 : -1;  // all ones for unscheduled jobs
-      t0 += pk[j] & keep;
-      const int ready = t0 + lag[j];
-      const int next = (t1 > ready ? t1 : ready) + pl[j];
-      t1 = (next & keep) | (t1 & ~keep);
-    }
-    const int a = t0 + back[k], c = t1 + back[l];
-    const int v = a > c ? a : c;
-    lb = v > lb ? v : lb;
-  }
-  return lb;
+  return detail::lb2_pairs_form<false>(
+      b, front, back, [flags](int j) { return flags[j] != 0; }, INT_MAX);
 }
 
 // Evaluates node i of the pool with the kernel; returns the number of bounds computed and adds
