@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,table,sweep,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -186,13 +186,31 @@ if has sweep; then
   : >"$res"
   for inst in ${SWEEP_SET:-ta021 ta051 ta081 ta101 ta111}; do
     for pool in ${SWEEP_POOLS:-4096 16384 65536 262144}; do
-      timeout 300 "$BENCH" --instances "$inst" --bound lb2 --children "$pool" --reps 10 --kernels plain,refactored \
+      timeout 300 "$BENCH" --instances "$inst" --bound lb2 --children "$pool" --reps 10 --kernels plain,refactored,branchless \
         --memory shared --sort none,device --tpb 256 --cpu-seconds 1 ${SWEEP_ARGS:-} >"$LOGS/sweep_${inst}_${pool}.log" 2>&1
       say "sweep $inst $pool: rc=$?"
       grep -E '^\{' "$LOGS/sweep_${inst}_${pool}.log" >>"$res"
     done
   done
   cp "$res" "$OUT/sweep.jsonl"
+  # The tables as figures beside the papers' numbers (docs/plots/): SVGs and a markdown table.
+  mkdir -p "$LOGS/plots"
+  python3 scripts/plot_tables.py "$res" --out "$LOGS/plots" >"$LOGS/plots/tables_iii_v.md" 2>&1
+  say "plot_tables: rc=$?"
+fi
+
+# --compact-times auto (the default) on 200x20: the whole solver, 10 s from the root, auto against
+# int tables (bounds per second; same tree order, so the counts compare).
+if has autocompact; then
+  res=$LOGS/autocompact.txt
+  for inst in ${AUTOCOMPACT_SET:-ta101 ta021}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for mode in auto off; do
+      "$PFSP" solve "$inst" --backend gpu --bound lb2 --ub "$ub" --time-limit 10 --no-progress --compact-times="$mode" \
+        --json "$LOGS/autocompact_${inst}_$mode.json" 2>&1 | grep -E "^(options|nodes|time)" | sed "s/^/$inst $mode /" >>"$res"
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
 fi
 
 # CCPE Fig. 3's clock() measurement: pfsp_gpu_clock's cycles per divergent region (work per lane,
@@ -299,27 +317,28 @@ if has queue; then
   cat "$res" | tee -a "$SUMMARY"
 fi
 
-# SASS of the bounding kernels (issue 3: which conditionals the compiler predicates): per kernel
-# instantiation, the counts of conditional branches (@P BRA), selects (SEL/ISETP-fed) and
-# predicated instructions, plus the full listing for reading.
+# SASS of the bounding kernels (issue 3: which conditionals the compiler predicates): the cubins
+# of kernels_lb*.cu disassembled with line information (pfsp_gpu is built with -lineinfo), then
+# scripts/sass_branches.py: per kernel variant the branches, selects and predicated instructions,
+# each per-thread conditional branch with its source line, and the opcodes of the variants' own
+# lines (plain / refactored / branchless in bound_kernels.cuh). The listing comes back gzipped.
 if has sass; then
-  cuobjdump -sass "$BUILD"/src/gpu/libpfsp_gpu.a >"$LOGS/sass_all.txt" 2>&1
-  python3 - "$LOGS/sass_all.txt" <<'PY' | tee "$OUT/sass_summary.txt" | tee -a "$SUMMARY"
-import re, sys
-text = open(sys.argv[1]).read()
-parts = re.split(r"\n\s*Function : ", text)
-print("%-70s %8s %8s %8s %8s" % ("kernel (children, LB2 file only)", "BRA", "@P BRA", "SEL", "@P insts"))
-for p in parts[1:]:
-    name = p.split("\n", 1)[0].strip()
-    if "bound_children_kernel" not in name or "bound_kindE1E" not in name:  # bound_kind::lb2
-        continue
-    insts = re.findall(r"/\*[0-9a-f]{4,}\*/\s+([^;]*);", p)
-    bra = sum(1 for i in insts if re.search(r"\bBRA\b", i))
-    pbra = sum(1 for i in insts if re.search(r"^@!?U?P\d+\s+BRA\b", i.strip()))
-    sel = sum(1 for i in insts if re.search(r"\b(SEL|FSEL|IMNMX|VIMNMX)\b", i))
-    pred = sum(1 for i in insts if re.match(r"@!?U?P\d+\s", i.strip()))
-    print("%-70s %8d %8d %8d %8d" % (name[:70], bra, pbra, sel, pred))
-PY
+  mkdir -p "$LOGS/cubin"
+  for o in $(find "$BUILD/src/gpu" -name 'kernels_lb*.cu.o'); do
+    (cd "$LOGS/cubin" && cuobjdump -xelf all "$o" >>"$LOGS/cuobjdump.log" 2>&1)
+  done
+  : >"$LOGS/sass_listing.txt"
+  for c in "$LOGS"/cubin/*.cubin; do
+    nvdisasm -c -g "$c" >>"$LOGS/sass_listing.txt" 2>>"$LOGS/nvdisasm.log" || nvdisasm -c "$c" >>"$LOGS/sass_listing.txt"
+  done
+  gzip -9 -c "$LOGS/sass_listing.txt" >"$OUT/sass_listing.txt.gz"
+  say "sass: $(ls "$LOGS"/cubin | wc -l) cubins, $(wc -l <"$LOGS/sass_listing.txt") listing lines"
+  lo=$(grep -n '^struct plain_variant' src/gpu/bound_kernels.cuh | cut -d: -f1)
+  hi=$(grep -n '^// Never called: LB1' src/gpu/bound_kernels.cuh | cut -d: -f1)
+  python3 scripts/sass_branches.py "$LOGS/sass_listing.txt" --branches --ops "src/gpu/bound_kernels.cuh:$lo-$hi" \
+    --json "$OUT/sass_branches.json" >"$OUT/sass_summary.md" 2>&1
+  say "sass_branches: rc=$?"
+  head -14 "$OUT/sass_summary.md" | tee -a "$SUMMARY"
 fi
 
 if has ncu; then
