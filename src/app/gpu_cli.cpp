@@ -51,9 +51,12 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->capture_default_str()
       ->group(g);
   solve
-      .add_flag("--compact-times", o.compact_times,
+      .add_flag("--compact-times{on}", o.compact_times,
                 "gpu: compact tables: 8-bit processing times, 8/16-bit Johnson orders, 16-bit lags (same bounds, "
-                "less shared memory); int tables kept, with a note, if a time exceeds 255")
+                "less shared memory). --compact-times[=on] whenever every time is below 256, =off never, "
+                "=auto (default) only where the int tables miss shared memory and the compact ones fit")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str()
       ->group(g);
   solve
       .add_option("--streams", o.streams,
@@ -89,7 +92,9 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
                                                                   {"branchless", gpu::kernel_variant::branchless}};
   static const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
                                                                    {"global", gpu::memory_placement::global}};
-  if (o.compact_times && o.strategy.kind != gpu::gpu_strategy::plain && o.strategy.kind != gpu::gpu_strategy::remap)
+  static const std::map<std::string, gpu::compact_mode> compacts{
+      {"auto", gpu::compact_mode::automatic}, {"on", gpu::compact_mode::on}, {"off", gpu::compact_mode::off}};
+  if (o.compact_times == "on" && o.strategy.kind != gpu::gpu_strategy::plain && o.strategy.kind != gpu::gpu_strategy::remap)
     throw input_error("--gpu-strategy " + std::string(gpu::to_string(o.strategy.kind)) +
                       " is not available with --compact-times (plain and remap are)");
   if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
@@ -102,7 +107,7 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.sort = sorts.at(o.sort);
   p.kernel = kernels.at(o.kernel);
   p.memory = places.at(o.memory);
-  p.compact_times = o.compact_times;
+  p.compact_times = compacts.at(o.compact_times);
   p.streams = o.streams;
   p.hybrid_max = static_cast<std::size_t>(o.hybrid_max);
   p.hybrid_min = static_cast<std::size_t>(o.hybrid_min);

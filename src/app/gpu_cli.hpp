@@ -23,7 +23,7 @@ struct gpu_cli_options {
   std::string sort = "device";        // none | host | device
   std::string kernel = "branchless";  // plain | refactored | branchless
   std::string memory = "shared";      // shared | global
-  bool compact_times = false;
+  std::string compact_times = "auto";  // --compact-times: auto, on, off
   int streams = 2;
   long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
   long long hybrid_min = 0;  // open nodes; 0 = pool

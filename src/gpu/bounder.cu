@@ -172,36 +172,62 @@ struct bounder::impl {
     make_strategy(nslots);
   }
 
-  // The blob: each array on a 16-byte boundary, offsets in ints. Int tables, or with
-  // --compact-times (when every time fits in 8 bits: compact_misfit) 8-bit times, Johnson orders
-  // in the permutations' job type (8-bit for n <= 256, else 16-bit) and 16-bit lags, so that
+  // The blob: each array on a 16-byte boundary, offsets in ints. Int tables, or compact ones
+  // (every time fits in 8 bits: compact_misfit) with 8-bit times, Johnson orders in the
+  // permutations' job type (8-bit for n <= 256, else 16-bit) and 16-bit lags, so that
   // shared_ints, the shared-memory size and its fit test, count the compact bytes.
-  void build_tables() {
-    const bound_data& d = *data;
-    const int np = d.view().npairs;
-    if (policy.compact_times) {
-      compact_why = compact_misfit(d);
-      compact = compact_why.empty();
-    }
-    tables.n = n;
-    tables.m = m;
-    tables.npairs = np;
-    tables.compact = compact;
-    const int time_bytes = compact ? 1 : 4, order_bytes = compact ? jb : 4, lag_bytes = compact ? 2 : 4;
+  // --compact-times on: compact when the instance qualifies; auto: compact only when that is what
+  // brings the tables into shared memory (policy.hpp, compact_mode).
+  tables_view layout(bool narrow, int& total_ints) const {
+    const int np = data->view().npairs;
+    const int time_bytes = narrow ? 1 : 4, order_bytes = narrow ? jb : 4, lag_bytes = narrow ? 2 : 4;
+    tables_view t;
+    t.n = n;
+    t.m = m;
+    t.npairs = np;
+    t.compact = narrow;
     int off = 0;
     auto place = [&](int count, int bytes) {
       const int at = off;
       off += align4((count * bytes + 3) / 4);
       return at;
     };
-    tables.off_p = place(n * m, time_bytes);
-    tables.off_pair_first = place(np, 4);
-    tables.off_pair_second = place(np, 4);
-    tables.off_johnson = place(np * n, order_bytes);
-    tables.off_lags = place(np * n, lag_bytes);
-    tables.shared_ints = off;
-    tables.off_heads = place(n * m, 4);
-    tables.off_tails = place(n * m, 4);
+    t.off_p = place(n * m, time_bytes);
+    t.off_pair_first = place(np, 4);
+    t.off_pair_second = place(np, 4);
+    t.off_johnson = place(np * n, order_bytes);
+    t.off_lags = place(np * n, lag_bytes);
+    t.shared_ints = off;
+    t.off_heads = place(n * m, 4);
+    t.off_tails = place(n * m, 4);
+    total_ints = off;
+    return t;
+  }
+
+  bool fits_shared(const tables_view& t) const {
+    return static_cast<std::size_t>(t.shared_ints) * sizeof(int) <= dev.shared_per_block_optin;
+  }
+
+  void build_tables() {
+    const bound_data& d = *data;
+    int off = 0;
+    tables = layout(false, off);
+    const bool plain_reader =
+        policy.strategy.kind == gpu_strategy::plain || policy.strategy.kind == gpu_strategy::remap;
+    if (policy.compact_times == compact_mode::on) {
+      compact_why = compact_misfit(d);
+      compact = compact_why.empty();
+    } else if (policy.compact_times == compact_mode::automatic && policy.memory == memory_placement::shared &&
+               plain_reader && !fits_shared(tables)) {
+      int narrow_ints = 0;
+      if (fits_shared(layout(true, narrow_ints))) {
+        compact_why = compact_misfit(d);
+        compact = compact_why.empty();
+      } else {
+        compact_why = "compact tables do not fit in shared memory either";
+      }
+    }
+    if (compact) tables = layout(true, off);
     std::vector<int> blob(static_cast<std::size_t>(off), 0);
     auto put = [&](int at, const auto& v) {
       std::memcpy(blob.data() + at, v.data(), v.size() * sizeof(v[0]));  // within the array's place
@@ -338,7 +364,8 @@ struct bounder::impl {
       throw input_error(
           name + " builds its scheduled sets like the branchless kernel and runs no other variant: drop --kernel " +
           std::string(to_string(policy.kernel)) + " (plain and remap run every variant)");
-    if (policy.compact_times) throw input_error(name + " is not available with --compact-times (plain and remap are)");
+    if (policy.compact_times == compact_mode::on)
+      throw input_error(name + " is not available with --compact-times (plain and remap are)");
     strategy_setup su;
     su.params = sp;
     su.kind = kind;
@@ -564,8 +591,8 @@ std::string bounder::describe() const {
         << " KiB of shared memory)";
   }
   if (d.compact)
-    s << ", compact 8-bit times";
-  else if (d.policy.compact_times)
+    s << ", compact 8-bit times" << (d.policy.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
+  else if (!d.compact_why.empty())
     s << ", int tables (no compact copy: " << d.compact_why << ")";
   s << ", strategy " << gpu::describe(d.policy.strategy);
   if (d.runner) s << " [" << d.runner->describe() << "]";

@@ -13,6 +13,18 @@ std::string_view to_string(kernel_variant v) {
   }
   return "?";
 }
+std::string_view to_string(compact_mode v) {
+  switch (v) {
+    case compact_mode::off:
+      return "off";
+    case compact_mode::on:
+      return "on";
+    case compact_mode::automatic:
+      return "auto";
+  }
+  return "?";
+}
+
 std::string_view to_string(memory_placement v) {
   switch (v) {
     case memory_placement::shared:

@@ -19,6 +19,14 @@ namespace pfsp::gpu {
 //   branchless: bit masks in registers, comparisons folded into shifts and selects.
 enum class kernel_variant : int { plain = 0, refactored = 1, branchless = 2 };
 
+// --compact-times: off (int tables), on (compact tables whenever every time is below 256), or
+// automatic: compact only where it moves the tables into shared memory, i.e. the placement is
+// shared, the int tables exceed the device's shared memory per block and the compact ones fit
+// (200x20: 1.99x kernel, 1.63x whole-solver bounds/s; where the int tables already fit, compact
+// measured 0.94-1.16x: docs/experiments.md), and the strategy is plain or remap (the others
+// read int tables only).
+enum class compact_mode : int { off = 0, on = 1, automatic = 2 };
+
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
 //   shared: processing times, machine pairs, Johnson orders and lags copied to shared memory
 //           by every block (falls back to global when they do not fit).
@@ -48,7 +56,7 @@ struct gpu_policy {
   // Compact tables: 8-bit processing times, 8-bit (n <= 256) or 16-bit Johnson orders, 16-bit
   // lags (src/bound/compact_tables.hpp); about 2.6x fewer bytes of shared memory at m = 20. Same
   // bounds. An instance with a time above 255 keeps the int tables (noted in describe()).
-  bool compact_times = false;
+  compact_mode compact_times = compact_mode::automatic;
   int streams = 2;             // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
   int host_threads = 1;        // threads that prune and branch on the host
   std::size_t hybrid_max = 0;  // open nodes; 0 = 8 x the pool size
@@ -62,6 +70,7 @@ inline constexpr std::size_t kMinPoolSize = 4096;
 inline constexpr std::size_t kMaxPoolSize = 262144;
 
 std::string_view to_string(kernel_variant v);
+std::string_view to_string(compact_mode v);
 std::string_view to_string(memory_placement v);
 std::string_view to_string(pool_sort v);
 std::string_view to_string(pool_selection v);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <numeric>
 
 #include "gpu_test_support.hpp"
@@ -69,7 +70,7 @@ void expect_every_variant_and_placement_matches_the_cpu(bool compact) {
             pol.memory = place;
             pol.sort = all_sorts()[static_cast<std::size_t>(combo++ % 3)];
             pol.streams = 1;
-            pol.compact_times = compact;
+            pol.compact_times = compact ? gpu::compact_mode::on : gpu::compact_mode::off;
             gpu::bounder bd(data, kind, branching::min_min, pol, ref.size());
             stage(bd, 0, parents);
             const std::size_t children = bd.submit_children(0, parents.size(), ub, 64);
@@ -127,7 +128,7 @@ TEST(GpuBounds, CompactTimesFallBackToIntTablesAboveTime255) {
   for (bound_kind kind : all_kinds()) {
     const std::vector<int> ref = cpu_child_bounds(data, kind, branching::min_min, parents, INT_MAX);
     gpu::gpu_policy pol;
-    pol.compact_times = true;
+    pol.compact_times = gpu::compact_mode::on;
     gpu::bounder bd(data, kind, branching::min_min, pol, ref.size());
     EXPECT_FALSE(bd.tables_compact());
     EXPECT_NE(bd.describe().find("no compact copy: processing time"), std::string::npos) << bd.describe();
@@ -136,6 +137,56 @@ TEST(GpuBounds, CompactTimesFallBackToIntTablesAboveTime255) {
     const int* out = bd.wait(0);
     for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(out[i], ref[i]) << to_string(kind) << " child " << i;
   }
+}
+
+// --compact-times auto (the default): compact tables exactly where the int tables miss shared
+// memory and the compact ones fit (200x20 on an H100/H200: 320 KiB int, 117 KiB compact), never
+// with global placement, a time above 255 or a strategy that reads int tables only.
+TEST(GpuBounds, CompactTimesAutoOnlyWhereTheIntTablesMissSharedMemory) {
+  PFSP_REQUIRE_GPU();
+  auto make = [](const bound_data& d, gpu::compact_mode mode, gpu::memory_placement place = gpu::memory_placement::shared,
+                 const char* strategy = "plain") {
+    gpu::gpu_policy pol;
+    pol.compact_times = mode;
+    pol.memory = place;
+    pol.strategy = gpu::parse_strategy(strategy, "");
+    return std::make_unique<gpu::bounder>(d, bound_kind::lb2, branching::min_min, pol, 65536);
+  };
+  EXPECT_EQ(gpu::gpu_policy{}.compact_times, gpu::compact_mode::automatic);
+  for (const instance& inst : {taillard_instance("ta021"), random_instance(200, 20, 16, 1, 99)}) {
+    const bound_data data(inst);
+    const auto as_int = make(data, gpu::compact_mode::off);
+    const auto as_compact = make(data, gpu::compact_mode::on);
+    const bool expect = !as_int->tables_in_shared() && as_compact->tables_in_shared();
+    if (inst.n == 200 && as_int->device().shared_per_block_optin >= 120 * 1024) {
+      EXPECT_TRUE(expect) << as_int->describe() << " / " << as_compact->describe();
+    }
+    if (inst.n == 20) {
+      EXPECT_FALSE(expect) << as_int->describe();
+    }
+    const auto automatic = make(data, gpu::compact_mode::automatic);
+    EXPECT_EQ(automatic->tables_compact(), expect) << automatic->describe();
+    EXPECT_EQ(automatic->describe().find("compact 8-bit times (auto") != std::string::npos, expect)
+        << automatic->describe();
+    EXPECT_FALSE(make(data, gpu::compact_mode::automatic, gpu::memory_placement::global)->tables_compact());
+    EXPECT_FALSE(make(data, gpu::compact_mode::automatic, gpu::memory_placement::shared, "split")->tables_compact());
+    if (!expect) continue;
+    // The automatic compact tables give the CPU's bounds.
+    std::mt19937 rng(16);
+    std::vector<parent_node> parents = parents_at_every_depth(inst.n, 1, rng), some;
+    for (std::size_t i = 0; i < parents.size(); i += 17) some.push_back(parents[i]);
+    const std::vector<int> ref = cpu_child_bounds(data, bound_kind::lb2, branching::min_min, some, INT_MAX);
+    const auto bd = make(data, gpu::compact_mode::automatic);
+    stage(*bd, 0, some);
+    ASSERT_EQ(bd->submit_children(0, some.size(), INT_MAX, 128), ref.size());
+    const int* out = bd->wait(0);
+    for (std::size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(out[i], ref[i]) << "child " << i;
+  }
+  // A time above 255: int tables, and the reason.
+  const bound_data wide(random_instance(200, 20, 17, 1, 1000));
+  const auto bd = make(wide, gpu::compact_mode::automatic);
+  EXPECT_FALSE(bd->tables_compact());
+  EXPECT_NE(bd->describe().find("no compact copy: processing time"), std::string::npos) << bd->describe();
 }
 
 TEST(GpuBounds, OneDirectionRulesBoundOnlyTheirDirection) {

@@ -174,7 +174,7 @@ TEST(GpuSolver, CompactTimesProveTheKnownOptima) {
     opt.branch = i % 2 ? branching::min_min : branching::min_branch;
     opt.initial_ub = inst.known->ub + 1;
     gpu::gpu_policy p;
-    p.compact_times = true;
+    p.compact_times = gpu::compact_mode::on;
     p.kernel = all_variants()[static_cast<std::size_t>(i % 3)];
     p.memory = all_placements()[static_cast<std::size_t>((i / 3) % 2)];
     p.host_threads = 2;
@@ -191,7 +191,7 @@ TEST(GpuSolver, CompactTimesProveTheKnownOptima) {
   opt.initial_ub = solve_sequential(data, opt, incumbent()).makespan;
   const solve_result cpu = solve_sequential(data, opt, incumbent());
   gpu::gpu_policy p;
-  p.compact_times = true;
+  p.compact_times = gpu::compact_mode::on;
   p.pool_size = 4096;
   p.threads_per_block = 128;
   const solve_result gpu = gpu::solve(data, opt, p, incumbent());

@@ -213,7 +213,7 @@ TEST(GpuStrategies, RefusedCombinations) {
     pol.kernel = gpu::kernel_variant::plain;
     EXPECT_THROW(gpu::bounder(data, bound_kind::lb2, branching::min_min, pol, 100), input_error) << name;
     pol.kernel = gpu::kernel_variant::branchless;
-    pol.compact_times = true;
+    pol.compact_times = gpu::compact_mode::on;
     EXPECT_THROW(gpu::bounder(data, bound_kind::lb2, branching::min_min, pol, 100), input_error) << name;
   }
   // Too many contexts for the shared memory left by the tables (when the device has that little).

@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
               pol.strategy = sp;
               pol.kernel = variants.at(ks);
               pol.memory = places.at(ms);
-              pol.compact_times = compact;
+              pol.compact_times = compact ? gpu::compact_mode::on : gpu::compact_mode::off;
               pol.sort = sorts.at(ss);
               pol.streams = 1;
               gpu::bounder bd(data, kind, branching::min_min, pol, target);
