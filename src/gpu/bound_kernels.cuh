@@ -86,12 +86,12 @@ struct mask_words_set {
 
 // plain: the CPU expander's code, flags in a byte array.
 struct plain_variant {
-  template <class SC>
+  template <class SC, bool Shared = false>
   struct storage {
     unsigned char flags[SC::max_n];
   };
-  template <class SC, class Job>
-  static __device__ __forceinline__ flags_set build(storage<SC>& s, const Job* perm, int n, int first, int limit2) {
+  template <class SC, bool Shared = false, class Job>
+  static __device__ __forceinline__ flags_set build(storage<SC, Shared>& s, const Job* perm, int n, int first, int limit2) {
     for (int i = 0; i < n; ++i) s.flags[perm[i]] = (i < first || i >= limit2) ? 1 : 0;
     return {s.flags};
   }
@@ -103,7 +103,7 @@ struct plain_variant {
 
 // refactored: the conditions computed as arithmetic coefficients (equations 1 and 2).
 struct refactored_variant {
-  template <class SC>
+  template <class SC, bool Shared = false>
   struct storage {
     std::uint32_t words[SC::words];
   };
@@ -111,8 +111,8 @@ struct refactored_variant {
   static __device__ __forceinline__ std::uint32_t outside(int i, int first, int limit2) {
     return static_cast<std::uint32_t>(eq2_greater(first, i) + eq2_greater(i, limit2 - 1));
   }
-  template <class SC, class Job>
-  static __device__ __forceinline__ auto build(storage<SC>& s, const Job* perm, int n, int first, int limit2) {
+  template <class SC, bool Shared = false, class Job>
+  static __device__ __forceinline__ auto build(storage<SC, Shared>& s, const Job* perm, int n, int first, int limit2) {
     if constexpr (SC::max_n <= 64) {
       std::uint64_t mask = 0;
       for (int i = 0; i < n; ++i) mask |= static_cast<std::uint64_t>(outside(i, first, limit2)) << perm[i];
@@ -130,20 +130,29 @@ struct refactored_variant {
   }
 };
 
-// branchless: one unsigned comparison per position, masks in registers where n <= 64.
+// branchless: one unsigned comparison per position. The scheduled set: a 64-bit mask in
+// registers where n <= 64; above, byte flags when the kernel reads its tables from shared memory
+// (Shared: 1-2 blocks an SM, few warps to hide latency, and each flag is an independent store
+// where the word form is a read-modify-write chain through local memory), else 32-bit words (many
+// warps an SM: 8-32 words a thread stay in L1 where 256-1024 flags a thread would not).
 struct branchless_variant {
-  template <class SC>
+  template <class SC, bool Shared = false>
   struct storage {
-    std::uint32_t words[SC::words];
+    static constexpr bool use_flags = SC::max_n > 64 && Shared;
+    unsigned char flags[use_flags ? SC::max_n : 1];
+    std::uint32_t words[use_flags ? 1 : SC::words];
   };
-  template <class SC, class Job>
-  static __device__ __forceinline__ auto build(storage<SC>& s, const Job* perm, int n, int first, int limit2) {
+  template <class SC, bool Shared = false, class Job>
+  static __device__ __forceinline__ auto build(storage<SC, Shared>& s, const Job* perm, int n, int first, int limit2) {
     const unsigned width = static_cast<unsigned>(limit2 - first);
     if constexpr (SC::max_n <= 64) {
       std::uint64_t mask = 0;
       for (int i = 0; i < n; ++i)
         mask |= static_cast<std::uint64_t>(static_cast<unsigned>(i - first) >= width) << perm[i];
       return mask64_set{mask};
+    } else if constexpr (storage<SC, Shared>::use_flags) {
+      for (int i = 0; i < n; ++i) s.flags[perm[i]] = static_cast<unsigned char>(static_cast<unsigned>(i - first) >= width);
+      return flags_set{s.flags};
     } else {
       const int nw = (n + 31) >> 5;
       for (int w = 0; w < nw; ++w) s.words[w] = 0;
@@ -217,8 +226,8 @@ __global__ void bound_children_kernel(tables_view t, pool_view pool) {
   if constexpr (Kind == bound_kind::lb1) {
     lb = child_bound(Kind, b, front, back, remain, no_set{}, job, forward, pool.ub, scratch);
   } else {
-    typename Variant::template storage<SC> st;
-    const auto set = Variant::template build<SC>(st, perm, t.n, first, limit2);
+    typename Variant::template storage<SC, Shared> st;
+    const auto set = Variant::template build<SC, Shared>(st, perm, t.n, first, limit2);
     lb = child_bound(Kind, b, front, back, remain, set, job, forward, pool.ub, scratch);
   }
   pool.bounds[idx] = lb;
@@ -241,8 +250,8 @@ __global__ void bound_nodes_kernel(tables_view t, pool_view pool) {
   if constexpr (Kind == bound_kind::lb1) {
     lb = node_bound(Kind, b, front, back, remain, no_set{}, pool.ub);
   } else {
-    typename Variant::template storage<SC> st;
-    const auto set = Variant::template build<SC>(st, perm, t.n, limit1 + 1, limit2);
+    typename Variant::template storage<SC, Shared> st;
+    const auto set = Variant::template build<SC, Shared>(st, perm, t.n, limit1 + 1, limit2);
     lb = node_bound(Kind, b, front, back, remain, set, pool.ub);
   }
   pool.bounds[tid] = lb;

@@ -207,10 +207,10 @@ __global__ void clocked_children_kernel(tables_view t, clock_pool pool) {
   pin(job);
   pin(static_cast<int>(forward));
 
-  typename Variant::template storage<SC> st;
-  decltype(Variant::template build<SC>(st, perm, 0, 0, 0)) set{};
+  typename Variant::template storage<SC, Shared> st;
+  decltype(Variant::template build<SC, Shared>(st, perm, 0, 0, 0)) set{};
   clk.begin();
-  if (pool.kind != bound_kind::lb1) set = Variant::template build<SC>(st, perm, t.n, first, limit2);
+  if (pool.kind != bound_kind::lb1) set = Variant::template build<SC, Shared>(st, perm, t.n, first, limit2);
   pin(set);
   clk.end<r_set>();
 
