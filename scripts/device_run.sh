@@ -40,7 +40,7 @@ finish() {
 trap finish EXIT
 
 say "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
-say "host: $(nproc) cores, $(uname -r); nvcc $(nvcc --version | grep -o 'release [0-9.]*'); cmake $(cmake --version | head -1 | cut -d' ' -f3)"
+say "host: $(nproc) cores ($(lscpu 2>/dev/null | sed -n "s/^Model name: *//p" | head -1)), $(uname -r); nvcc $(nvcc --version | grep -o 'release [0-9.]*'); cmake $(cmake --version | head -1 | cut -d' ' -f3)"
 GIT=(git -c safe.directory="*")
 say "commit: $("${GIT[@]}" rev-parse --short HEAD 2>&1 | tail -1) ($("${GIT[@]}" status --porcelain 2>/dev/null | grep -c . || true) files differ from it)"
 

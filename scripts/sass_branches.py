@@ -15,6 +15,8 @@ selected kernel it counts
   SEL/MNMX     selects and integer min/max: conditionals the compiler turned into data flow
   pred insts   other instructions under a per-thread predicate (if-conversion)
   MUFU         special-function unit instructions (the refactored variant's __cosf/__expf)
+  LDL / STL    local-memory loads and stores (per-thread arrays: the scheduled set's flags/words,
+               front/back/remain)
 
 and lists every per-thread conditional forward branch with its innermost source line (and the
 line text, read from the repository), so each `if` of the source can be read off as "branch" or
@@ -164,7 +166,7 @@ def analyse(insts, labels, root):
                                  "source": source_line(full, line) if full else "",
                                  "inlined_at": [f"{short_path(f, root)[0]}:{n}" for f, n in i.chain]})
             continue
-        if base in ("BSSY", "BSYNC", "WARPSYNC", "MUFU", "SEL", "FSEL", "ISETP", "FSETP", "PLOP3", "EXIT"):
+        if base in ("BSSY", "BSYNC", "WARPSYNC", "MUFU", "SEL", "FSEL", "ISETP", "FSETP", "PLOP3", "EXIT", "LDL", "STL"):
             c[base.lower()] += 1
         if base in ("IMNMX", "VIMNMX", "FMNMX"):
             c["mnmx"] += 1
@@ -190,11 +192,16 @@ def select(names, demangled, pattern, everything):
 
 
 def label(d):
-    kinds = {"(pfsp::bound_kind)0": "lb1", "(pfsp::bound_kind)1": "lb2", "(pfsp::bound_kind)2": "lb1-lb2"}
-    variant = next((v for v in ("plain", "refactored", "branchless") if f"{v}_variant" in d), "")
-    kind = next((k for s, k in kinds.items() if s in d), "")
+    """bound_children_kernel<V, Shared, Kind, size_class<N, J>, Compact> -> 'lb2 plain n<=64 shared int'."""
+    kinds = {"0": "lb1", "1": "lb2", "2": "lb1-lb2"}
     head = d.split("<", 1)[0].replace("pfsp::gpu::", "").replace("void ", "")
-    return " ".join(x for x in (head, kind, variant) if x) if (variant or kind) else d[:60]
+    m = re.search(r"<pfsp::gpu::(\w+)_variant, (true|false), \(pfsp::bound_kind\)(\d), "
+                  r"pfsp::gpu::size_class<(\d+), [^>]*>, (true|false)>", d)
+    if not m:
+        return d[:70]
+    variant, shared, kind, max_n, compact = m.groups()
+    return (f"{head} {kinds.get(kind, kind)} {variant} n<={max_n} {'shared' if shared == 'true' else 'global'} "
+            f"{'compact' if compact == 'true' else 'int'}")
 
 
 def main():
@@ -223,7 +230,7 @@ def main():
 
     cols = [("insts", "insts"), ("bra", "BRA"), ("bra_cond", "cond BRA"), ("cond_forward", "fwd"),
             ("loop_edges", "loop"), ("bra_uniform", "uniform"), ("bssy", "BSSY"), ("sel", "SEL"),
-            ("mnmx", "MNMX"), ("isetp", "ISETP"), ("pred_insts", "pred"), ("mufu", "MUFU")]
+            ("mnmx", "MNMX"), ("isetp", "ISETP"), ("pred_insts", "pred"), ("mufu", "MUFU"), ("ldl", "LDL"), ("stl", "STL")]
     print("| kernel | " + " | ".join(h for _, h in cols) + " |")
     print("|---|" + "---:|" * len(cols))
     report = []
