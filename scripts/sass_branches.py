@@ -12,7 +12,8 @@ selected kernel it counts
   loop edges   conditional branches that jump backwards (the loops' back edges)
   BSSY         convergence barriers the compiler opened: regions it could not predicate and
                reconverges explicitly (one per potentially divergent if/loop exit)
-  SEL/MNMX     selects and integer min/max: conditionals the compiler turned into data flow
+  SEL/MNMX     selects and min/max (IMNMX, VIMNMX, FMNMX, fused VIADDMNMX): conditionals the
+               compiler turned into data flow
   pred insts   other instructions under a per-thread predicate (if-conversion)
   MUFU         special-function unit instructions (the refactored variant's __cosf/__expf)
   LDL / STL    local-memory loads and stores (per-thread arrays: the scheduled set's flags/words,
@@ -168,7 +169,7 @@ def analyse(insts, labels, root):
             continue
         if base in ("BSSY", "BSYNC", "WARPSYNC", "MUFU", "SEL", "FSEL", "ISETP", "FSETP", "PLOP3", "EXIT", "LDL", "STL"):
             c[base.lower()] += 1
-        if base in ("IMNMX", "VIMNMX", "FMNMX"):
+        if "MNMX" in base:  # IMNMX, VIMNMX, FMNMX and the fused add-then-min/max VIADDMNMX
             c["mnmx"] += 1
         if op.startswith("MUFU."):
             c[op.lower()] += 1

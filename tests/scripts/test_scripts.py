@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Tests of the measurement scripts that turn device output into the docs' tables and figures:
+scripts/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
+scripts/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
+numbers). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.dom.minidom
+
+ROOT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+sys.path.insert(0, SCRIPTS)
+import sass_branches  # noqa: E402
+
+KERNEL = ("_ZN4pfsp3gpu21bound_children_kernelINS0_13plain_variantELb1ELNS_10bound_kindE1E"
+          "NS0_10size_classILi64EhEELb0EEEvNS0_11tables_viewENS0_9pool_viewE")
+OTHER = "_ZN4pfsp3gpu13expand_kernelENS0_9pool_viewEi"
+
+# An nvdisasm -c -g style listing: one children kernel (the default selection) and one other.
+LISTING = f"""
+\t.headerflags\t@"EF_CUDA_SM90"
+//--------------------- .text.{KERNEL} --------------------------
+\t.section\t.text.{KERNEL},"ax",@progbits
+.text.{KERNEL}:
+\t//## File "/somewhere/src/gpu/bound_kernels.cuh", line 95
+        /*0000*/                   ISETP.GE.U32.AND P0, PT, R2, R3, PT ;
+        /*0010*/                   SEL R4, RZ, 0x1, P0 ;
+        /*0020*/                   STL.U8 [R1], R4 ;
+.L_x_1:
+\t//## File "/somewhere/src/bound/lb2.hpp", line 50 inlined at "/somewhere/src/gpu/bound_kernels.cuh", line 222
+\t//## File "/somewhere/src/gpu/bound_kernels.cuh", line 222
+        /*0030*/                   LDL.U8 R5, [R1] ;
+        /*0040*/                   VIADDMNMX R6, R6, 0x1, R7, !PT ;
+        /*0050*/                   BSSY B0, `(.L_x_2) ;
+        /*0060*/              @!P0 BRA `(.L_x_2) ;
+        /*0070*/              @P1 IMAD.IADD R8, R8, 0x1, R9 ;
+\t//## File "/somewhere/src/bound/lb2.hpp", line 33
+        /*0080*/              @P2 BRA `(.L_x_1) ;
+        /*0090*/              @!UP0 BRA 0x30 ;
+        /*00a0*/                   MUFU.EX2 R10, R10 ;
+.L_x_2:
+        /*00b0*/                   BSYNC B0 ;
+        /*00c0*/                   EXIT ;
+.L_x_3:
+        /*00d0*/                   BRA `(.L_x_3);
+//--------------------- .text.{OTHER} --------------------------
+.text.{OTHER}:
+        /*0000*/              @P0 BRA 0x40 ;
+        /*0010*/                   EXIT ;
+"""
+
+
+class SassBranches(unittest.TestCase):
+    def setUp(self):
+        self.funcs = sass_branches.parse(LISTING)
+
+    def test_parse_finds_both_functions_and_their_instructions(self):
+        self.assertEqual(sorted(self.funcs), sorted([KERNEL, OTHER]))
+        insts, labels = self.funcs[KERNEL]
+        self.assertEqual(len(insts), 14)
+        self.assertEqual(labels, {".L_x_1": 0x30, ".L_x_2": 0xB0, ".L_x_3": 0xD0})
+
+    def test_line_information_takes_the_innermost_frame(self):
+        insts, _ = self.funcs[KERNEL]
+        ldl = next(i for i in insts if i.op == "LDL.U8")
+        self.assertEqual(ldl.loc, ("/somewhere/src/bound/lb2.hpp", 50))
+        self.assertEqual(ldl.chain, (("/somewhere/src/gpu/bound_kernels.cuh", 222),))
+
+    def test_counts_separate_divergent_uniform_and_loop_branches(self):
+        insts, labels = self.funcs[KERNEL]
+        c, branches = sass_branches.analyse(insts, labels, ROOT)
+        self.assertEqual(c["bra"], 4)            # three conditional, one unconditional
+        self.assertEqual(c["bra_cond"], 2)       # @!P0 forward, @P2 backward
+        self.assertEqual(c["cond_forward"], 1)
+        self.assertEqual(c["loop_edges"], 1)
+        self.assertEqual(c["bra_uniform"], 1)    # @!UP0
+        self.assertEqual((c["bssy"], c["sel"], c["mnmx"], c["mufu"], c["ldl"], c["stl"]), (1, 1, 1, 1, 1, 1))
+        self.assertEqual(c["pred_insts"], 1)     # @P1 IMAD.IADD (branches are not counted here)
+        fwd = [b for b in branches if b["kind"] == "forward"]
+        self.assertEqual(len(fwd), 1)
+        self.assertEqual((fwd[0]["file"], fwd[0]["line"]), ("src/bound/lb2.hpp", 50))
+        self.assertEqual(fwd[0]["inlined_at"], ["src/gpu/bound_kernels.cuh:222"])
+        self.assertIn("v > lb", fwd[0]["source"])  # read from the repository's lb2.hpp
+
+    def test_cli_selects_the_children_kernel_and_lists_branches_and_opcodes(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "listing.txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(LISTING)
+            out = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_branches.py"), path, "--root", ROOT,
+                                  "--branches", "--ops", "src/gpu/bound_kernels.cuh:90-100", "--json",
+                                  os.path.join(d, "r.json")], capture_output=True, text=True, check=True).stdout
+            report = json.load(open(os.path.join(d, "r.json"), encoding="utf-8"))
+        self.assertEqual(len(report), 1)  # expand_kernel is not a children kernel
+        if report[0]["kernel"].startswith("void pfsp::gpu::"):  # demangled (c++filt present)
+            self.assertEqual(report[0]["label"], "bound_children_kernel lb2 plain n<=64 shared int")
+            self.assertIn("| bound_children_kernel lb2 plain n<=64 shared int | 14 | 4 | 2 | 1 | 1 | 1 |", out)
+        self.assertIn("src/bound/lb2.hpp:50 forward x1 (inlined at src/gpu/bound_kernels.cuh:222)", out)
+        self.assertIn("- 95 `", out)
+        self.assertIn("ISETP.GE.U32.AND", out)
+
+    def test_cli_rejects_a_listing_without_functions(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "empty.txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("not a listing\n")
+            r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_branches.py"), path],
+                               capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no functions found", r.stderr)
+
+
+def sweep_row(instance, n, kernel, sort, children, speedup, check="ok", tables="int"):
+    return {"instance": instance, "n": n, "m": 20, "bound": "lb2", "kernel": kernel, "memory": "shared",
+            "tables": tables, "sort": sort, "tpb": 256, "children": children, "ub": 1, "kernel_ms_median": 1.0,
+            "gpu_bounds_per_s": 1e8, "cpu_bounds_per_s": 1e5, "speedup": speedup, "check": check,
+            "device": "TestGPU", "commit": "abc1234", "strategy": "plain"}
+
+
+class PlotTables(unittest.TestCase):
+    def run_plot(self, rows, extra_lines=()):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "sweep.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+            for line in extra_lines:
+                f.write(line + "\n")
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot_tables.py"), path, "--out", d],
+                           capture_output=True, text=True)
+        return r, d
+
+    def test_figures_and_table_beside_the_papers_numbers(self):
+        rows = [sweep_row("ta021", 20, "plain", "none", 4088, 30.0), sweep_row("ta021", 20, "plain", "device", 4088, 35.0),
+                sweep_row("ta021", 20, "refactored", "device", 262126, 400.0),
+                sweep_row("ta101", 200, "plain", "none", 65360, 77.0),
+                # ignored: a failed check, compact tables, a kernel/sort pair no table uses
+                sweep_row("ta021", 20, "plain", "none", 16376, 999.0, check="MISMATCH"),
+                sweep_row("ta021", 20, "plain", "none", 65524, 888.0, tables="compact"),
+                sweep_row("ta021", 20, "refactored", "none", 4088, 777.0)]
+        r, d = self.run_plot(rows, extra_lines=["{not json"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in ("tables_iii_v.svg", "tables_iii_v_by_size.svg"):
+            doc = xml.dom.minidom.parse(os.path.join(d, name))
+            self.assertEqual(doc.documentElement.tagName, "svg")
+        out = r.stdout
+        self.assertIn("TestGPU, commit abc1234", out)
+        self.assertIn("| 20x20 | 4096 | 30.00 | 38.74 | 0.77 | 35.00 | 39.92 |", out)  # Tables III and IV, 20x20
+        self.assertIn("400.00 | 41.65 |", out)       # Table V at 262144
+        self.assertIn("| 200x20 | 65536 | 77.00 | 66.75 |", out)
+        for ignored in ("999", "888", "777"):
+            self.assertNotIn(ignored, out)
+        self.assertIn("skipped", r.stderr)           # the malformed line and the failed check are reported
+
+    def test_no_usable_rows_is_an_error(self):
+        r, _ = self.run_plot([sweep_row("ta021", 20, "plain", "none", 4088, 30.0, check="MISMATCH")])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no usable rows", r.stderr)
+
+    def test_missing_input_is_an_error(self):
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot_tables.py"), "/nonexistent/sweep.jsonl",
+                            "--out", tempfile.mkdtemp()], capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not found", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
