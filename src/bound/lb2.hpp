@@ -55,79 +55,21 @@ PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsSchedule
   return lb;
 }
 
-// The masks form two machine pairs at a time (device code): pairs q and q + 1 walk their Johnson
-// orders in one pass, two independent t0/t1 dependency chains where a GPU thread (in-order issue,
-// no speculation past the early-exit branch) otherwise waits on one. Their values are then taken
-// in pair order with the same early exit, so the result is the sequential forms' exactly; at
-// most one pair's work past an exit is wasted. An odd last pair goes through the masks form on a
-// view of the remaining pair.
-template <class View, class IsScheduled>
-PFSP_HD int lb2_pairs_interleaved(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
-  const auto inst = b.inst;
-  const int n = inst.n;
-  int lb = 0;
-  int q = 0;
-  for (; q + 1 < b.npairs; q += 2) {
-    const int k0 = b.pair_first[q], l0 = b.pair_second[q];
-    const int k1 = b.pair_first[q + 1], l1 = b.pair_second[q + 1];
-    const auto* order0 = b.johnson + q * n;
-    const auto* order1 = order0 + n;
-    const auto* lag0 = b.lags + q * n;
-    const auto* lag1 = lag0 + n;
-    int s0 = front[k0], u0 = front[l0], s1 = front[k1], u1 = front[l1];
-    for (int r = 0; r < n; ++r) {
-      const int j0 = static_cast<int>(order0[r]), j1 = static_cast<int>(order1[r]);
-      const int keep0 = is_scheduled(j0) ? 0 : -1, keep1 = is_scheduled(j1) ? 0 : -1;
-      s0 += static_cast<int>(inst.time(k0, j0)) & keep0;
-      s1 += static_cast<int>(inst.time(k1, j1)) & keep1;
-      const int ready0 = s0 + static_cast<int>(lag0[j0]), ready1 = s1 + static_cast<int>(lag1[j1]);
-      const int next0 = (u0 > ready0 ? u0 : ready0) + static_cast<int>(inst.time(l0, j0));
-      const int next1 = (u1 > ready1 ? u1 : ready1) + static_cast<int>(inst.time(l1, j1));
-      u0 = (next0 & keep0) | (u0 & ~keep0);
-      u1 = (next1 & keep1) | (u1 & ~keep1);
-    }
-    const int a0 = s0 + back[k0], c0 = u0 + back[l0], a1 = s1 + back[k1], c1 = u1 + back[l1];
-    const int v0 = a0 > c0 ? a0 : c0, v1 = a1 > c1 ? a1 : c1;
-    if (v0 > lb) {
-      lb = v0;
-      if (lb >= ub) return lb;
-    }
-    if (v1 > lb) {
-      lb = v1;
-      if (lb >= ub) return lb;
-    }
-  }
-  if (q < b.npairs) {
-    View rest = b;
-    rest.npairs = b.npairs - q;
-    rest.pair_first += q;
-    rest.pair_second += q;
-    rest.johnson += q * n;
-    rest.lags += q * n;
-    const int v = lb2_pairs_form<false>(rest, front, back, is_scheduled, ub);
-    if (v > lb) lb = v;
-  }
-  return lb;
-}
-
 }  // namespace detail
 
 // Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
 // Stops early and returns the value reached as soon as it is >= ub (the node is pruned anyway).
 // View: any basic_bound_view (deduced); table entries are widened to int as they are read.
-// Device code takes the masks two pairs at a time (the skip only with -DPFSP_DEVICE_LB2_SKIP=ON,
-// the one-pair masks form with -DPFSP_DEVICE_LB2_SINGLE=ON, to reproduce earlier measurements);
-// the host takes the skip at nodes with under 1/8 of their jobs scheduled (an O(n) count against
-// the O(m^2 n) loops), the masks otherwise. All forms return the same value (tested).
+// Device code takes the masks (the skip only with -DPFSP_DEVICE_LB2_SKIP=ON, to reproduce the
+// measurements taken before commit ac865fa); the host takes the skip at nodes with under 1/8 of
+// their jobs scheduled (an O(n) count against the O(m^2 n) loops), the masks otherwise.
 template <class View, class IsScheduled>
 PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
 #if defined(__CUDA_ARCH__)
 #if defined(PFSP_DEVICE_LB2_SKIP)
   return detail::lb2_pairs_form<true>(b, front, back, is_scheduled, ub);
-#elif defined(PFSP_DEVICE_LB2_SINGLE)
-  return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
 #else
-  return detail::lb2_pairs_interleaved(b, front, back, is_scheduled, ub);
+  return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
 #endif
 #else
   const int n = b.inst.n;
