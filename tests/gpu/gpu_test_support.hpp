@@ -16,6 +16,7 @@
 #include "bound/node_parts.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/pool_layout.hpp"
+#include "problem/instance.hpp"
 #include "search/types.hpp"
 
 #define PFSP_REQUIRE_GPU()                                                  \
@@ -52,6 +53,26 @@ inline std::vector<parent_node> parents_at_every_depth(int n, int per_depth, std
       out.push_back(std::move(p));
     }
   return out;
+}
+
+// An instance under test, how it is named in failure messages, and how many random parents a
+// depth it gets (0: a spread sample of depths only).
+struct instance_case {
+  instance inst;
+  std::string what;
+  int per_depth;
+};
+
+// Parents at every depth for n <= 70, or otherwise (and for per_depth 0) about `spread` parents at
+// spread depths plus the deepest one: the CPU reference is O(m^2 n) per child.
+inline std::vector<parent_node> parents_for(const instance_case& c, std::mt19937& rng, std::size_t spread) {
+  const int n = c.inst.n;
+  if (c.per_depth > 0 && n <= 70) return parents_at_every_depth(n, c.per_depth, rng);
+  std::vector<parent_node> all = parents_at_every_depth(n, 2, rng), some;
+  const std::size_t stride = std::max<std::size_t>(1, all.size() / spread);
+  for (std::size_t i = 0; i < all.size(); i += stride) some.push_back(all[i]);
+  some.push_back(all.back());
+  return some;
 }
 
 // Writes parents into slot s of the bounder's staging.

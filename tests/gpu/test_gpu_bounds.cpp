@@ -15,14 +15,8 @@
 namespace pfsp::test {
 namespace {
 
-struct bound_case {
-  instance inst;
-  std::string what;
-  int per_depth;
-};
-
-std::vector<bound_case> bound_cases() {
-  std::vector<bound_case> v;
+std::vector<instance_case> bound_cases() {
+  std::vector<instance_case> v;
   v.push_back({random_instance(7, 3, 11, 1, 20), "random_instance(7, 3, 11, 1..20)", 6});
   v.push_back({random_instance(12, 6, 12, 1, 3), "random_instance(12, 6, 12, 1..3) (ties)", 4});
   v.push_back({taillard_instance("ta021"), "ta021 (20x20)", 4});
@@ -35,24 +29,13 @@ std::vector<bound_case> bound_cases() {
   return v;
 }
 
-// Parents at every depth, or for large n at ~24 spread depths (the CPU reference is O(m^2 n)).
-std::vector<parent_node> parents_for(const bound_case& c, std::mt19937& rng) {
-  const int n = c.inst.n;
-  if (c.per_depth > 0 && n <= 70) return parents_at_every_depth(n, c.per_depth, rng);
-  std::vector<parent_node> all = parents_at_every_depth(n, 2, rng), some;
-  const std::size_t stride = std::max<std::size_t>(1, all.size() / 48);
-  for (std::size_t i = 0; i < all.size(); i += stride) some.push_back(all[i]);
-  some.push_back(all.back());
-  return some;
-}
-
 // Every case of bound_cases() x bound kind x ub x kernel variant x placement, sorts rotating.
 void expect_every_variant_and_placement_matches_the_cpu(bool compact) {
   std::uint32_t seed = 1000;
-  for (const bound_case& c : bound_cases()) {
+  for (const instance_case& c : bound_cases()) {
     const bound_data data(c.inst);
     std::mt19937 rng(++seed);
-    const auto parents = parents_for(c, rng);
+    const auto parents = parents_for(c, rng, 48);
     for (bound_kind kind : all_kinds()) {
       // ub = infinity (full bounds), then the median bound (early exits in LB2 and the chain).
       std::vector<int> full = cpu_child_bounds(data, kind, branching::min_min, parents, INT_MAX);

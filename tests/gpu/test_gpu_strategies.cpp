@@ -62,29 +62,14 @@ std::vector<gpu::strategy_params> all_strategy_configs() {
   return v;
 }
 
-struct strategy_case {
-  instance inst;
-  std::string what;
-  int per_depth;
-};
-
-std::vector<strategy_case> strategy_cases() {
-  std::vector<strategy_case> v;
+std::vector<instance_case> strategy_cases() {
+  std::vector<instance_case> v;
   v.push_back({random_instance(7, 3, 41, 1, 20), "random_instance(7, 3, 41, 1..20)", 6});
   v.push_back({random_instance(12, 6, 42, 1, 3), "random_instance(12, 6, 42, 1..3) (ties)", 3});
   v.push_back({taillard_instance("ta021"), "ta021 (20x20)", 3});
   v.push_back({random_instance(65, 4, 44, 1, 99), "random_instance(65, 4, 44) (medium class)", 1});
   v.push_back({random_instance(257, 3, 45, 1, 99), "random_instance(257, 3, 45) (large class)", 0});
   return v;
-}
-
-std::vector<parent_node> parents_for(const strategy_case& c, std::mt19937& rng) {
-  if (c.per_depth > 0) return parents_at_every_depth(c.inst.n, c.per_depth, rng);
-  std::vector<parent_node> all = parents_at_every_depth(c.inst.n, 2, rng), some;
-  const std::size_t stride = std::max<std::size_t>(1, all.size() / 40);
-  for (std::size_t i = 0; i < all.size(); i += stride) some.push_back(all[i]);
-  some.push_back(all.back());  // leaves
-  return some;
 }
 
 std::vector<int> bound_on_gpu(const bound_data& data, bound_kind kind, const gpu::gpu_policy& pol,
@@ -108,10 +93,10 @@ TEST(GpuStrategies, EveryStrategyGivesThePlainKernelsBounds) {
   const auto configs = all_strategy_configs();
   std::uint32_t seed = 2000;
   int rotate = 0;
-  for (const strategy_case& c : strategy_cases()) {
+  for (const instance_case& c : strategy_cases()) {
     const bound_data data(c.inst);
     std::mt19937 rng(++seed);
-    const auto parents = parents_for(c, rng);
+    const auto parents = parents_for(c, rng, 40);
     for (bound_kind kind : all_kinds()) {
       const std::vector<int> full = cpu_child_bounds(data, kind, branching::min_min, parents, INT_MAX);
       std::vector<int> sorted = full;
