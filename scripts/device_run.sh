@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -56,7 +56,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
-TARGETS="pfsp pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_host_loop test_divergence_gpu"
+TARGETS="pfsp pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -101,6 +101,11 @@ if has sanitize; then
     --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress -q --gpu-strategy \$st || exit 9; done"
   run_logged memcheck_solve 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$PFSP" solve ta003 --backend gpu \
     --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress
+  run_logged memcheck_resident 300 bash -c "for b in lb1 lb2 lb1-lb2; do compute-sanitizer --tool memcheck \
+    --error-exitcode 9 $PFSP solve ta003 --backend gpu --gpu-loop device --bound \$b --no-neh --pool-size 4096 \
+    --sort device --no-progress -q || exit 9; done"
+  run_logged racecheck_resident 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$PFSP" solve ta001 \
+    --backend gpu --gpu-loop device --bound lb2 --no-neh --pool-size 4096 --no-progress -q
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS"/memcheck*.log "$LOGS"/racecheck*.log | tee -a "$SUMMARY"
 fi
 
@@ -142,6 +147,41 @@ PY
     done
   done
   cat "$res" | tee -a "$SUMMARY"
+fi
+
+# The whole loop on the device (--gpu-loop device) against the host loop: whole proofs with the
+# optimum as ub, per instance, bound, branching and configuration. RESIDENT_CONFIGS entries are
+# "label|extra args" (the label names the row).
+if has resident; then
+  res=$LOGS/resident.txt
+  printf "%-6s %-7s %-10s %-22s %-13s %8s %12s %12s\n" instance bound branching config status seconds branched bounds >"$res"
+  CONFIGS=${RESIDENT_CONFIGS:-"host|--gpu-loop host;dev64k|--gpu-loop device --pool-size 65536;dev64k-sort|--gpu-loop device --pool-size 65536 --sort device;dev256k|--gpu-loop device --pool-size 262144;dev16k|--gpu-loop device --pool-size 16384"}
+  for inst in ${RESIDENT_SET:-ta021 ta022 ta029 ta030}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    for b in ${RESIDENT_BOUNDS:-lb2 lb1-lb2}; do
+      for br in ${RESIDENT_BRANCHING:-min-min forward}; do
+        IFS=';' read -ra cfgs <<<"$CONFIGS"
+        for c in "${cfgs[@]}"; do
+          label=${c%%|*} extra=${c#*|}
+          json=$LOGS/resident_${inst}_${b}_${br}_${label}.json
+          timeout 150 "$PFSP" solve "$inst" --backend gpu --bound "$b" --branching "$br" --ub "$ub" --time-limit 120 \
+            --no-progress -q --json "$json" $extra >"$LOGS/resident_${inst}_${b}_${br}_${label}.log" 2>&1
+          python3 - "$json" "$inst" "$b" "$br" "$label" >>"$res" <<'PY'
+import json, sys
+a = sys.argv
+try:
+    j = json.load(open(a[1]))
+    print("%-6s %-7s %-10s %-22s %-13s %8.3f %12d %12d" % (a[2], a[3], a[4], a[5], j["status"], j["time_seconds"],
+          j["nodes"]["branched"], j["nodes"]["bounds"]))
+except Exception as e:
+    print("%-6s %-7s %-10s %-22s failed (%s)" % (a[2], a[3], a[4], a[5], e))
+PY
+        done
+      done
+    done
+  done
+  cat "$res" | tee -a "$SUMMARY"
+  cp "$res" "$OUT/resident.txt"
 fi
 
 # The papers' Tables III-V on one instance: whole proofs (--ub = optimum) per pool size, kernel

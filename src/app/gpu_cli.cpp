@@ -5,6 +5,7 @@
 
 #include "gpu/bounder.hpp"
 #include "gpu/policy.hpp"
+#include "gpu/resident.hpp"
 #include "gpu/solver.hpp"
 #include "problem/error.hpp"
 
@@ -72,6 +73,13 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
   solve.add_option("--hybrid-min", o.hybrid_min, "gpu: and back to best-first below this many (0 = pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->group(g);
+  solve
+      .add_option("--gpu-loop", o.loop,
+                  "gpu: where the B&B loop runs: host (the papers' model: the host selects, branches and prunes, the "
+                  "GPU bounds) or device (the whole loop on the GPU: a depth-first node stack in device memory)")
+      ->check(CLI::IsMember({"host", "device"}))
+      ->capture_default_str()
+      ->group(g);
   solve.add_option("--device", o.device, "gpu: CUDA device ordinal")
       ->check(CLI::Range(0, 63))
       ->capture_default_str()
@@ -114,6 +122,12 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.device = o.device;
   p.strategy = o.strategy;
   p.host_threads = opt.threads;
+  if (o.loop == "device") {
+    if (o.selection != "hybrid" && o.selection != "depth-first")
+      throw input_error("--gpu-loop device searches depth-first: --gpu-selection " + o.selection +
+                        " needs --gpu-loop host");
+    return gpu::solve_resident(data, opt, p, start);
+  }
   return gpu::solve(data, opt, p, start);
 }
 

@@ -28,6 +28,7 @@ struct gpu_cli_options {
   long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
   long long hybrid_min = 0;  // open nodes; 0 = pool
   int device = 0;
+  std::string loop = "host";  // --gpu-loop: host (the papers' model) | device (gpu/resident.hpp)
   gpu::strategy_params strategy;  // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 

@@ -48,6 +48,11 @@ struct pool_view {
   int ub = 0;
   int directions = 2;          // 2: forward then backward children; 1: one direction
   bool backward_only = false;  // with directions == 1
+  // The device-resident loop (resident.cu) launches for its largest pool and keeps the live
+  // count and the incumbent in device memory: when set, they replace `children` (whole blocks
+  // past it return before loading the tables) and tighten `ub`.
+  const std::uint32_t* live_children = nullptr;
+  const int* live_ub = nullptr;
 };
 
 // Size classes: job type of the permutations and the largest n of the per-thread flag storage.
@@ -206,9 +211,16 @@ __device__ __forceinline__ View load_tables(const tables_view& t, int* smem) {
 template <class Variant, bool Shared, bound_kind Kind, class SC, bool Compact = false>
 __global__ void bound_children_kernel(tables_view t, pool_view pool) {
   extern __shared__ int4 smem4[];
+  std::uint32_t children = pool.children;
+  if (pool.live_children) {
+    children = *pool.live_children;
+    if (blockIdx.x * blockDim.x >= children) return;  // the whole block: before its __syncthreads
+    const int live = *pool.live_ub;
+    pool.ub = live < pool.ub ? live : pool.ub;
+  }
   const auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
   const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-  if (tid >= pool.children) return;
+  if (tid >= children) return;
   using Job = typename SC::job;
   const std::uint32_t idx = pool.order ? pool.order[tid] : tid;
   const std::uint32_t d = pool.desc[idx];

@@ -8,6 +8,7 @@
 #include "divergence/pipeline.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/bound_kernels.cuh"
+#include "gpu/bounder_access.cuh"
 #include "gpu/bounder.hpp"
 #include "gpu/device_buffer.cuh"
 #include "gpu/strategy_runner.cuh"
@@ -577,6 +578,11 @@ std::size_t bounder::children(int slot) const { return impl_->slots.at(static_ca
 std::vector<std::uint32_t> bounder::order(int slot) { return impl_->order(slot); }
 device_times bounder::times() const { return impl_->times; }
 double bounder::host_sort_seconds() const { return impl_->host_sort_s; }
+
+bounder_device_side bounder_access::device_side(const bounder& b) {
+  const bounder::impl& d = *b.impl_;
+  return {d.tables, d.kernels, d.smem_bytes};
+}
 
 std::string bounder::describe() const {
   const impl& d = *impl_;

@@ -95,6 +95,7 @@ class bounder {
   double host_sort_seconds() const;
 
  private:
+  friend struct bounder_access;  // bounder_access.cuh: the device tables and kernels, for resident.cu
   struct impl;
   std::unique_ptr<impl> impl_;
 };

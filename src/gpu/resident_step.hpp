@@ -1,0 +1,54 @@
+// One parent's step of the device-resident loop (resident.cu), host+device so that the CPU
+// tests check it against the expander: choose the direction (search/direction.hpp), prune the
+// chosen children at ub, report leaves, and rank the surviving inner children by decreasing
+// bound (ties by position), the order in which the expander pushes them onto its stack, so the
+// smallest bound ends on top and is popped first.
+#pragma once
+
+#include "problem/hd.hpp"
+#include "search/direction.hpp"
+
+namespace pfsp::gpu {
+
+struct parent_step {
+  bool forward = true;
+  int survivors = 0;        // inner children kept (ranked)
+  int pruned = 0;           // chosen-direction children with bound >= ub
+  int leaves = 0;           // complete schedules with makespan < ub (count == 1 only)
+  int leaf_makespan = 0;    // of the leaf, when leaves == 1
+  int leaf_position = -1;   // its position among the unscheduled (0 when count == 1)
+};
+
+// bounds: the parent's children in natural order (pool_layout.hpp): count forward children then
+// count backward ones when dirs == 2, else count children of the one direction. rank (same
+// layout): rank of each kept child among the kept (0 = largest bound), -1 for every other child.
+PFSP_HD parent_step decide_parent(branching rule, const int* bounds, int count, int dirs, int ub, int* rank) {
+  parent_step s;
+  const int* fwd = bounds;
+  const int* bwd = dirs == 2 ? bounds + count : bounds;
+  s.forward = dirs == 2 ? choose_forward_hd(rule, fwd, bwd, count, ub) : rule != branching::backward;
+  const int chosen = dirs == 2 && !s.forward ? count : 0;
+  const int* lbs = bounds + chosen;
+  for (int i = 0; i < count * dirs; ++i) rank[i] = -1;
+  for (int c = 0; c < count; ++c) {
+    const int lb = lbs[c];
+    if (lb >= ub) {
+      ++s.pruned;
+    } else if (count == 1) {
+      ++s.leaves;
+      s.leaf_makespan = lb;
+      s.leaf_position = c;
+    } else {
+      int r = 0;
+      for (int o = 0; o < count; ++o) {
+        const int v = lbs[o];
+        r += (v < ub && (v > lb || (v == lb && o < c))) ? 1 : 0;
+      }
+      rank[chosen + c] = r;
+      ++s.survivors;
+    }
+  }
+  return s;
+}
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,198 @@
+// The device-resident loop (--gpu-loop device, src/gpu/resident.cu) proves the optimum for
+// every kernel variant, table placement, sort, bound and branching rule against brute force on
+// small random instances, on Taillard's ta001..ta010 from no incumbent, and in every size class
+// (8-bit jobs up to 64 and 256 jobs, 16-bit above); limits and interrupts end it with the right
+// status and a valid schedule.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "gpu/resident.hpp"
+#include "gpu_test_support.hpp"
+#include "heuristic/neh.hpp"
+#include "problem/error.hpp"
+#include "problem/io.hpp"
+#include "problem/taillard.hpp"
+#include "search/sequential.hpp"
+#include "support.hpp"
+
+namespace pfsp::test {
+namespace {
+
+const std::vector<branching>& rules() {
+  static const std::vector<branching> v{branching::forward, branching::backward, branching::min_branch,
+                                        branching::min_min};
+  return v;
+}
+
+std::string describe(const solve_options& opt, const gpu::gpu_policy& p) {
+  return std::string(to_string(opt.bound)) + " " + std::string(to_string(opt.branch)) + " kernel " +
+         std::string(gpu::to_string(p.kernel)) + " memory " + std::string(gpu::to_string(p.memory)) + " sort " +
+         std::string(gpu::to_string(p.sort)) + " pool " + std::to_string(p.pool_size) + " tpb " +
+         std::to_string(p.threads_per_block);
+}
+
+void expect_optimal(const instance& inst, const solve_result& r, int optimum, const std::string& where) {
+  ASSERT_EQ(r.status, solve_status::optimal) << where;
+  ASSERT_EQ(r.makespan, optimum) << where;
+  ASSERT_EQ(r.lower_bound, optimum) << where;
+  ASSERT_EQ(naive_makespan(inst, r.schedule), optimum) << where;
+  EXPECT_NEAR(r.stats.explored, 1.0, 1e-9) << where;
+}
+
+TEST(GpuResident, EverySwitchCombinationProvesTheBruteForceOptimum) {
+  PFSP_REQUIRE_GPU();
+  const std::vector<instance> cases{random_instance(7, 3, 31, 1, 20), generate_taillard(8, 4, 32),
+                                    random_instance(6, 5, 33, 1, 3), random_instance(9, 2, 34, 1, 99)};
+  int combo = 0;
+  for (const instance& inst : cases) {
+    const int optimum = brute_force_optimum(inst);
+    const bound_data data(inst);
+    for (bound_kind kind : all_kinds())
+      for (branching rule : rules())
+        for (gpu::kernel_variant kv : all_variants())
+          for (gpu::memory_placement mp : all_placements())
+            for (gpu::pool_sort ps : {gpu::pool_sort::none, gpu::pool_sort::device}) {
+              ++combo;
+              solve_options opt;
+              opt.bound = kind;
+              opt.branch = rule;
+              gpu::gpu_policy p;
+              p.kernel = kv;
+              p.memory = mp;
+              p.sort = ps;
+              p.pool_size = combo % 2 ? 64 : 1024;  // small pools: many iterations, partial pops
+              p.threads_per_block = combo % 3 ? 32 : 128;
+              const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+              expect_optimal(inst, r, optimum, inst.name + ": " + describe(opt, p));
+            }
+  }
+}
+
+// The counters add up after a complete search: the root and every chosen-direction child
+// (bounds computed for branched nodes / directions) end pruned (at their bound, or when popped
+// after a better incumbent), as a leaf, or branched.
+TEST(GpuResident, KeepsTheCounters) {
+  PFSP_REQUIRE_GPU();
+  for (const instance& inst : {generate_taillard(10, 5, 77), random_instance(9, 4, 78, 1, 5)})
+    for (bound_kind kind : all_kinds())
+      for (branching rule : rules()) {
+        const bound_data data(inst);
+        solve_options opt;
+        opt.bound = kind;
+        opt.branch = rule;
+        gpu::gpu_policy p;
+        p.pool_size = 256;
+        const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+        ASSERT_EQ(r.status, solve_status::optimal);
+        const std::uint64_t dirs = rule == branching::forward || rule == branching::backward ? 1 : 2;
+        const std::string what = inst.name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
+        ASSERT_EQ((r.stats.bounds - 1) % dirs, 0u) << what;
+        EXPECT_EQ(r.stats.branched + r.stats.pruned + r.stats.leaves, (r.stats.bounds - 1) / dirs + 1) << what;
+        EXPECT_GT(r.stats.leaves, 0u) << what;  // no incumbent was given
+      }
+}
+
+// ta001..ta010 (20 x 5) from the optimum + 1 and no incumbent: the loop must find an optimal
+// schedule itself; switches rotate over the instances.
+TEST(GpuResident, ProvesTaillardTa001ToTa010) {
+  PFSP_REQUIRE_GPU();
+  for (int i = 1; i <= 10; ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "ta%03d", i);
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = all_kinds()[static_cast<std::size_t>(i % 3)];
+    opt.branch = i % 2 ? branching::min_min : branching::min_branch;  // the one-direction rules take minutes here
+    opt.initial_ub = inst.known->ub + 1;
+    opt.time_limit = 60;  // a failure, not a hang
+    gpu::gpu_policy p;
+    p.kernel = all_variants()[static_cast<std::size_t>(i % 3)];
+    p.memory = all_placements()[static_cast<std::size_t>(i % 2)];
+    p.sort = (i / 2) % 2 ? gpu::pool_sort::device : gpu::pool_sort::none;
+    p.pool_size = i % 3 == 0 ? 16384 : 262144;
+    p.compact_times = i % 4 == 0 ? gpu::compact_mode::on : gpu::compact_mode::automatic;
+    const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+    ASSERT_TRUE(inst.known && inst.known->optimal);
+    expect_optimal(inst, r, inst.known->ub, std::string(name) + ": " + describe(opt, p));
+  }
+}
+
+// The medium (65..256 jobs, 8-bit) and large (16-bit jobs) size classes: with two machines
+// LB2 is Johnson's optimum at the root, so the loop dives to a leaf through every level.
+TEST(GpuResident, ProvesInEverySizeClass) {
+  PFSP_REQUIRE_GPU();
+  for (const char* spec : {"random:90,2,5", "random:300,2,6", "random:70,3,7"}) {
+    const instance inst = load_instance(spec);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.branch = branching::forward;
+    const solve_result cpu = solve_sequential(data, opt, incumbent(neh(inst).makespan, neh(inst).schedule));
+    ASSERT_EQ(cpu.status, solve_status::optimal) << spec;
+    for (branching rule : {branching::forward, branching::min_min}) {
+      opt.branch = rule;
+      gpu::gpu_policy p;
+      p.pool_size = 8192;
+      const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+      expect_optimal(inst, r, cpu.makespan, std::string(spec) + " " + std::string(to_string(rule)));
+    }
+  }
+}
+
+TEST(GpuResident, LimitsAndInterruptEndWithTheirStatus) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta021");
+  const bound_data data(inst);
+  const neh_result h = neh(inst);
+  const incumbent start(h.makespan, h.schedule);
+  gpu::gpu_policy p;
+  p.pool_size = 4096;
+  {
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.node_limit = 2000;
+    const solve_result r = gpu::solve_resident(data, opt, p, start);
+    EXPECT_EQ(r.status, solve_status::node_limit);
+    EXPECT_GE(r.stats.branched, 2000u);
+    EXPECT_LE(r.lower_bound, inst.known->ub);
+    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
+    EXPECT_GT(r.stats.explored, 0.0);
+    EXPECT_LT(r.stats.explored, 1.0);
+  }
+  {
+    solve_options opt;
+    opt.bound = bound_kind::lb1;
+    opt.time_limit = 0.3;
+    const solve_result r = gpu::solve_resident(data, opt, p, start);
+    EXPECT_EQ(r.status, solve_status::time_limit);
+    EXPECT_LT(r.stats.total_seconds, 5.0);
+    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
+  }
+  {
+    std::atomic<bool> stop{true};
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.interrupt = &stop;
+    const solve_result r = gpu::solve_resident(data, opt, p, start);
+    EXPECT_EQ(r.status, solve_status::interrupted);
+    EXPECT_EQ(r.makespan, h.makespan);
+  }
+}
+
+TEST(GpuResident, RefusesWhatItCannotRun) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta001");
+  const bound_data data(inst);
+  solve_options opt;
+  gpu::gpu_policy p;
+  p.sort = gpu::pool_sort::host;
+  EXPECT_THROW(gpu::solve_resident(data, opt, p, incumbent()), input_error);
+  p.sort = gpu::pool_sort::device;
+  p.strategy.kind = gpu::gpu_strategy::split;
+  EXPECT_THROW(gpu::solve_resident(data, opt, p, incumbent()), input_error);
+}
+
+}  // namespace
+}  // namespace pfsp::test
