@@ -6,8 +6,8 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
-#   SOLVE_SET="ta021 ... ta030"  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
+#   STAGES=build,test,sanitize,bench,solve,resident,prove,checkpoint,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
 #
@@ -100,7 +100,7 @@ if has sanitize; then
     compute-sanitizer --tool memcheck --error-exitcode 9 $PFSP solve ta003 --backend gpu --bound lb1-lb2 --no-neh \
     --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress -q --gpu-strategy \$st || exit 9; done"
   run_logged memcheck_solve 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$PFSP" solve ta003 --backend gpu \
-    --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress
+    --gpu-loop host --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress
   run_logged memcheck_resident 300 bash -c "for b in lb1 lb2 lb1-lb2; do compute-sanitizer --tool memcheck \
     --error-exitcode 9 $PFSP solve ta003 --backend gpu --gpu-loop device --bound \$b --no-neh --pool-size 4096 \
     --sort device --no-progress -q || exit 9; done"
@@ -132,7 +132,7 @@ if has solve; then
         [[ $be == cpu && $b != lb1 && -z ${CPU_ALL_BOUNDS:-} ]] && continue
         json=$LOGS/solve_${inst}_${b}_${be}.json
         args=(solve "$inst" --backend "$be" --bound "$b" --ub "$ub" --no-progress --time-limit "$limit" --json "$json" --profile)
-        [[ $be == gpu ]] && args+=($GPU_ARGS)
+        [[ $be == gpu ]] && args+=(--gpu-loop "${GPU_LOOP:-host}" $GPU_ARGS)
         timeout $((limit + 30)) "$PFSP" "${args[@]}" >"$LOGS/solve_${inst}_${b}_${be}.log" 2>&1
         python3 - "$json" "$inst" "$b" "$be" >>"$res" <<'PY'
 import json, sys
@@ -150,38 +150,64 @@ PY
 fi
 
 # The whole loop on the device (--gpu-loop device) against the host loop: whole proofs with the
-# optimum as ub, per instance, bound, branching and configuration. RESIDENT_CONFIGS entries are
-# "label|extra args" (the label names the row).
+# optimum as ub. RESIDENT_RUNS: "instance:bound:branching" triples; RESIDENT_CONFIGS: "label|extra
+# args" entries separated by ';' (the label names the row); RESIDENT_LIMIT seconds a run.
 if has resident; then
   res=$LOGS/resident.txt
-  printf "%-6s %-7s %-10s %-22s %-13s %8s %12s %12s\n" instance bound branching config status seconds branched bounds >"$res"
-  CONFIGS=${RESIDENT_CONFIGS:-"host|--gpu-loop host;dev64k|--gpu-loop device --pool-size 65536;dev64k-sort|--gpu-loop device --pool-size 65536 --sort device;dev256k|--gpu-loop device --pool-size 262144;dev16k|--gpu-loop device --pool-size 16384"}
-  for inst in ${RESIDENT_SET:-ta021 ta022 ta029 ta030}; do
+  printf "%-6s %-7s %-10s %-12s %-13s %8s %12s %12s\n" instance bound branching config status seconds branched bounds >"$res"
+  CONFIGS=${RESIDENT_CONFIGS:-"host|--gpu-loop host;dev256k|--gpu-loop device --pool-size 262144 --threads-per-block 256;dev1m|--gpu-loop device --pool-size 1048576 --threads-per-block 256;dev4m|--gpu-loop device --pool-size 4194304 --threads-per-block 256"}
+  for run in ${RESIDENT_RUNS:-ta021:lb2:min-min ta030:lb2:forward ta029:lb2:forward ta022:lb2:forward ta014:lb2:forward ta030:lb1:forward ta030:lb1:min-min}; do
+    IFS=: read -r inst b br <<<"$run"
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
-    for b in ${RESIDENT_BOUNDS:-lb2 lb1-lb2}; do
-      for br in ${RESIDENT_BRANCHING:-min-min forward}; do
-        IFS=';' read -ra cfgs <<<"$CONFIGS"
-        for c in "${cfgs[@]}"; do
-          label=${c%%|*} extra=${c#*|}
-          json=$LOGS/resident_${inst}_${b}_${br}_${label}.json
-          timeout 150 "$PFSP" solve "$inst" --backend gpu --bound "$b" --branching "$br" --ub "$ub" --time-limit 120 \
-            --no-progress -q --json "$json" $extra >"$LOGS/resident_${inst}_${b}_${br}_${label}.log" 2>&1
-          python3 - "$json" "$inst" "$b" "$br" "$label" >>"$res" <<'PY'
+    IFS=';' read -ra cfgs <<<"$CONFIGS"
+    for c in "${cfgs[@]}"; do
+      label=${c%%|*} extra=${c#*|}
+      json=$LOGS/resident_${inst}_${b}_${br}_${label}.json
+      timeout $((${RESIDENT_LIMIT:-60} + 30)) "$PFSP" solve "$inst" --backend gpu --bound "$b" --branching "$br" --ub "$ub" \
+        --time-limit "${RESIDENT_LIMIT:-60}" --no-progress -q --json "$json" $extra >"$LOGS/resident_${inst}_${b}_${br}_${label}.log" 2>&1
+      python3 - "$json" "$inst" "$b" "$br" "$label" >>"$res" <<'PY'
 import json, sys
 a = sys.argv
 try:
     j = json.load(open(a[1]))
-    print("%-6s %-7s %-10s %-22s %-13s %8.3f %12d %12d" % (a[2], a[3], a[4], a[5], j["status"], j["time_seconds"],
+    print("%-6s %-7s %-10s %-12s %-13s %8.3f %12d %12d" % (a[2], a[3], a[4], a[5], j["status"], j["time_seconds"],
           j["nodes"]["branched"], j["nodes"]["bounds"]))
 except Exception as e:
-    print("%-6s %-7s %-10s %-22s failed (%s)" % (a[2], a[3], a[4], a[5], e))
+    print("%-6s %-7s %-10s %-12s failed (%s)" % (a[2], a[3], a[4], a[5], e))
 PY
-        done
-      done
     done
   done
   cat "$res" | tee -a "$SUMMARY"
   cp "$res" "$OUT/resident.txt"
+  # Where a device iteration's time goes (--profile: phases timed with events).
+  for pool in ${RESIDENT_PROFILE_POOLS:-262144 1048576}; do
+    "$PFSP" solve "${RESIDENT_PROFILE_INSTANCE:-ta021}" --backend gpu --gpu-loop device --bound lb2 --pool-size "$pool" \
+      --threads-per-block 256 --ub "$("$PFSP" info "${RESIDENT_PROFILE_INSTANCE:-ta021}" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')" \
+      --profile --no-progress 2>&1 | tee -a "$LOGS/resident_profile.log" | grep -E "profile|iterations|time" | tee -a "$SUMMARY"
+  done
+fi
+
+# Taillard proofs from the start heuristic (no --ub), each optimum checked against the table:
+# PROVE_FIRST..PROVE_LAST with each of PROVE_CONFIGS ("label|args" separated by ';').
+if has prove; then
+  IFS=';' read -ra cfgs <<<"${PROVE_CONFIGS:-device|--backend gpu --bound lb2 --gpu-loop device;host|--backend gpu --bound lb2 --gpu-loop host}"
+  for c in "${cfgs[@]}"; do
+    label=${c%%|*} extra=${c#*|}
+    PFSP_BIN=$PFSP run_logged "prove_$label" 500 scripts/prove_taillard.sh "${PROVE_FIRST:-1}" "${PROVE_LAST:-30}" $extra
+    cp "$LOGS/prove_$label.log" "$OUT/prove_$label.md"
+    awk -F'|' 'NR > 2 {t += $7} END {printf "prove total: %.2f s\n", t}' "$LOGS/prove_$label.log" | tee -a "$SUMMARY"
+  done
+fi
+
+# Checkpoint/restart of the GPU backend through the CLI: Ctrl-C (SIGINT) after a few seconds
+# writes the checkpoint and prints the best schedule and bound; --resume finishes the proof.
+if has checkpoint; then
+  ck=$LOGS/ck_${CK_INSTANCE:-ta023}.txt
+  run_logged checkpoint_interrupt 60 timeout -s INT "${CK_SECONDS:-3}" "$PFSP" solve "${CK_INSTANCE:-ta023}" --backend gpu \
+    --bound lb2 --checkpoint "$ck" --checkpoint-interval 1 --no-progress
+  run_logged checkpoint_resume 120 "$PFSP" solve "${CK_INSTANCE:-ta023}" --backend gpu --resume "$ck" --no-progress
+  grep -hE "^(status|makespan|resume|nodes|time|note)" "$LOGS/checkpoint_interrupt.log" "$LOGS/checkpoint_resume.log" | tee -a "$SUMMARY"
+  head -c 600 "$ck" >>"$LOGS/checkpoint_resume.log"
 fi
 
 # The papers' Tables III-V on one instance: whole proofs (--ub = optimum) per pool size, kernel
@@ -196,7 +222,7 @@ if has table; then
         for srt in ${TABLE_SORTS:-none device}; do
           for mem in ${TABLE_MEMORY:-shared}; do
             json=$LOGS/table_${inst}_${pool}_${k}_${srt}_${mem}.json
-            timeout 150 "$PFSP" solve "$inst" --backend gpu --bound "${TABLE_BOUND:-lb2}" --ub "$ub" --pool-size "$pool" \
+            timeout 150 "$PFSP" solve "$inst" --backend gpu --gpu-loop host --bound "${TABLE_BOUND:-lb2}" --ub "$ub" --pool-size "$pool" \
               --threads-per-block 256 --kernel "$k" --sort "$srt" --memory "$mem" --time-limit 120 --no-progress -q \
               --json "$json" >/dev/null 2>&1
             python3 - "$json" "$inst" "${TABLE_BOUND:-lb2}" "$pool" "$k" "$srt" "$mem" >>"$res" <<'PY'
@@ -246,7 +272,7 @@ if has autocompact; then
   for inst in ${AUTOCOMPACT_SET:-ta101 ta021}; do
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
     for mode in auto off; do
-      "$PFSP" solve "$inst" --backend gpu --bound lb2 --ub "$ub" --time-limit 10 --no-progress --compact-times="$mode" \
+      "$PFSP" solve "$inst" --backend gpu --gpu-loop host --bound lb2 --ub "$ub" --time-limit 10 --no-progress --compact-times="$mode" \
         --json "$LOGS/autocompact_${inst}_$mode.json" 2>&1 | grep -E "^(options|nodes|time)" | sed "s/^/$inst $mode /" >>"$res"
     done
   done
@@ -273,7 +299,7 @@ if has ppam; then
     for pool in ${PPAM_POOLS:-4096 16384 65536}; do
       for sel in depth-first breadth-first; do
         json=$LOGS/ppam_${inst}_${pool}_${sel}.json
-        timeout 60 "$PFSP" solve "$inst" --backend gpu --bound lb2 --ub "$ub" --pool-size "$pool" --threads-per-block 256 \
+        timeout 60 "$PFSP" solve "$inst" --backend gpu --gpu-loop host --bound lb2 --ub "$ub" --pool-size "$pool" --threads-per-block 256 \
           --kernel plain --sort none --streams 1 --gpu-selection "$sel" --time-limit "${PPAM_SECONDS:-3}" --profile \
           --no-progress -q --json "$json" >/dev/null 2>&1
         python3 - "$json" "$inst" "$pool" "$sel" >>"$res" <<'PY'
@@ -326,7 +352,7 @@ if has strategies; then
     for b in ${STRAT_BOUNDS:-lb2 lb1-lb2}; do
       for st in plain persistent context-switch split remap; do
         json=$LOGS/strat_${inst}_${b}_${st}.json
-        timeout 120 "$PFSP" solve "$inst" --backend gpu --bound "$b" --ub "$ub" --gpu-strategy "$st" --no-progress -q \
+        timeout 120 "$PFSP" solve "$inst" --backend gpu --gpu-loop host --bound "$b" --ub "$ub" --gpu-strategy "$st" --no-progress -q \
           --time-limit 100 --json "$json" >"$LOGS/strat_${inst}_${b}_${st}.log" 2>&1
         python3 - "$json" "$inst" "$b" "$st" >>"$res" <<'PY'
 import json, sys

@@ -145,13 +145,10 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   }
 
   std::string backend = a.backend;
-  if (backend == "auto") backend = gpu_available() && !checkpointing ? "gpu" : "cpu-mt";
+  if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
   // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
   // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
   if (!a.branch_given && !resumed) opt.branch = backend == "gpu" ? branching::min_min : branching::min_branch;
-  if (backend == "gpu" && checkpointing)
-    throw input_error(
-        "--checkpoint and --resume work with --backend cpu and cpu-mt; the gpu backend cannot save its state");
   if (backend == "gpu" && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -385,7 +382,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
   solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
   solve->add_option("--checkpoint", a.checkpoint,
-                    "cpu, cpu-mt: save the search state to this file (atomically) periodically and when the run stops");
+                    "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
+                    "and when the run stops");
   solve->add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();

@@ -17,6 +17,7 @@ void gpu_cli_warm_up(const gpu_cli_options& o) noexcept { gpu::warm_up(o.device)
 
 void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
   const std::string g = "GPU backend";
+  auto host_loop_only = [&o](const std::string&) { o.host_loop_options = true; };
   solve
       .add_option("--pool-size", o.pool_size,
                   "gpu: children bounded per kernel launch, 4096..262144 typical (0 = auto-tune)")
@@ -34,6 +35,7 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
                   "--hybrid-min), depth-first, best-first, breadth-first")
       ->check(CLI::IsMember({"hybrid", "depth-first", "best-first", "breadth-first"}))
       ->capture_default_str()
+      ->each(host_loop_only)
       ->group(g);
   solve
       .add_option("--sort", o.sort,
@@ -64,20 +66,25 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
                   "gpu: 1 (no overlap) or 2 (host branches pool k+1 while the GPU bounds pool k)")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str()
+      ->each(host_loop_only)
       ->group(g);
   solve
       .add_option("--hybrid-max", o.hybrid_max,
                   "gpu: hybrid selection switches to depth-first above this many open nodes (0 = 8 x pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
+      ->each(host_loop_only)
       ->group(g);
   solve.add_option("--hybrid-min", o.hybrid_min, "gpu: and back to best-first below this many (0 = pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
+      ->each(host_loop_only)
       ->group(g);
   solve
       .add_option("--gpu-loop", o.loop,
                   "gpu: where the B&B loop runs: host (the papers' model: the host selects, branches and prunes, the "
-                  "GPU bounds) or device (the whole loop on the GPU: a depth-first node stack in device memory)")
-      ->check(CLI::IsMember({"host", "device"}))
+                  "GPU bounds), device (the whole loop on the GPU: a depth-first node stack in device memory), or "
+                  "auto: device, unless an option of the host loop is given (--gpu-selection, --streams, "
+                  "--hybrid-max/min, --gpu-strategy other than plain, --sort host)")
+      ->check(CLI::IsMember({"auto", "host", "device"}))
       ->capture_default_str()
       ->group(g);
   solve.add_option("--device", o.device, "gpu: CUDA device ordinal")
@@ -122,7 +129,12 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.device = o.device;
   p.strategy = o.strategy;
   p.host_threads = opt.threads;
-  if (o.loop == "device") {
+  const bool host_only = o.host_loop_options || o.strategy.kind != gpu::gpu_strategy::plain || o.sort == "host";
+  const bool device_loop = o.loop == "device" || (o.loop == "auto" && !host_only);
+  if (!device_loop && (opt.on_checkpoint || opt.resume))
+    throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
+                      std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") + " cannot save its state");
+  if (device_loop) {
     if (o.selection != "hybrid" && o.selection != "depth-first")
       throw input_error("--gpu-loop device searches depth-first: --gpu-selection " + o.selection +
                         " needs --gpu-loop host");

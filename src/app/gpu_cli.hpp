@@ -28,7 +28,11 @@ struct gpu_cli_options {
   long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
   long long hybrid_min = 0;  // open nodes; 0 = pool
   int device = 0;
-  std::string loop = "host";  // --gpu-loop: host (the papers' model) | device (gpu/resident.hpp)
+  // --gpu-loop: host (the papers' model) | device (gpu/resident.hpp) | auto: device unless an
+  // option only the host loop has was given (host_loop_options, --gpu-strategy other than
+  // plain, --sort host).
+  std::string loop = "auto";
+  bool host_loop_options = false;  // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
   gpu::strategy_params strategy;  // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 

@@ -26,12 +26,14 @@
 #include "gpu/resident_step.hpp"
 #include "problem/error.hpp"
 #include "problem/makespan.hpp"
+#include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 
 namespace pfsp::gpu {
 namespace {
 
 constexpr unsigned kBlock = 128;  // threads a block of the loop's own kernels
+constexpr std::size_t kDefaultPool = std::size_t{1} << 22;  // children an iteration
 
 // The state block: written by the kernels, read by the host between graph launches.
 struct loop_state {
@@ -306,7 +308,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   const bound_view bv = data.view();
   const int n = bv.inst.n;
   incumbent best(start);
-  const int threshold = initial_threshold(opt, best);
+  // A resumed search keeps its first run's threshold; its incumbent comes in `start`.
+  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, best);
 
   gpu_policy policy = policy_in;
   if (policy.strategy.kind != gpu_strategy::plain)
@@ -314,10 +317,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
                       std::string(to_string(policy.strategy.kind)) + " (it needs --gpu-loop host)");
   if (policy.sort == pool_sort::host)
     throw input_error("--gpu-loop device sorts on the device or not at all: --sort device or none");
-  const std::size_t pool = policy.pool_size ? policy.pool_size : std::size_t{65536};
+  // Defaults: the fastest measured (H100, ta021/ta022/ta029/ta030, docs/gpu_backend.md): the
+  // bounding kernel is 88-93 % of an iteration, and a few waves of blocks amortise its tail.
+  const std::size_t pool = policy.pool_size ? policy.pool_size : kDefaultPool;
   if (pool < 2 * static_cast<std::size_t>(n))
     throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
-  const int tpb = policy.threads_per_block ? policy.threads_per_block : 128;
+  const int tpb = policy.threads_per_block ? policy.threads_per_block : 256;
   const bool sort = policy.sort == pool_sort::device;
 
   const double setup_start = ctl.elapsed();
@@ -412,25 +417,49 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   pv.live_children = &d_state.data()->children;
   pv.live_ub = &d_state.data()->best;
 
-  // The root, bounded on the host by the same code.
-  std::vector<job_t> identity(static_cast<std::size_t>(n));
-  std::iota(identity.begin(), identity.end(), 0);
-  expander root_ex(data, opt.bound, opt.branch);
-  const int root_lb = root_ex.root_bound(identity.data(), -1, n, threshold);
   loop_state init;
-  init.best = threshold;
-  init.bounds = 1;
-  if (root_lb < threshold) {
-    std::vector<Job> root(static_cast<std::size_t>(n));
-    std::iota(root.begin(), root.end(), Job{0});
-    PFSP_CUDA_TRY(cudaMemcpy(stack_perms.data(), root.data(), root.size() * sizeof(Job), cudaMemcpyHostToDevice));
-    const std::uint32_t lim = pack_limits(-1, n);
-    PFSP_CUDA_TRY(cudaMemcpy(stack_limits.data(), &lim, sizeof lim, cudaMemcpyHostToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_lbs.data(), &root_lb, sizeof root_lb, cudaMemcpyHostToDevice));
-    init.top = 1;
+  init.best = std::min(threshold, best.value());
+  if (opt.resume) {
+    // The checkpoint's open nodes, its stacks one above the other, become the device stack.
+    const search_state& rs = *opt.resume;
+    PFSP_EXPECTS(rs.n == n, "checkpoint for another instance size");
+    if (rs.open() > capacity)
+      throw input_error("--resume: " + std::to_string(rs.open()) + " open nodes do not fit the device stack (" +
+                        std::to_string(capacity) + " nodes); use a larger --pool-size or --backend cpu-mt");
+    std::vector<Job> perms(rs.open() * static_cast<std::size_t>(n));
+    std::vector<std::uint32_t> lims(rs.open());
+    std::vector<int> lbs(rs.open());
+    for (std::size_t i = 0; i < rs.open(); ++i) {
+      std::copy_n(rs.perm(i), n, perms.data() + i * static_cast<std::size_t>(n));
+      lims[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
+      lbs[i] = rs.nodes[i].lb;
+    }
+    if (!lims.empty()) {
+      PFSP_CUDA_TRY(cudaMemcpy(stack_perms.data(), perms.data(), perms.size() * sizeof(Job), cudaMemcpyHostToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_limits.data(), lims.data(), lims.size() * sizeof(std::uint32_t),
+                               cudaMemcpyHostToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs.data(), lbs.data(), lbs.size() * sizeof(int), cudaMemcpyHostToDevice));
+    }
+    init.top = static_cast<std::uint32_t>(rs.open());
   } else {
-    init.pruned = 1;
-    init.explored = 1.0;
+    // The root, bounded on the host by the same code.
+    std::vector<job_t> identity(static_cast<std::size_t>(n));
+    std::iota(identity.begin(), identity.end(), 0);
+    expander root_ex(data, opt.bound, opt.branch);
+    const int root_lb = root_ex.root_bound(identity.data(), -1, n, init.best);
+    init.bounds = 1;
+    if (root_lb < init.best) {
+      std::vector<Job> root(static_cast<std::size_t>(n));
+      std::iota(root.begin(), root.end(), Job{0});
+      PFSP_CUDA_TRY(cudaMemcpy(stack_perms.data(), root.data(), root.size() * sizeof(Job), cudaMemcpyHostToDevice));
+      const std::uint32_t lim = pack_limits(-1, n);
+      PFSP_CUDA_TRY(cudaMemcpy(stack_limits.data(), &lim, sizeof lim, cudaMemcpyHostToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs.data(), &root_lb, sizeof root_lb, cudaMemcpyHostToDevice));
+      init.top = 1;
+    } else {
+      init.pruned = 1;
+      init.explored = 1.0;
+    }
   }
   PFSP_CUDA_TRY(cudaMemcpy(d_state.data(), &init, sizeof init, cudaMemcpyHostToDevice));
 
@@ -439,30 +468,41 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   const cudaStream_t st = stream.get();
   const unsigned pgrid = blocks_for(max_parents, kBlock), cgrid = blocks_for(max_children, kBlock);
   const unsigned bgrid = blocks_for(max_children, static_cast<unsigned>(tpb));
-  auto iteration = [&] {
+  // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
+  constexpr int kPhases = 5;
+  auto iteration = [&](cuda_event* ev) {
+    auto mark = [&](int i) {
+      if (ev) ev[i].record(st);
+    };
+    mark(0);
     count_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
     std::size_t tb = temp.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.data(), tb, counts.data(), incl.data(),
                                                 static_cast<int>(max_parents), st));
     gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
+    mark(1);
     if (sort) {
       tb = temp.size();
       PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), tb, keys.data(), keys_sorted.data(), values.data(),
                                                     order.data(), static_cast<int>(max_children), 0, key_bits, st));
     }
+    mark(2);
     ds.kernels.children<<<bgrid, static_cast<unsigned>(tpb), ds.smem_bytes, st>>>(ds.tables, pv);
+    mark(3);
     decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
     clear_kept_kernel<Job><<<std::min(pgrid, 1024u), kBlock, 0, st>>>(v);
     tb = temp.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.data(), tb, kept.data(), kept_incl.data(),
                                                 static_cast<int>(max_parents), st));
+    mark(4);
     push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v);
     finish_kernel<Job><<<1, 256, 0, st>>>(v);
+    mark(5);
   };
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-  iteration();
+  iteration(nullptr);
   PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
   PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
   PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
@@ -475,7 +515,62 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     }
   } guard{graph, exec};
   pinned_buffer<loop_state> h_state(1);
+  std::vector<cuda_event> events(opt.profile ? kPhases + 1 : 0);
+  double phase_ms[kPhases] = {};
   const double setup_seconds = ctl.elapsed() - setup_start;
+
+  // The device's best leaf into `best`, its makespan recomputed here (the device stream is idle).
+  std::string backend_name;
+  auto take_leaf = [&](const loop_state& ls) {
+    if (!ls.found || ls.best >= best.value()) return;
+    std::vector<Job> perm(static_cast<std::size_t>(n));
+    best_perm.copy_to_host(perm.data(), perm.size(), st);
+    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    std::vector<int> scratch(static_cast<std::size_t>(bv.inst.m));
+    const int cmax = makespan(bv.inst, perm.data(), scratch.data());
+    if (cmax != ls.best)
+      throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) + " differs from its bound " +
+                  std::to_string(ls.best));
+    best.offer(cmax, perm.data(), n);
+  };
+  auto piece_stats = [](const loop_state& ls) {
+    solve_stats t;
+    t.branched = ls.branched;
+    t.bounds = ls.bounds;
+    t.pruned = ls.pruned;
+    t.leaves = ls.leaves;
+    t.explored = ls.explored;
+    return t;
+  };
+  // A checkpoint between two iterations: the device stack, bottom first, as one stack.
+  auto state = [&](const loop_state& ls, bool complete) {
+    take_leaf(ls);
+    search_state cs =
+        make_search_state(data.problem(), opt, threshold, best, piece_stats(ls), ctl.elapsed(), backend_name);
+    cs.complete = complete;
+    const std::size_t open = ls.top;
+    std::vector<Job> perms(open * static_cast<std::size_t>(n));
+    std::vector<std::uint32_t> lims(open);
+    std::vector<int> lbs(open);
+    if (open) {
+      stack_perms.copy_to_host(perms.data(), perms.size(), st);
+      stack_limits.copy_to_host(lims.data(), open, st);
+      stack_lbs.copy_to_host(lbs.data(), open, st);
+      PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    }
+    cs.stack_sizes = {open};
+    cs.nodes.resize(open);
+    cs.perms.assign(perms.begin(), perms.end());
+    for (std::size_t i = 0; i < open; ++i) cs.nodes[i] = {limit1_of(lims[i]), limit2_of(lims[i]), lbs[i]};
+    return cs;
+  };
+  {
+    std::ostringstream b;
+    b << "gpu (" << bd.device().name << ", device-resident loop, " << bd.describe() << ", pool " << max_children
+      << " children, " << tpb << " threads a block)";
+    backend_name = b.str();
+  }
+  const double explored_before = opt.resume ? opt.resume->stats.explored : 0.0;
 
   // The host's loop: launch the graph `batch` times, read the state, check limits. The batch
   // grows while a round takes under 2 ms and shrinks above 10 ms (a launch past an empty stack
@@ -486,7 +581,16 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   double device_seconds = 0;
   for (;;) {
     const auto t0 = steady::now();
-    for (int i = 0; i < batch; ++i) PFSP_CUDA_TRY(cudaGraphLaunch(exec, st));
+    for (int i = 0; i < batch; ++i) {
+      if (!opt.profile) {
+        PFSP_CUDA_TRY(cudaGraphLaunch(exec, st));
+        continue;
+      }
+      // --profile: the same kernels launched one by one, with events between the phases.
+      iteration(events.data());
+      events[kPhases].synchronize();
+      for (int k = 0; k < kPhases; ++k) phase_ms[k] += events[k + 1].since(events[k]);
+    }
     PFSP_CUDA_TRY(cudaMemcpyAsync(h_state.data(), d_state.data(), sizeof(loop_state), cudaMemcpyDeviceToHost, st));
     PFSP_CUDA_TRY(cudaStreamSynchronize(st));
     const double dt = std::chrono::duration<double>(steady::now() - t0).count();
@@ -500,21 +604,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     if (dt > 0.010 && batch > 1) batch /= 2;
     stop = ctl.check(s.branched);
     if (stop != solve_status::optimal) break;
-    ctl.maybe_report({0, s.branched, std::min(s.best, best.value()), s.top, s.explored});
+    ctl.maybe_report({0, s.branched, std::min(s.best, best.value()), s.top, explored_before + s.explored});
+    if (ctl.checkpoint_due()) emit_checkpoint(opt, [&] { return state(s, false); });
   }
+  emit_checkpoint(opt, [&] { return state(s, s.top == 0); });
 
-  // The incumbent: the device's last improving leaf, its makespan recomputed here.
-  if (s.found) {
-    std::vector<Job> perm(static_cast<std::size_t>(n));
-    best_perm.copy_to_host(perm.data(), perm.size(), st);
-    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
-    std::vector<int> scratch(static_cast<std::size_t>(bv.inst.m));
-    const int cmax = makespan(bv.inst, perm.data(), scratch.data());
-    if (cmax != s.best)
-      throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) +
-                  " differs from its bound " + std::to_string(s.best));
-    best.offer(cmax, perm.data(), n);
-  }
+  take_leaf(s);
   int open_min = INT_MAX;
   if (s.top > 0) {
     std::vector<int> lbs(s.top);
@@ -522,19 +617,25 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     PFSP_CUDA_TRY(cudaStreamSynchronize(st));
     open_min = *std::min_element(lbs.begin(), lbs.end());
   }
-  solve_stats total;
-  total.branched = s.branched;
-  total.bounds = s.bounds;
-  total.pruned = s.pruned;
-  total.leaves = s.leaves;
-  total.explored = s.explored;
-  solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
+  const solve_stats total = cumulative_stats(opt, piece_stats(s), ctl.elapsed());
+  solve_result r = finish_result(s.top == 0 ? solve_status::optimal : stop, best, threshold, open_min, total,
+                                 total.total_seconds);
   r.stats.setup_seconds = setup_seconds;
-  if (opt.profile) r.stats.bound_seconds = device_seconds;
-  std::ostringstream backend;
-  backend << "gpu (" << bd.device().name << ", device-resident loop, " << bd.describe() << ", pool " << max_children
-          << " children, " << tpb << " threads a block)";
-  r.backend = backend.str();
+  if (opt.profile) {
+    // Table I's bounding share: the bounding kernel's device time over the run's wall time.
+    r.stats.bound_seconds = phase_ms[2] * 1e-3;
+    const double wall = std::max(r.stats.total_seconds, 1e-12);
+    r.notes.push_back("profile device (events, kernels launched one by one instead of the graph): pop " +
+                      fixed(phase_ms[0] * 1e-3, 3) + " s, sort " + fixed(phase_ms[1] * 1e-3, 3) + " s, bounding kernel " +
+                      fixed(phase_ms[2] * 1e-3, 3) + " s = " + fixed(100.0 * phase_ms[2] * 1e-3 / wall, 1) +
+                      " % of the run, decide " + fixed(phase_ms[3] * 1e-3, 3) + " s, push " +
+                      fixed(phase_ms[4] * 1e-3, 3) + " s; host loop and launches " +
+                      fixed(std::max(0.0, device_seconds - (phase_ms[0] + phase_ms[1] + phase_ms[2] + phase_ms[3] +
+                                                            phase_ms[4]) * 1e-3),
+                            3) +
+                      " s");
+  }
+  r.backend = backend_name;
   r.notes.push_back(std::to_string(s.iterations) + " iterations on the device, " +
                     fixed(s.iterations ? static_cast<double>(s.bounds) / static_cast<double>(s.iterations) : 0.0, 0) +
                     " children per iteration; stack of " + std::to_string(capacity) + " nodes (" +

@@ -12,7 +12,7 @@
 namespace pfsp::gpu {
 
 // Same conventions as gpu::solve (statuses, limits, statistics, progress). Uses of the policy:
-// pool_size (children per iteration, default 65536), threads_per_block (default 128), kernel,
+// pool_size (children per iteration, default 4194304), threads_per_block (default 256), kernel,
 // memory, compact_times, sort (device or none), device. The strategy must be plain.
 solve_result solve_resident(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                             const incumbent& start);

@@ -13,6 +13,7 @@
 #include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
+#include "search/checkpoint.hpp"
 #include "search/sequential.hpp"
 #include "support.hpp"
 
@@ -178,6 +179,60 @@ TEST(GpuResident, LimitsAndInterruptEndWithTheirStatus) {
     const solve_result r = gpu::solve_resident(data, opt, p, start);
     EXPECT_EQ(r.status, solve_status::interrupted);
     EXPECT_EQ(r.makespan, h.makespan);
+  }
+}
+
+// Checkpoint/restart: with the optimum as ub the tree is fixed, so a search cut into pieces by
+// node limits, each piece resumed from the previous one's checkpoint (through the text format),
+// the pieces alternating between the device loop and the sequential CPU solver, expands exactly
+// the uninterrupted sequential search's nodes; and from a heuristic start it proves the optimum.
+TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta011", "ta014"}) {
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    for (bool fixed_tree : {true, false}) {
+      solve_options o;
+      o.bound = bound_kind::lb2;
+      o.branch = branching::min_min;
+      if (fixed_tree) o.initial_ub = inst.known->ub;
+      const incumbent first = fixed_tree ? incumbent() : incumbent(neh(inst).makespan, neh(inst).schedule);
+      const solve_result whole = solve_sequential(data, o, first);
+      const std::uint64_t limit = whole.stats.branched / 5 + 1;
+      std::optional<search_state> saved;
+      solve_result r;
+      int pieces = 0;
+      do {
+        solve_options piece = o;
+        piece.node_limit = limit;
+        piece.resume = saved ? &*saved : nullptr;
+        std::optional<search_state> written;
+        piece.on_checkpoint = [&](const search_state& st) { written = parse_search_state(to_text(st), "piece"); };
+        incumbent start = first;
+        if (saved && !saved->best_schedule.empty()) start = incumbent(saved->best_makespan, saved->best_schedule);
+        gpu::gpu_policy p;
+        p.pool_size = 16384;
+        r = pieces % 2 == 0 ? gpu::solve_resident(data, piece, p, start) : solve_sequential(data, piece, start);
+        ASSERT_TRUE(written) << name << " piece " << pieces;
+        saved = written;
+        ++pieces;
+      } while (!saved->complete && pieces < 200);
+      const std::string what = std::string(name) + (fixed_tree ? " --ub optimum" : " NEH start");
+      ASSERT_TRUE(saved->complete) << what;
+      EXPECT_GE(pieces, 3) << what;
+      EXPECT_EQ(r.makespan, fixed_tree ? whole.makespan : inst.known->ub) << what;
+      EXPECT_EQ(r.lower_bound, inst.known->ub) << what;
+      EXPECT_NEAR(r.stats.explored, 1.0, 1e-9) << what;
+      if (fixed_tree) {
+        EXPECT_EQ(r.status, solve_status::proven_bound) << what;
+        EXPECT_EQ(r.stats.branched, whole.stats.branched) << what;
+        EXPECT_EQ(r.stats.bounds, whole.stats.bounds) << what;
+        EXPECT_EQ(r.stats.pruned, whole.stats.pruned) << what;
+        EXPECT_EQ(r.stats.leaves, whole.stats.leaves) << what;
+      } else {
+        EXPECT_EQ(r.status, solve_status::optimal) << what;
+      }
+    }
   }
 }
 
