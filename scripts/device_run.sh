@@ -104,6 +104,8 @@ if has sanitize; then
   run_logged memcheck_resident 300 bash -c "for b in lb1 lb2 lb1-lb2; do compute-sanitizer --tool memcheck \
     --error-exitcode 9 $PFSP solve ta003 --backend gpu --gpu-loop device --bound \$b --no-neh --pool-size 4096 \
     --sort device --no-progress -q || exit 9; done"
+  run_logged memcheck_resident_engines 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$PFSP" solve ta017 \
+    --backend gpu --gpu-loop device --devices 0,0,0 --bound lb2 --no-neh --pool-size 16384 --no-progress -q
   run_logged racecheck_resident 300 compute-sanitizer --tool racecheck --error-exitcode 9 "$PFSP" solve ta001 \
     --backend gpu --gpu-loop device --bound lb2 --no-neh --pool-size 4096 --no-progress -q
   grep -hE "ERROR SUMMARY|RACECHECK SUMMARY" "$LOGS"/memcheck*.log "$LOGS"/racecheck*.log | tee -a "$SUMMARY"
@@ -203,9 +205,12 @@ fi
 # writes the checkpoint and prints the best schedule and bound; --resume finishes the proof.
 if has checkpoint; then
   ck=$LOGS/ck_${CK_INSTANCE:-ta023}.txt
-  run_logged checkpoint_interrupt 60 timeout -s INT "${CK_SECONDS:-3}" "$PFSP" solve "${CK_INSTANCE:-ta023}" --backend gpu \
-    --bound lb2 --checkpoint "$ck" --checkpoint-interval 1 --no-progress
-  run_logged checkpoint_resume 120 "$PFSP" solve "${CK_INSTANCE:-ta023}" --backend gpu --resume "$ck" --no-progress
+  # One SIGINT to pfsp alone (timeout(1) would signal its process group too: a second SIGINT kills).
+  run_logged checkpoint_interrupt 60 bash -c "\"$PFSP\" solve ${CK_INSTANCE:-ta023} --backend gpu --bound lb2 \
+    --checkpoint \"$ck\" --checkpoint-interval 1 --no-progress ${CK_ARGS:-} & pid=\$!; sleep ${CK_SECONDS:-3}; \
+    kill -INT \$pid; wait \$pid"
+  run_logged checkpoint_resume 120 "$PFSP" solve "${CK_INSTANCE:-ta023}" --backend gpu --resume "$ck" --no-progress \
+    ${CK_RESUME_ARGS:-}
   grep -hE "^(status|makespan|resume|nodes|time|note)" "$LOGS/checkpoint_interrupt.log" "$LOGS/checkpoint_resume.log" | tee -a "$SUMMARY"
   head -c 600 "$ck" >>"$LOGS/checkpoint_resume.log"
 fi

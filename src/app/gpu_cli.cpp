@@ -87,6 +87,11 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->check(CLI::IsMember({"auto", "host", "device"}))
       ->capture_default_str()
       ->group(g);
+  solve
+      .add_option("--devices", o.devices,
+                  "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
+                  "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or all")
+      ->group(g);
   solve.add_option("--device", o.device, "gpu: CUDA device ordinal")
       ->check(CLI::Range(0, 63))
       ->capture_default_str()
@@ -134,6 +139,36 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   if (!device_loop && (opt.on_checkpoint || opt.resume))
     throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
                       std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") + " cannot save its state");
+  if (!o.devices.empty()) {
+    if (o.devices == "all") {
+      for (int d = 0; d < gpu::device_count(); ++d) p.devices.push_back(d);
+    } else {
+      std::size_t at = 0;
+      while (at <= o.devices.size()) {
+        const std::size_t comma = std::min(o.devices.find(',', at), o.devices.size());
+        const std::string item = o.devices.substr(at, comma - at);
+        int d = -1;
+        std::size_t used = 0;
+        try {
+          d = std::stoi(item, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (item.empty() || used != item.size() || d < 0)
+          throw input_error("--devices " + o.devices + ": expected device ordinals separated by commas (e.g. 0,1) "
+                            "or 'all', found '" + item + "'");
+        if (d >= gpu::device_count())
+          throw input_error("--devices " + o.devices + ": there is no CUDA device " + std::to_string(d) +
+                            " (this machine has " + std::to_string(gpu::device_count()) + ")");
+        p.devices.push_back(d);
+        at = comma + 1;
+      }
+    }
+    if (p.devices.size() > 64) throw input_error("--devices: at most 64 engines");
+    if (!device_loop && p.devices.size() > 1)
+      throw input_error("--devices with more than one device needs the device loop (--gpu-loop device)");
+    if (!p.devices.empty()) p.device = p.devices.front();
+  }
   if (device_loop) {
     if (o.selection != "hybrid" && o.selection != "depth-first")
       throw input_error("--gpu-loop device searches depth-first: --gpu-selection " + o.selection +

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpu/strategy.hpp"
 
@@ -62,6 +63,7 @@ struct gpu_policy {
   std::size_t hybrid_max = 0;  // open nodes; 0 = 8 x the pool size
   std::size_t hybrid_min = 0;  // open nodes; 0 = the pool size
   int device = 0;              // CUDA device ordinal
+  std::vector<int> devices;    // --devices: one loop engine per entry (device loop); empty = {device}
   strategy_params strategy;    // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
 };
 

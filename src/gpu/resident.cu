@@ -11,6 +11,12 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <atomic>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -300,8 +306,369 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+// Settings shared by every device's engine, checked once.
+struct loop_settings {
+  std::size_t pool = 0;  // children an iteration
+  int tpb = 0;
+  bool sort = false;
+};
+
+loop_settings settings_of(const gpu_policy& policy, int n) {
+  if (policy.strategy.kind != gpu_strategy::plain)
+    throw input_error("--gpu-loop device runs the plain bounding kernel: drop --gpu-strategy " +
+                      std::string(to_string(policy.strategy.kind)) + " (it needs --gpu-loop host)");
+  if (policy.sort == pool_sort::host)
+    throw input_error("--gpu-loop device sorts on the device or not at all: --sort device or none");
+  loop_settings s;
+  // Defaults: the fastest measured (H100, ta021/ta022/ta029/ta030, docs/gpu_backend.md): the
+  // bounding kernel is 88-94 % of an iteration, and a few waves of blocks amortise its tail.
+  s.pool = policy.pool_size ? policy.pool_size : kDefaultPool;
+  if (s.pool < 2 * static_cast<std::size_t>(n))
+    throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
+  s.tpb = policy.threads_per_block ? policy.threads_per_block : 256;
+  s.sort = policy.sort == pool_sort::device;
+  return s;
+}
+
+// Host copies of nodes in the stack's layout (bottom first).
 template <class Job>
-solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy_in,
+struct node_batch {
+  std::vector<Job> perms;
+  std::vector<std::uint32_t> limits;
+  std::vector<int> lbs;
+  std::size_t size() const { return limits.size(); }
+  bool empty() const { return limits.empty(); }
+  void clear() {
+    perms.clear();
+    limits.clear();
+    lbs.clear();
+  }
+};
+
+// One device's loop: its tables, node stack, pool buffers and graph. Every method first makes
+// its device current, so that a coordinator can drive engines of several devices from any thread
+// (one thread at a time per engine). Between run() calls the engine's stream is idle.
+template <class Job>
+class loop_engine {
+ public:
+  loop_engine(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const loop_settings& ls,
+              int device, double memory_share)
+      : n_(data.view().inst.n), device_(device), profile_(opt.profile) {
+    gpu_policy table_policy = policy;
+    table_policy.streams = 1;
+    table_policy.sort = pool_sort::none;
+    table_policy.device = device;
+    table_policy.devices.clear();
+    bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
+    ds_ = bounder_access::device_side(*bd_);
+    const int dirs = bd_->directions();
+    tpb_ = ls.tpb;
+    sort_ = ls.sort;
+    // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
+    // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
+    // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
+    // free memory.
+    max_children_ = static_cast<std::uint32_t>(ls.pool);
+    max_parents_ =
+        static_cast<std::uint32_t>(std::min<std::size_t>(ls.pool / static_cast<std::size_t>(dirs), kMaxParentsPerPool));
+    std::size_t free_b = 0, total_b = 0;
+    PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    node_bytes_ = static_cast<std::size_t>(n_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
+    capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
+    capacity_ = std::min<std::size_t>(capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) /
+                                                     node_bytes_);
+    capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
+
+    const std::size_t nn = static_cast<std::size_t>(n_);
+    d_state_ = device_buffer<loop_state>(1);
+    stack_perms_ = device_buffer<Job>(capacity_ * nn);
+    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * nn);
+    best_perm_ = device_buffer<Job>(nn);
+    stack_limits_ = device_buffer<std::uint32_t>(capacity_);
+    pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
+    counts_ = device_buffer<std::uint32_t>(max_parents_);
+    incl_ = device_buffer<std::uint32_t>(max_parents_);
+    offsets_ = device_buffer<std::uint32_t>(max_parents_);
+    desc_ = device_buffer<std::uint32_t>(max_children_);
+    kept_ = device_buffer<std::uint32_t>(max_parents_);
+    kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
+    stack_lbs_ = device_buffer<int>(capacity_);
+    bounds_ = device_buffer<int>(max_children_);
+    rank_ = device_buffer<int>(max_children_);
+    if (sort_) {
+      keys_ = device_buffer<std::uint32_t>(max_children_);
+      keys_sorted_ = device_buffer<std::uint32_t>(max_children_);
+      values_ = device_buffer<std::uint32_t>(max_children_);
+      order_ = device_buffer<std::uint32_t>(max_children_);
+    }
+    const std::vector<double> weights = subtree_weights(n_);
+    d_weights_ = device_buffer<double>(weights.size());
+    PFSP_CUDA_TRY(
+        cudaMemcpy(d_weights_.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
+    std::size_t scan_bytes = 0, sort_bytes = 0;
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts_.data(), incl_.data(),
+                                                static_cast<int>(max_parents_)));
+    key_bits_ = child_key_bits(n_);
+    if (sort_)
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_sorted_.data(),
+                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
+                                                    key_bits_));
+    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, 1}));
+
+    v_.state = d_state_.data();
+    v_.stack_perms = stack_perms_.data();
+    v_.stack_limits = stack_limits_.data();
+    v_.stack_lbs = stack_lbs_.data();
+    v_.pool_perms = pool_perms_.data();
+    v_.pool_limits = pool_limits_.data();
+    v_.counts = counts_.data();
+    v_.incl = incl_.data();
+    v_.offsets = offsets_.data();
+    v_.desc = desc_.data();
+    v_.keys = sort_ ? keys_.data() : nullptr;
+    v_.values = sort_ ? values_.data() : nullptr;
+    v_.bounds = bounds_.data();
+    v_.rank = rank_.data();
+    v_.kept = kept_.data();
+    v_.kept_incl = kept_incl_.data();
+    v_.best_perm = best_perm_.data();
+    v_.weights = d_weights_.data();
+    v_.capacity = capacity_;
+    v_.max_parents = max_parents_;
+    v_.max_children = max_children_;
+    v_.pad_key = (1u << key_bits_) - 1u;
+    v_.n = n_;
+    v_.dirs = dirs;
+    v_.backward_only = bd_->backward_only();
+    v_.rule = opt.branch;
+
+    pv_.perms = pool_perms_.data();
+    pv_.limits = pool_limits_.data();
+    pv_.offsets = offsets_.data();
+    pv_.desc = desc_.data();
+    pv_.order = sort_ ? order_.data() : nullptr;
+    pv_.bounds = bounds_.data();
+    pv_.parents = max_parents_;
+    pv_.children = max_children_;
+    pv_.ub = INT_MAX;
+    pv_.directions = dirs;
+    pv_.backward_only = bd_->backward_only();
+    pv_.live_children = &d_state_.data()->children;
+    pv_.live_ub = &d_state_.data()->best;
+
+    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+    h_state_ = pinned_buffer<loop_state>(1);
+    h_best_ = pinned_buffer<int>(1);
+    if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
+    // One iteration, captured into a graph.
+    const cudaStream_t st = stream_.get();
+    PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+    iteration(nullptr);
+    PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph_));
+    PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
+    PFSP_CUDA_TRY(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  ~loop_engine() {
+    (void)cudaSetDevice(device_);
+    if (exec_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(exec_));
+    if (graph_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(graph_));
+  }
+  loop_engine(const loop_engine&) = delete;
+  loop_engine& operator=(const loop_engine&) = delete;
+
+  const loop_state& state() const { return host_; }  // as of the last run() or change
+  std::size_t capacity() const { return capacity_; }
+  std::size_t node_bytes() const { return node_bytes_; }
+  int device() const { return device_; }
+  std::uint32_t max_children() const { return max_children_; }
+  int threads_per_block() const { return tpb_; }
+  const bounder& tables() const { return *bd_; }
+  const double* phase_ms() const { return phase_ms_; }
+
+  // Starts the counters at these values (the root's bound and prune, on one engine).
+  void set_counters(const loop_state& s) {
+    use();
+    const std::uint32_t top = host_.top;
+    const int best = host_.best;
+    host_ = s;
+    host_.top = top;
+    host_.best = std::min(best, s.best);
+    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+  }
+
+  // Lowers the device's pruning threshold (a better incumbent found elsewhere).
+  void lower_best(int value) {
+    if (value >= host_.best) return;
+    use();
+    host_.best = value;
+    *h_best_.data() = value;
+    PFSP_CUDA_TRY(cudaMemcpyAsync(&d_state_.data()->best, h_best_.data(), sizeof(int), cudaMemcpyHostToDevice,
+                                  stream_.get()));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
+  }
+
+  // Pushes nodes (bottom first) onto the top of the stack.
+  void push(const node_batch<Job>& b) {
+    if (b.empty()) return;
+    use();
+    const std::size_t top = host_.top, k = b.size(), nn = static_cast<std::size_t>(n_);
+    if (top + k > capacity_)
+      throw input_error(std::to_string(top + k) + " open nodes do not fit the device stack (" +
+                        std::to_string(capacity_) + " nodes); use a larger --pool-size or --backend cpu-mt");
+    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + top * nn, b.perms.data(), k * nn * sizeof(Job),
+                             cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t),
+                             cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
+    host_.top = static_cast<std::uint32_t>(top + k);
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+  }
+
+  // Copies the stack's nodes [from, from + k) out.
+  node_batch<Job> read(std::size_t from, std::size_t k) {
+    use();
+    node_batch<Job> b;
+    const std::size_t nn = static_cast<std::size_t>(n_);
+    b.perms.resize(k * nn);
+    b.limits.resize(k);
+    b.lbs.resize(k);
+    if (k == 0) return b;
+    PFSP_CUDA_TRY(cudaMemcpy(b.perms.data(), stack_perms_.data() + from * nn, k * nn * sizeof(Job),
+                             cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
+    return b;
+  }
+
+  // Removes the k bottom nodes (the shallowest: the largest subtrees) and returns them; the rest
+  // slide down in chunks of k, so that no copy overlaps itself.
+  node_batch<Job> take_bottom(std::size_t k) {
+    node_batch<Job> b = read(0, k);
+    const std::size_t top = host_.top, nn = static_cast<std::size_t>(n_);
+    for (std::size_t at = k; at < top; at += k) {
+      const std::size_t len = std::min(k, top - at);
+      PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + (at - k) * nn, stack_perms_.data() + at * nn,
+                               len * nn * sizeof(Job), cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + (at - k), stack_limits_.data() + at, len * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(
+          cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int), cudaMemcpyDeviceToDevice));
+    }
+    host_.top = static_cast<std::uint32_t>(top - k);
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    return b;
+  }
+
+  // Runs `batch` iterations and returns the state after them.
+  const loop_state& run(int batch) {
+    use();
+    const cudaStream_t st = stream_.get();
+    for (int i = 0; i < batch; ++i) {
+      if (!profile_) {
+        PFSP_CUDA_TRY(cudaGraphLaunch(exec_, st));
+        continue;
+      }
+      // --profile: the same kernels launched one by one, with events between the phases.
+      iteration(events_.data());
+      events_[kPhases].synchronize();
+      for (int k = 0; k < kPhases; ++k) phase_ms_[k] += events_[k + 1].since(events_[k]);
+    }
+    PFSP_CUDA_TRY(cudaMemcpyAsync(h_state_.data(), d_state_.data(), sizeof(loop_state), cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    host_ = *h_state_.data();
+    if (host_.overflow)
+      throw error("--gpu-loop device: the node stack (" + std::to_string(capacity_) +
+                  " nodes) is full; a smaller --pool-size needs less");
+    return host_;
+  }
+
+  // The schedule of the last improving leaf (valid when state().found).
+  std::vector<Job> best_leaf() {
+    use();
+    std::vector<Job> perm(static_cast<std::size_t>(n_));
+    PFSP_CUDA_TRY(cudaMemcpy(perm.data(), best_perm_.data(), perm.size() * sizeof(Job), cudaMemcpyDeviceToHost));
+    return perm;
+  }
+
+  static constexpr int kPhases = 5;
+
+ private:
+  void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
+
+  // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
+  void iteration(cuda_event* ev) {
+    const cudaStream_t st = stream_.get();
+    const unsigned pgrid = blocks_for(max_parents_, kBlock), cgrid = blocks_for(max_children_, kBlock);
+    const unsigned bgrid = blocks_for(max_children_, static_cast<unsigned>(tpb_));
+    auto mark = [&](int i) {
+      if (ev) ev[i].record(st);
+    };
+    mark(0);
+    count_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    std::size_t tb = temp_.size();
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, counts_.data(), incl_.data(),
+                                                static_cast<int>(max_parents_), st));
+    gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    mark(1);
+    if (sort_) {
+      tb = temp_.size();
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), tb, keys_.data(), keys_sorted_.data(),
+                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
+                                                    key_bits_, st));
+    }
+    mark(2);
+    ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
+    mark(3);
+    decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    clear_kept_kernel<Job><<<std::min(pgrid, 1024u), kBlock, 0, st>>>(v_);
+    tb = temp_.size();
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
+                                                static_cast<int>(max_parents_), st));
+    mark(4);
+    push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v_);
+    finish_kernel<Job><<<1, 256, 0, st>>>(v_);
+    mark(5);
+  }
+
+  int n_;
+  int device_;
+  bool profile_;
+  std::unique_ptr<bounder> bd_;
+  bounder_device_side ds_;
+  int tpb_ = 256;
+  bool sort_ = false;
+  int key_bits_ = 1;
+  std::uint32_t max_children_ = 0, max_parents_ = 0;
+  std::size_t capacity_ = 0, node_bytes_ = 0;
+  device_buffer<loop_state> d_state_;
+  device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
+  device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;
+  device_buffer<int> stack_lbs_, bounds_, rank_;
+  device_buffer<std::uint32_t> keys_, keys_sorted_, values_, order_;
+  device_buffer<double> d_weights_;
+  device_buffer<unsigned char> temp_;
+  loop_view<Job> v_{};
+  pool_view pv_;
+  cuda_stream stream_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  pinned_buffer<loop_state> h_state_;
+  pinned_buffer<int> h_best_;
+  std::vector<cuda_event> events_;
+  double phase_ms_[kPhases] = {};
+  loop_state host_;
+};
+
+// The loop on one or several devices (policy.devices; an ordinal may repeat: several engines on
+// one device). Engine 0 starts with the root (or the resumed nodes); an engine whose stack runs
+// empty asks for work and a busy one gives it the bottom half of its stack (the shallowest nodes,
+// the largest subtrees) at its next sync point. A better leaf found by any engine lowers every
+// engine's threshold at their next sync. One host thread drives each engine; the calling thread
+// checks limits, reports progress and takes checkpoints (pausing every engine between two
+// iterations). With one engine this is the plain loop.
+template <class Job>
+solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                  const incumbent& start) {
   using steady = std::chrono::steady_clock;
   run_control ctl(opt);
@@ -310,336 +677,308 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   incumbent best(start);
   // A resumed search keeps its first run's threshold; its incumbent comes in `start`.
   const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, best);
-
-  gpu_policy policy = policy_in;
-  if (policy.strategy.kind != gpu_strategy::plain)
-    throw input_error("--gpu-loop device runs the plain bounding kernel: drop --gpu-strategy " +
-                      std::string(to_string(policy.strategy.kind)) + " (it needs --gpu-loop host)");
-  if (policy.sort == pool_sort::host)
-    throw input_error("--gpu-loop device sorts on the device or not at all: --sort device or none");
-  // Defaults: the fastest measured (H100, ta021/ta022/ta029/ta030, docs/gpu_backend.md): the
-  // bounding kernel is 88-93 % of an iteration, and a few waves of blocks amortise its tail.
-  const std::size_t pool = policy.pool_size ? policy.pool_size : kDefaultPool;
-  if (pool < 2 * static_cast<std::size_t>(n))
-    throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
-  const int tpb = policy.threads_per_block ? policy.threads_per_block : 256;
-  const bool sort = policy.sort == pool_sort::device;
+  const loop_settings ls = settings_of(policy, n);
+  std::vector<int> devices = policy.devices.empty() ? std::vector<int>{policy.device} : policy.devices;
+  const int count = device_count();
+  for (int d : devices)
+    if (d < 0 || d >= count)
+      throw input_error("--devices: there is no CUDA device " + std::to_string(d) + " (this machine has " +
+                        std::to_string(count) + ")");
+  const std::size_t E = devices.size();
 
   const double setup_start = ctl.elapsed();
-  gpu_policy table_policy = policy;
-  table_policy.streams = 1;
-  table_policy.sort = pool_sort::none;
-  bounder bd(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n));
-  const bounder_device_side ds = bounder_access::device_side(bd);
-  const int dirs = bd.directions();
-
-  // Pool: max_children children bounded per iteration, at most max_parents popped nodes (a
-  // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
-  // one pool's survivors, max_children / dirs, over n levels), within half the free memory.
-  const auto max_children = static_cast<std::uint32_t>(pool);
-  const auto max_parents =
-      static_cast<std::uint32_t>(std::min<std::size_t>(pool / static_cast<std::size_t>(dirs), kMaxParentsPerPool));
-  std::size_t free_b = 0, total_b = 0;
-  PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-  const std::size_t node_bytes = static_cast<std::size_t>(n) * sizeof(Job) + 2 * sizeof(std::uint32_t);
-  std::size_t capacity = (static_cast<std::size_t>(n) + 2) * (pool / static_cast<std::size_t>(dirs));
-  capacity = std::min<std::size_t>(capacity, free_b / 2 / node_bytes);
-  capacity = std::min<std::size_t>(capacity, 0xFFFFFFFFu);
-
-  device_buffer<loop_state> d_state(1);
-  device_buffer<Job> stack_perms(capacity * static_cast<std::size_t>(n)), pool_perms(
-                                                                               static_cast<std::size_t>(max_parents) * n),
-      best_perm(static_cast<std::size_t>(n));
-  device_buffer<std::uint32_t> stack_limits(capacity), pool_limits(max_parents), counts(max_parents),
-      incl(max_parents), offsets(max_parents), desc(max_children), kept(max_parents), kept_incl(max_parents);
-  device_buffer<int> stack_lbs(capacity), bounds(max_children), rank(max_children);
-  device_buffer<std::uint32_t> keys, keys_sorted, values, order;
-  if (sort) {
-    keys = device_buffer<std::uint32_t>(max_children);
-    keys_sorted = device_buffer<std::uint32_t>(max_children);
-    values = device_buffer<std::uint32_t>(max_children);
-    order = device_buffer<std::uint32_t>(max_children);
+  std::vector<std::unique_ptr<loop_engine<Job>>> engines;
+  for (std::size_t e = 0; e < E; ++e) {
+    // Engines sharing a device share its memory.
+    const auto same = static_cast<double>(std::count(devices.begin(), devices.end(), devices[e]));
+    engines.push_back(std::make_unique<loop_engine<Job>>(data, opt, policy, ls, devices[e], 0.5 / same));
   }
-  const std::vector<double> weights = subtree_weights(n);
-  device_buffer<double> d_weights(weights.size());
-  PFSP_CUDA_TRY(cudaMemcpy(d_weights.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
-
-  // CUB temporary storage: the largest of the two scans and the sort.
-  std::size_t scan_bytes = 0, sort_bytes = 0;
-  PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts.data(), incl.data(),
-                                              static_cast<int>(max_parents)));
-  const int key_bits = child_key_bits(n);
-  if (sort)
-    PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys.data(), keys_sorted.data(), values.data(),
-                                                  order.data(), static_cast<int>(max_children), 0, key_bits));
-  device_buffer<unsigned char> temp(std::max<std::size_t>({scan_bytes, sort_bytes, 1}));
-
-  loop_view<Job> v{};
-  v.state = d_state.data();
-  v.stack_perms = stack_perms.data();
-  v.stack_limits = stack_limits.data();
-  v.stack_lbs = stack_lbs.data();
-  v.pool_perms = pool_perms.data();
-  v.pool_limits = pool_limits.data();
-  v.counts = counts.data();
-  v.incl = incl.data();
-  v.offsets = offsets.data();
-  v.desc = desc.data();
-  v.keys = sort ? keys.data() : nullptr;
-  v.values = sort ? values.data() : nullptr;
-  v.bounds = bounds.data();
-  v.rank = rank.data();
-  v.kept = kept.data();
-  v.kept_incl = kept_incl.data();
-  v.best_perm = best_perm.data();
-  v.weights = d_weights.data();
-  v.capacity = capacity;
-  v.max_parents = max_parents;
-  v.max_children = max_children;
-  v.pad_key = (1u << key_bits) - 1u;
-  v.n = n;
-  v.dirs = dirs;
-  v.backward_only = bd.backward_only();
-  v.rule = opt.branch;
-
-  pool_view pv;
-  pv.perms = pool_perms.data();
-  pv.limits = pool_limits.data();
-  pv.offsets = offsets.data();
-  pv.desc = desc.data();
-  pv.order = sort ? order.data() : nullptr;
-  pv.bounds = bounds.data();
-  pv.parents = max_parents;
-  pv.children = max_children;
-  pv.ub = INT_MAX;
-  pv.directions = dirs;
-  pv.backward_only = bd.backward_only();
-  pv.live_children = &d_state.data()->children;
-  pv.live_ub = &d_state.data()->best;
-
-  loop_state init;
-  init.best = std::min(threshold, best.value());
+  const int start_best = std::min(threshold, best.value());
+  loop_state counters;
+  counters.best = start_best;
+  for (auto& eng : engines) eng->lower_best(start_best);
   if (opt.resume) {
-    // The checkpoint's open nodes, its stacks one above the other, become the device stack.
+    // The checkpoint's open nodes, its stacks one above the other, go to engine 0.
     const search_state& rs = *opt.resume;
     PFSP_EXPECTS(rs.n == n, "checkpoint for another instance size");
-    if (rs.open() > capacity)
-      throw input_error("--resume: " + std::to_string(rs.open()) + " open nodes do not fit the device stack (" +
-                        std::to_string(capacity) + " nodes); use a larger --pool-size or --backend cpu-mt");
-    std::vector<Job> perms(rs.open() * static_cast<std::size_t>(n));
-    std::vector<std::uint32_t> lims(rs.open());
-    std::vector<int> lbs(rs.open());
+    node_batch<Job> b;
+    b.perms.resize(rs.open() * static_cast<std::size_t>(n));
+    b.limits.resize(rs.open());
+    b.lbs.resize(rs.open());
     for (std::size_t i = 0; i < rs.open(); ++i) {
-      std::copy_n(rs.perm(i), n, perms.data() + i * static_cast<std::size_t>(n));
-      lims[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
-      lbs[i] = rs.nodes[i].lb;
+      std::copy_n(rs.perm(i), n, b.perms.data() + i * static_cast<std::size_t>(n));
+      b.limits[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
+      b.lbs[i] = rs.nodes[i].lb;
     }
-    if (!lims.empty()) {
-      PFSP_CUDA_TRY(cudaMemcpy(stack_perms.data(), perms.data(), perms.size() * sizeof(Job), cudaMemcpyHostToDevice));
-      PFSP_CUDA_TRY(cudaMemcpy(stack_limits.data(), lims.data(), lims.size() * sizeof(std::uint32_t),
-                               cudaMemcpyHostToDevice));
-      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs.data(), lbs.data(), lbs.size() * sizeof(int), cudaMemcpyHostToDevice));
-    }
-    init.top = static_cast<std::uint32_t>(rs.open());
+    engines[0]->push(b);
   } else {
     // The root, bounded on the host by the same code.
     std::vector<job_t> identity(static_cast<std::size_t>(n));
     std::iota(identity.begin(), identity.end(), 0);
     expander root_ex(data, opt.bound, opt.branch);
-    const int root_lb = root_ex.root_bound(identity.data(), -1, n, init.best);
-    init.bounds = 1;
-    if (root_lb < init.best) {
-      std::vector<Job> root(static_cast<std::size_t>(n));
-      std::iota(root.begin(), root.end(), Job{0});
-      PFSP_CUDA_TRY(cudaMemcpy(stack_perms.data(), root.data(), root.size() * sizeof(Job), cudaMemcpyHostToDevice));
-      const std::uint32_t lim = pack_limits(-1, n);
-      PFSP_CUDA_TRY(cudaMemcpy(stack_limits.data(), &lim, sizeof lim, cudaMemcpyHostToDevice));
-      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs.data(), &root_lb, sizeof root_lb, cudaMemcpyHostToDevice));
-      init.top = 1;
+    const int root_lb = root_ex.root_bound(identity.data(), -1, n, start_best);
+    counters.bounds = 1;
+    if (root_lb < start_best) {
+      node_batch<Job> b;
+      b.perms.resize(static_cast<std::size_t>(n));
+      std::iota(b.perms.begin(), b.perms.end(), Job{0});
+      b.limits = {pack_limits(-1, n)};
+      b.lbs = {root_lb};
+      engines[0]->push(b);
     } else {
-      init.pruned = 1;
-      init.explored = 1.0;
+      counters.pruned = 1;
+      counters.explored = 1.0;
     }
+    engines[0]->set_counters(counters);
   }
-  PFSP_CUDA_TRY(cudaMemcpy(d_state.data(), &init, sizeof init, cudaMemcpyHostToDevice));
-
-  // One iteration, captured into a graph.
-  cuda_stream stream;
-  const cudaStream_t st = stream.get();
-  const unsigned pgrid = blocks_for(max_parents, kBlock), cgrid = blocks_for(max_children, kBlock);
-  const unsigned bgrid = blocks_for(max_children, static_cast<unsigned>(tpb));
-  // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
-  constexpr int kPhases = 5;
-  auto iteration = [&](cuda_event* ev) {
-    auto mark = [&](int i) {
-      if (ev) ev[i].record(st);
-    };
-    mark(0);
-    count_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
-    std::size_t tb = temp.size();
-    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.data(), tb, counts.data(), incl.data(),
-                                                static_cast<int>(max_parents), st));
-    gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
-    mark(1);
-    if (sort) {
-      tb = temp.size();
-      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), tb, keys.data(), keys_sorted.data(), values.data(),
-                                                    order.data(), static_cast<int>(max_children), 0, key_bits, st));
-    }
-    mark(2);
-    ds.kernels.children<<<bgrid, static_cast<unsigned>(tpb), ds.smem_bytes, st>>>(ds.tables, pv);
-    mark(3);
-    decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v);
-    clear_kept_kernel<Job><<<std::min(pgrid, 1024u), kBlock, 0, st>>>(v);
-    tb = temp.size();
-    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp.data(), tb, kept.data(), kept_incl.data(),
-                                                static_cast<int>(max_parents), st));
-    mark(4);
-    push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v);
-    finish_kernel<Job><<<1, 256, 0, st>>>(v);
-    mark(5);
-  };
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-  iteration(nullptr);
-  PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
-  PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
-  PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
-  struct graph_guard {
-    cudaGraph_t g;
-    cudaGraphExec_t e;
-    ~graph_guard() {
-      if (e) (void)cudaGraphExecDestroy(e);
-      if (g) (void)cudaGraphDestroy(g);
-    }
-  } guard{graph, exec};
-  pinned_buffer<loop_state> h_state(1);
-  std::vector<cuda_event> events(opt.profile ? kPhases + 1 : 0);
-  double phase_ms[kPhases] = {};
   const double setup_seconds = ctl.elapsed() - setup_start;
-
-  // The device's best leaf into `best`, its makespan recomputed here (the device stream is idle).
   std::string backend_name;
-  auto take_leaf = [&](const loop_state& ls) {
-    if (!ls.found || ls.best >= best.value()) return;
-    std::vector<Job> perm(static_cast<std::size_t>(n));
-    best_perm.copy_to_host(perm.data(), perm.size(), st);
-    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
-    std::vector<int> scratch(static_cast<std::size_t>(bv.inst.m));
-    const int cmax = makespan(bv.inst, perm.data(), scratch.data());
-    if (cmax != ls.best)
-      throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) + " differs from its bound " +
-                  std::to_string(ls.best));
-    best.offer(cmax, perm.data(), n);
-  };
-  auto piece_stats = [](const loop_state& ls) {
-    solve_stats t;
-    t.branched = ls.branched;
-    t.bounds = ls.bounds;
-    t.pruned = ls.pruned;
-    t.leaves = ls.leaves;
-    t.explored = ls.explored;
-    return t;
-  };
-  // A checkpoint between two iterations: the device stack, bottom first, as one stack.
-  auto state = [&](const loop_state& ls, bool complete) {
-    take_leaf(ls);
-    search_state cs =
-        make_search_state(data.problem(), opt, threshold, best, piece_stats(ls), ctl.elapsed(), backend_name);
-    cs.complete = complete;
-    const std::size_t open = ls.top;
-    std::vector<Job> perms(open * static_cast<std::size_t>(n));
-    std::vector<std::uint32_t> lims(open);
-    std::vector<int> lbs(open);
-    if (open) {
-      stack_perms.copy_to_host(perms.data(), perms.size(), st);
-      stack_limits.copy_to_host(lims.data(), open, st);
-      stack_lbs.copy_to_host(lbs.data(), open, st);
-      PFSP_CUDA_TRY(cudaStreamSynchronize(st));
-    }
-    cs.stack_sizes = {open};
-    cs.nodes.resize(open);
-    cs.perms.assign(perms.begin(), perms.end());
-    for (std::size_t i = 0; i < open; ++i) cs.nodes[i] = {limit1_of(lims[i]), limit2_of(lims[i]), lbs[i]};
-    return cs;
-  };
   {
     std::ostringstream b;
-    b << "gpu (" << bd.device().name << ", device-resident loop, " << bd.describe() << ", pool " << max_children
-      << " children, " << tpb << " threads a block)";
+    b << "gpu (" << engines[0]->tables().device().name << ", device-resident loop, " << engines[0]->tables().describe()
+      << ", pool " << engines[0]->max_children() << " children, " << engines[0]->threads_per_block()
+      << " threads a block";
+    if (E > 1) {
+      b << ", " << E << " engines on devices";
+      for (int d : devices) b << ' ' << d;
+    }
+    b << ')';
     backend_name = b.str();
   }
+
+  // Coordination, under `mu`.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<node_batch<Job>> mail(E);
+  std::vector<char> idle(E, 0);
+  std::vector<loop_state> published(E);
+  for (std::size_t e = 0; e < E; ++e) published[e] = engines[e]->state();
+  std::size_t idle_count = 0, paused = 0, exited = 0;
+  bool finished = false, pause = false, node_limit_hit = false;
+  std::atomic<bool> stop_flag{false};
+  std::atomic<int> global_best{start_best};
+  std::exception_ptr failure;
+  std::uint64_t donations = 0, donated_nodes = 0;
+  double device_seconds = 0;
+
+  auto take_leaf = [&](loop_engine<Job>& eng) {
+    const loop_state& s = eng.state();
+    if (!s.found || s.best >= best.value()) return;
+    const std::vector<Job> perm = eng.best_leaf();
+    std::vector<int> scratch(static_cast<std::size_t>(bv.inst.m));
+    const int cmax = makespan(bv.inst, perm.data(), scratch.data());
+    if (cmax != s.best)
+      throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) + " differs from its bound " +
+                  std::to_string(s.best));
+    best.offer(cmax, perm.data(), n);
+  };
+
+  auto worker = [&](std::size_t e) {
+    loop_engine<Job>& eng = *engines[e];
+    int batch = 1;
+    try {
+      for (;;) {
+        node_batch<Job> got;
+        {
+          std::unique_lock lock(mu);
+          for (;;) {
+            if (pause) {  // a checkpoint: stay between two iterations until it is written
+              ++paused;
+              cv.notify_all();
+              cv.wait(lock, [&] { return !pause; });
+              --paused;
+            }
+            if (finished || stop_flag.load()) {
+              ++exited;
+              cv.notify_all();
+              return;
+            }
+            if (!mail[e].empty()) {
+              got = std::move(mail[e]);
+              mail[e].clear();
+              if (idle[e]) {
+                idle[e] = 0;
+                --idle_count;
+              }
+              break;
+            }
+            if (eng.state().top > 0) break;
+            if (!idle[e]) {
+              idle[e] = 1;
+              ++idle_count;
+              bool any_mail = false;
+              for (const auto& m : mail) any_mail = any_mail || !m.empty();
+              if (idle_count == E && !any_mail) {
+                finished = true;
+                ++exited;
+                cv.notify_all();
+                return;
+              }
+              cv.notify_all();
+            }
+            cv.wait(lock);
+          }
+        }
+        eng.push(got);
+        eng.lower_best(global_best.load());
+        const auto t0 = steady::now();
+        const loop_state& s = eng.run(batch);
+        const double dt = std::chrono::duration<double>(steady::now() - t0).count();
+        if (dt < 0.002 && batch < 1024) batch *= 2;
+        if (dt > 0.010 && batch > 1) batch /= 2;
+        std::unique_lock lock(mu);
+        device_seconds += dt;
+        published[e] = s;
+        if (s.found && s.best < global_best.load()) {
+          take_leaf(eng);
+          global_best.store(std::min(global_best.load(), s.best));
+        }
+        // The node limit is checked at every sync (the calling thread's checks come every 2 ms,
+        // long enough for a small tree to finish).
+        if (opt.node_limit) {
+          std::uint64_t branched = 0;
+          for (const loop_state& ps : published) branched += ps.branched;
+          if (branched >= opt.node_limit) {
+            node_limit_hit = true;
+            stop_flag.store(true);
+            cv.notify_all();
+          }
+        }
+        // Give the bottom half of the stack to an idle engine that has no mail yet.
+        if (idle_count > 0 && s.top >= 64) {
+          for (std::size_t o = 0; o < E; ++o) {
+            if (o == e || !idle[o] || !mail[o].empty()) continue;
+            mail[o] = eng.take_bottom(s.top / 2);
+            published[e] = eng.state();
+            ++donations;
+            donated_nodes += mail[o].size();
+            cv.notify_all();
+            break;
+          }
+        }
+      }
+    } catch (...) {
+      std::lock_guard lock(mu);
+      ++exited;
+      if (!failure) failure = std::current_exception();
+      stop_flag.store(true);
+      cv.notify_all();
+    }
+  };
+
+  auto totals = [&] {  // under mu
+    solve_stats t;
+    std::uint64_t open = 0;
+    for (std::size_t e = 0; e < E; ++e) {
+      const loop_state& s = published[e];
+      t.branched += s.branched;
+      t.bounds += s.bounds;
+      t.pruned += s.pruned;
+      t.leaves += s.leaves;
+      t.explored += s.explored;
+      open += s.top + mail[e].size();
+    }
+    return std::pair{t, open};
+  };
+  // Every engine's stack and every undelivered mail, as a checkpoint (engines paused or done).
+  auto state = [&](bool complete) {
+    for (auto& eng : engines) take_leaf(*eng);
+    const solve_stats piece = totals().first;
+    search_state cs = make_search_state(data.problem(), opt, threshold, best, piece, ctl.elapsed(), backend_name);
+    cs.complete = complete;
+    auto add = [&](const node_batch<Job>& b) {
+      if (b.empty()) return;
+      cs.stack_sizes.push_back(b.size());
+      cs.perms.insert(cs.perms.end(), b.perms.begin(), b.perms.end());
+      for (std::size_t i = 0; i < b.size(); ++i)
+        cs.nodes.push_back({limit1_of(b.limits[i]), limit2_of(b.limits[i]), b.lbs[i]});
+    };
+    for (std::size_t e = 0; e < E; ++e) {
+      add(engines[e]->read(0, engines[e]->state().top));
+      add(mail[e]);
+    }
+    return cs;
+  };
   const double explored_before = opt.resume ? opt.resume->stats.explored : 0.0;
 
-  // The host's loop: launch the graph `batch` times, read the state, check limits. The batch
-  // grows while a round takes under 2 ms and shrinks above 10 ms (a launch past an empty stack
-  // costs a few microseconds: every kernel returns at once).
+  std::vector<std::thread> threads;
+  for (std::size_t e = 0; e < E; ++e) threads.emplace_back(worker, e);
   solve_status stop = solve_status::optimal;
-  int batch = 1;
-  loop_state s = init;
-  double device_seconds = 0;
-  for (;;) {
-    const auto t0 = steady::now();
-    for (int i = 0; i < batch; ++i) {
-      if (!opt.profile) {
-        PFSP_CUDA_TRY(cudaGraphLaunch(exec, st));
-        continue;
+  {
+    std::unique_lock lock(mu);
+    while (!finished && !failure && !stop_flag.load()) {
+      cv.wait_for(lock, std::chrono::milliseconds(2));
+      if (finished || failure || stop_flag.load()) break;
+      const auto tot = totals();
+      const solve_stats& t = tot.first;
+      lock.unlock();
+      stop = ctl.check(t.branched);
+      lock.lock();
+      if (stop != solve_status::optimal) {
+        stop_flag.store(true);
+        cv.notify_all();
+        break;
       }
-      // --profile: the same kernels launched one by one, with events between the phases.
-      iteration(events.data());
-      events[kPhases].synchronize();
-      for (int k = 0; k < kPhases; ++k) phase_ms[k] += events[k + 1].since(events[k]);
+      ctl.maybe_report(
+          {0, t.branched, std::min(global_best.load(), best.value()), tot.second, explored_before + t.explored});
+      if (ctl.checkpoint_due() && opt.on_checkpoint) {
+        pause = true;
+        cv.notify_all();
+        // Every engine pauses at its next sync point (idle ones at once, woken by the notify).
+        cv.wait(lock, [&] { return paused + exited >= E || finished || failure; });
+        if (!finished && !failure) emit_checkpoint(opt, [&] { return state(false); });
+        pause = false;
+        cv.notify_all();
+      }
     }
-    PFSP_CUDA_TRY(cudaMemcpyAsync(h_state.data(), d_state.data(), sizeof(loop_state), cudaMemcpyDeviceToHost, st));
-    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
-    const double dt = std::chrono::duration<double>(steady::now() - t0).count();
-    device_seconds += dt;
-    s = *h_state.data();
-    if (s.overflow)
-      throw error("--gpu-loop device: the node stack (" + std::to_string(capacity) +
-                  " nodes) is full; a smaller --pool-size needs less");
-    if (s.top == 0) break;
-    if (dt < 0.002 && batch < 1024) batch *= 2;
-    if (dt > 0.010 && batch > 1) batch /= 2;
-    stop = ctl.check(s.branched);
-    if (stop != solve_status::optimal) break;
-    ctl.maybe_report({0, s.branched, std::min(s.best, best.value()), s.top, explored_before + s.explored});
-    if (ctl.checkpoint_due()) emit_checkpoint(opt, [&] { return state(s, false); });
   }
-  emit_checkpoint(opt, [&] { return state(s, s.top == 0); });
-
-  take_leaf(s);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  if (node_limit_hit && stop == solve_status::optimal) stop = solve_status::node_limit;
+  std::unique_lock lock(mu);
+  const auto tot = totals();
+  const solve_stats piece = tot.first;
+  const std::uint64_t open = tot.second;
+  if (open == 0) stop = solve_status::optimal;
+  emit_checkpoint(opt, [&] { return state(open == 0); });
+  for (auto& eng : engines) take_leaf(*eng);
   int open_min = INT_MAX;
-  if (s.top > 0) {
-    std::vector<int> lbs(s.top);
-    stack_lbs.copy_to_host(lbs.data(), lbs.size(), st);
-    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
-    open_min = *std::min_element(lbs.begin(), lbs.end());
+  for (std::size_t e = 0; e < E; ++e) {
+    const node_batch<Job> b = engines[e]->read(0, engines[e]->state().top);
+    for (int lb : b.lbs) open_min = std::min(open_min, lb);
+    for (int lb : mail[e].lbs) open_min = std::min(open_min, lb);
   }
-  const solve_stats total = cumulative_stats(opt, piece_stats(s), ctl.elapsed());
-  solve_result r = finish_result(s.top == 0 ? solve_status::optimal : stop, best, threshold, open_min, total,
-                                 total.total_seconds);
+  const solve_stats total = cumulative_stats(opt, piece, ctl.elapsed());
+  solve_result r = finish_result(stop, best, threshold, open_min, total, total.total_seconds);
   r.stats.setup_seconds = setup_seconds;
+  std::uint64_t iterations = 0;
+  double phase[loop_engine<Job>::kPhases] = {};
+  for (std::size_t e = 0; e < E; ++e) {
+    iterations += published[e].iterations;
+    for (int k = 0; k < loop_engine<Job>::kPhases; ++k) phase[k] += engines[e]->phase_ms()[k] * 1e-3;
+  }
   if (opt.profile) {
     // Table I's bounding share: the bounding kernel's device time over the run's wall time.
-    r.stats.bound_seconds = phase_ms[2] * 1e-3;
+    r.stats.bound_seconds = phase[2];
     const double wall = std::max(r.stats.total_seconds, 1e-12);
-    r.notes.push_back("profile device (events, kernels launched one by one instead of the graph): pop " +
-                      fixed(phase_ms[0] * 1e-3, 3) + " s, sort " + fixed(phase_ms[1] * 1e-3, 3) + " s, bounding kernel " +
-                      fixed(phase_ms[2] * 1e-3, 3) + " s = " + fixed(100.0 * phase_ms[2] * 1e-3 / wall, 1) +
-                      " % of the run, decide " + fixed(phase_ms[3] * 1e-3, 3) + " s, push " +
-                      fixed(phase_ms[4] * 1e-3, 3) + " s; host loop and launches " +
-                      fixed(std::max(0.0, device_seconds - (phase_ms[0] + phase_ms[1] + phase_ms[2] + phase_ms[3] +
-                                                            phase_ms[4]) * 1e-3),
-                            3) +
+    r.notes.push_back("profile device (events, kernels launched one by one instead of the graph" +
+                      std::string(E > 1 ? ", summed over the engines" : "") + "): pop " + fixed(phase[0], 3) +
+                      " s, sort " + fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) + " s = " +
+                      fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) + " s, push " +
+                      fixed(phase[4], 3) + " s; host loop and launches " +
+                      fixed(std::max(0.0, device_seconds - (phase[0] + phase[1] + phase[2] + phase[3] + phase[4])), 3) +
                       " s");
   }
   r.backend = backend_name;
-  r.notes.push_back(std::to_string(s.iterations) + " iterations on the device, " +
-                    fixed(s.iterations ? static_cast<double>(s.bounds) / static_cast<double>(s.iterations) : 0.0, 0) +
-                    " children per iteration; stack of " + std::to_string(capacity) + " nodes (" +
-                    fixed(static_cast<double>(capacity * node_bytes) / (1 << 20), 0) + " MiB)");
+  const std::size_t cap = engines[0]->capacity();
+  r.notes.push_back(std::to_string(iterations) + " iterations on the device" + (E > 1 ? "s" : "") + ", " +
+                    fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +
+                    " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
+                    fixed(static_cast<double>(cap * engines[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
+                    (E > 1 ? " per engine" : ""));
+  if (E > 1)
+    r.notes.push_back(std::to_string(donations) + " donations of work between engines (" +
+                      std::to_string(donated_nodes) + " nodes)");
   return r;
 }
 

@@ -212,6 +212,7 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
         if (saved && !saved->best_schedule.empty()) start = incumbent(saved->best_makespan, saved->best_schedule);
         gpu::gpu_policy p;
         p.pool_size = 16384;
+        if (pieces % 4 == 2) p.devices = {0, 0};  // two engines on one device
         r = pieces % 2 == 0 ? gpu::solve_resident(data, piece, p, start) : solve_sequential(data, piece, start);
         ASSERT_TRUE(written) << name << " piece " << pieces;
         saved = written;
@@ -234,6 +235,66 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
       }
     }
   }
+}
+
+// Several loop engines (here on one device: the coordination is the same as across devices)
+// share the work and the incumbent: brute-force optima on small instances for every bound and
+// rule, and with the optimum as ub exactly the one-engine search's nodes, work having moved.
+TEST(GpuResident, SeveralEnginesShareTheSearch) {
+  PFSP_REQUIRE_GPU();
+  const std::vector<instance> cases{random_instance(8, 3, 41, 1, 20), generate_taillard(9, 4, 42),
+                                    random_instance(8, 5, 43, 1, 3)};
+  for (const instance& inst : cases) {
+    const int optimum = brute_force_optimum(inst);
+    const bound_data data(inst);
+    for (bound_kind kind : all_kinds())
+      for (branching rule : rules())
+        for (std::size_t engines : {2u, 3u}) {
+          solve_options opt;
+          opt.bound = kind;
+          opt.branch = rule;
+          gpu::gpu_policy p;
+          p.pool_size = 64;
+          p.devices.assign(engines, 0);
+          const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+          expect_optimal(inst, r, optimum, inst.name + " " + std::to_string(engines) + " engines: " + describe(opt, p));
+        }
+  }
+  for (const char* name : {"ta011", "ta017", "ta014"}) {
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.branch = branching::min_min;
+    opt.initial_ub = inst.known->ub;
+    gpu::gpu_policy p;
+    p.pool_size = 16384;
+    const solve_result one = gpu::solve_resident(data, opt, p, incumbent());
+    p.devices = {0, 0, 0, 0};
+    const solve_result four = gpu::solve_resident(data, opt, p, incumbent());
+    EXPECT_EQ(four.status, one.status) << name;
+    EXPECT_EQ(four.lower_bound, inst.known->ub) << name;
+    EXPECT_EQ(four.stats.branched, one.stats.branched) << name;
+    EXPECT_EQ(four.stats.bounds, one.stats.bounds) << name;
+    EXPECT_EQ(four.stats.pruned, one.stats.pruned) << name;
+    EXPECT_EQ(four.stats.leaves, one.stats.leaves) << name;
+    EXPECT_NEAR(four.stats.explored, 1.0, 1e-9) << name;
+    bool donated = false;
+    for (const auto& note : four.notes) donated = donated || (note.find("donations") != std::string::npos &&
+                                                                note.rfind("0 donations", 0) != 0);
+    EXPECT_TRUE(donated) << name << ": no work moved between the engines";
+  }
+  // From a heuristic start: the optimum, whatever engine finds it.
+  const instance inst = taillard_instance("ta017");
+  const bound_data data(inst);
+  solve_options opt;
+  opt.bound = bound_kind::lb1_lb2;
+  gpu::gpu_policy p;
+  p.pool_size = 8192;
+  p.devices = {0, 0};
+  const neh_result h = neh(inst);
+  const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
+  expect_optimal(inst, r, inst.known->ub, "ta017 two engines from NEH");
 }
 
 TEST(GpuResident, RefusesWhatItCannotRun) {
