@@ -21,8 +21,8 @@ struct pushed {
   int from, to, l1, l2, lb;
 };
 
-void check_node(const bound_data& data, bound_kind kind, branching rule, const std::vector<job_t>& perm, int l1,
-                int l2, int ub, const std::string& what) {
+void check_node(const bound_data& data, bound_kind kind, branching rule, const std::vector<job_t>& perm, int l1, int l2,
+                int ub, const std::string& what) {
   const bound_view b = data.view();
   const int n = b.inst.n, m = b.inst.m;
   const int first = l1 + 1, count = l2 - first;
@@ -33,8 +33,13 @@ void check_node(const bound_data& data, bound_kind kind, branching rule, const s
   solve_stats st;
   ex.expand(
       perm.data(), l1, l2, ub,
-      [&](const job_t*, int from, int to, int nl1, int nl2, int lb) { ref_push.push_back({from, to, nl1, nl2, lb}); },
-      [&](const job_t*, int from, int to, int cmax) { ref_leaf.push_back({from, to, 0, 0, cmax}); }, st);
+      [&](const job_t*, int from, int to, int nl1, int nl2, int lb) {
+        ref_push.push_back({from, to, nl1, nl2, lb});
+      },
+      [&](const job_t*, int from, int to, int cmax) {
+        ref_leaf.push_back({from, to, 0, 0, cmax});
+      },
+      st);
 
   // The same children's bounds in the pool's natural order, then the step.
   const int dirs = (rule == branching::forward || rule == branching::backward) ? 1 : 2;

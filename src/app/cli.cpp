@@ -381,9 +381,10 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
   solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
   solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
-  solve->add_option("--checkpoint", a.checkpoint,
-                    "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
-                    "and when the run stops");
+  solve->add_option(
+      "--checkpoint", a.checkpoint,
+      "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
+      "and when the run stops");
   solve->add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();

@@ -114,7 +114,8 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
                                                                    {"global", gpu::memory_placement::global}};
   static const std::map<std::string, gpu::compact_mode> compacts{
       {"auto", gpu::compact_mode::automatic}, {"on", gpu::compact_mode::on}, {"off", gpu::compact_mode::off}};
-  if (o.compact_times == "on" && o.strategy.kind != gpu::gpu_strategy::plain && o.strategy.kind != gpu::gpu_strategy::remap)
+  if (o.compact_times == "on" && o.strategy.kind != gpu::gpu_strategy::plain &&
+      o.strategy.kind != gpu::gpu_strategy::remap)
     throw input_error("--gpu-strategy " + std::string(gpu::to_string(o.strategy.kind)) +
                       " is not available with --compact-times (plain and remap are)");
   if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
@@ -138,7 +139,8 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   const bool device_loop = o.loop == "device" || (o.loop == "auto" && !host_only);
   if (!device_loop && (opt.on_checkpoint || opt.resume))
     throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
-                      std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") + " cannot save its state");
+                      std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") +
+                      " cannot save its state");
   if (!o.devices.empty()) {
     if (o.devices == "all") {
       for (int d = 0; d < gpu::device_count(); ++d) p.devices.push_back(d);
@@ -155,8 +157,10 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
           used = 0;
         }
         if (item.empty() || used != item.size() || d < 0)
-          throw input_error("--devices " + o.devices + ": expected device ordinals separated by commas (e.g. 0,1) "
-                            "or 'all', found '" + item + "'");
+          throw input_error("--devices " + o.devices +
+                            ": expected device ordinals separated by commas (e.g. 0,1) "
+                            "or 'all', found '" +
+                            item + "'");
         if (d >= gpu::device_count())
           throw input_error("--devices " + o.devices + ": there is no CUDA device " + std::to_string(d) +
                             " (this machine has " + std::to_string(gpu::device_count()) + ")");

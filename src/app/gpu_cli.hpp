@@ -17,12 +17,12 @@ class App;
 namespace pfsp {
 
 struct gpu_cli_options {
-  long long pool_size = 0;            // children per launch; 0 = auto-tune
-  int threads_per_block = 0;          // 0 = auto-tune
-  std::string selection = "hybrid";   // hybrid | depth-first | best-first | breadth-first
-  std::string sort = "device";        // none | host | device
-  std::string kernel = "branchless";  // plain | refactored | branchless
-  std::string memory = "shared";      // shared | global
+  long long pool_size = 0;             // children per launch; 0 = auto-tune
+  int threads_per_block = 0;           // 0 = auto-tune
+  std::string selection = "hybrid";    // hybrid | depth-first | best-first | breadth-first
+  std::string sort = "device";         // none | host | device
+  std::string kernel = "branchless";   // plain | refactored | branchless
+  std::string memory = "shared";       // shared | global
   std::string compact_times = "auto";  // --compact-times: auto, on, off
   int streams = 2;
   long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
@@ -33,7 +33,8 @@ struct gpu_cli_options {
   // plain, --sort host).
   std::string loop = "auto";
   bool host_loop_options = false;
-  std::string devices;  // --devices: "0,1,2", "all"; empty = --device  // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
+  std::string devices;  // --devices: "0,1,2", "all"; empty = --device  // --gpu-selection, --streams, --hybrid-max or
+                        // --hybrid-min given
   gpu::strategy_params strategy;  // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 

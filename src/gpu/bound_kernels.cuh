@@ -96,7 +96,8 @@ struct plain_variant {
     unsigned char flags[SC::max_n];
   };
   template <class SC, bool Shared = false, class Job>
-  static __device__ __forceinline__ flags_set build(storage<SC, Shared>& s, const Job* perm, int n, int first, int limit2) {
+  static __device__ __forceinline__ flags_set build(storage<SC, Shared>& s, const Job* perm, int n, int first,
+                                                    int limit2) {
     for (int i = 0; i < n; ++i) s.flags[perm[i]] = (i < first || i >= limit2) ? 1 : 0;
     return {s.flags};
   }
@@ -156,7 +157,8 @@ struct branchless_variant {
         mask |= static_cast<std::uint64_t>(static_cast<unsigned>(i - first) >= width) << perm[i];
       return mask64_set{mask};
     } else if constexpr (storage<SC, Shared>::use_flags) {
-      for (int i = 0; i < n; ++i) s.flags[perm[i]] = static_cast<unsigned char>(static_cast<unsigned>(i - first) >= width);
+      for (int i = 0; i < n; ++i)
+        s.flags[perm[i]] = static_cast<unsigned char>(static_cast<unsigned>(i - first) >= width);
       return flags_set{s.flags};
     } else {
       const int nw = (n + 31) >> 5;

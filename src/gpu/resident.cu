@@ -9,19 +9,19 @@
 // the direction choice is search/direction.hpp and the per-parent step is resident_step.hpp,
 // both shared with the host.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
-#include <exception>
-#include <memory>
-#include <mutex>
-#include <thread>
-#include <atomic>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "gpu/bounder.hpp"
@@ -38,7 +38,7 @@
 namespace pfsp::gpu {
 namespace {
 
-constexpr unsigned kBlock = 128;  // threads a block of the loop's own kernels
+constexpr unsigned kBlock = 128;                            // threads a block of the loop's own kernels
 constexpr std::size_t kDefaultPool = std::size_t{1} << 22;  // children an iteration
 
 // The state block: written by the kernels, read by the host between graph launches.
@@ -51,6 +51,7 @@ struct loop_state {
   std::uint32_t children = 0;           // and their children
   std::uint32_t overflow = 0;           // a push did not fit the stack: the search is incomplete
   int best = INT_MAX;                   // pruning threshold: the incumbent or --ub, lowered by leaves
+  int iteration_ub = INT_MAX;           // `best` when the iteration started: what decide prunes at
   int found = 0;                        // leaves that improved the threshold (best_perm holds the last)
   unsigned long long iterations = 0;
 };
@@ -64,22 +65,22 @@ struct loop_view {
   int* stack_lbs;
   Job* pool_perms;
   std::uint32_t* pool_limits;
-  std::uint32_t* counts;    // children per popped parent (0: pruned at pop time)
-  std::uint32_t* incl;      // inclusive scan of counts
-  std::uint32_t* offsets;   // first child of each parent
-  std::uint32_t* desc;      // children: make_child
-  std::uint32_t* keys;      // children: child_key (device sort), padded
-  std::uint32_t* values;    // children: identity, padded
-  int* bounds;              // children, natural order
-  int* rank;                // children: rank among the kept, -1 otherwise
-  std::uint32_t* kept;      // per parent: children kept
-  std::uint32_t* kept_incl; // inclusive scan of kept
+  std::uint32_t* counts;     // children per popped parent (0: pruned at pop time)
+  std::uint32_t* incl;       // inclusive scan of counts
+  std::uint32_t* offsets;    // first child of each parent
+  std::uint32_t* desc;       // children: make_child
+  std::uint32_t* keys;       // children: child_key (device sort), padded
+  std::uint32_t* values;     // children: identity, padded
+  int* bounds;               // children, natural order
+  int* rank;                 // children: rank among the kept, -1 otherwise
+  std::uint32_t* kept;       // per parent: children kept
+  std::uint32_t* kept_incl;  // inclusive scan of kept
   Job* best_perm;
-  const double* weights;    // (n - d)! / n!
-  std::size_t capacity;     // stack nodes
+  const double* weights;  // (n - d)! / n!
+  std::size_t capacity;   // stack nodes
   std::uint32_t max_parents;
   std::uint32_t max_children;
-  std::uint32_t pad_key;    // above every child_key, below 2^key_bits
+  std::uint32_t pad_key;  // above every child_key, below 2^key_bits
   int n;
   int dirs;
   bool backward_only;
@@ -112,8 +113,7 @@ __global__ void count_kernel(loop_view<Job> v) {
   if (p < top) {
     const std::uint32_t s = top - 1 - p;
     const std::uint32_t lim = v.stack_limits[s];
-    if (v.stack_lbs[s] < v.state->best)
-      c = static_cast<std::uint32_t>(v.dirs * (limit2_of(lim) - limit1_of(lim) - 1));
+    if (v.stack_lbs[s] < v.state->best) c = static_cast<std::uint32_t>(v.dirs * (limit2_of(lim) - limit1_of(lim) - 1));
   }
   v.counts[p] = c;
 }
@@ -126,6 +126,10 @@ __global__ void gather_kernel(loop_view<Job> v) {
   if (p == 0) {
     v.state->parents = P;
     v.state->children = P ? v.incl[P - 1] : 0;
+    // Every parent is decided against the threshold of the iteration's start, not against leaves
+    // that other threads find meanwhile: the same pool gives the same directions and children,
+    // whatever the order the threads run in (the incumbent still drops at once).
+    v.state->iteration_ub = v.state->best;
   }
   if (v.keys) {  // pad the sort's tail: keys sort last, values point past the live children
     const std::uint32_t live = P ? v.incl[P - 1] : 0;
@@ -181,7 +185,7 @@ __global__ void decide_kernel(loop_view<Job> v) {
       explored = v.weights[parent_depth];
     } else {
       const std::uint32_t off = v.offsets[p];
-      const int ub = *static_cast<volatile int*>(&v.state->best);
+      const int ub = v.state->iteration_ub;
       const parent_step st = decide_parent(v.rule, v.bounds + off, count, v.dirs, ub, v.rank + off);
       branched = 1;
       bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
@@ -191,7 +195,8 @@ __global__ void decide_kernel(loop_view<Job> v) {
       kept = static_cast<std::uint32_t>(st.survivors);
       if (st.leaves) {
         atomicMin(&v.state->best, st.leaf_makespan);
-        const std::uint32_t child = off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
+        const std::uint32_t child =
+            off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
         atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
       }
     }
@@ -309,7 +314,7 @@ std::string fixed(double v, int digits) {
 // Settings shared by every device's engine, checked once.
 struct loop_settings {
   std::size_t pool = 0;  // children an iteration
-  int tpb = 0;
+  int tpb = 0;           // 0: tuned
   bool sort = false;
 };
 
@@ -325,7 +330,7 @@ loop_settings settings_of(const gpu_policy& policy, int n) {
   s.pool = policy.pool_size ? policy.pool_size : kDefaultPool;
   if (s.pool < 2 * static_cast<std::size_t>(n))
     throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
-  s.tpb = policy.threads_per_block ? policy.threads_per_block : 256;
+  s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
   s.sort = policy.sort == pool_sort::device;
   return s;
 }
@@ -356,13 +361,21 @@ class loop_engine {
       : n_(data.view().inst.n), device_(device), profile_(opt.profile) {
     gpu_policy table_policy = policy;
     table_policy.streams = 1;
-    table_policy.sort = pool_sort::none;
     table_policy.device = device;
     table_policy.devices.clear();
     bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
     ds_ = bounder_access::device_side(*bd_);
     const int dirs = bd_->directions();
-    tpb_ = ls.tpb;
+    // Block sizes to try: 256 (the best measured where the tables leave room for several blocks
+    // an SM: 20x20), and the block size of highest occupancy for the tables' shared memory (one
+    // block an SM above 114 KiB: 50x20 and larger measured best there in the host loop).
+    if (ls.tpb) {
+      tpbs_ = {ls.tpb};
+    } else {
+      tpbs_ = {256};
+      const int occ = bd_->occupancy_threads_per_block();
+      if (occ != 256) tpbs_.push_back(occ);
+    }
     sort_ = ls.sort;
     // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
     // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
@@ -375,8 +388,8 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     node_bytes_ = static_cast<std::size_t>(n_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
     capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
-    capacity_ = std::min<std::size_t>(capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) /
-                                                     node_bytes_);
+    capacity_ = std::min<std::size_t>(
+        capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
     capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
 
     const std::size_t nn = static_cast<std::size_t>(n_);
@@ -460,19 +473,35 @@ class loop_engine {
     h_state_ = pinned_buffer<loop_state>(1);
     h_best_ = pinned_buffer<int>(1);
     if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
-    // One iteration, captured into a graph.
+    // One iteration, captured into a graph, per candidate block size.
     const cudaStream_t st = stream_.get();
-    PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-    iteration(nullptr);
-    PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph_));
-    PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
-    PFSP_CUDA_TRY(cudaGraphInstantiate(&exec_, graph_, 0));
+    for (int tpb : tpbs_) {
+      tpb_ = tpb;
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+      iteration(nullptr);
+      PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
+      graphs_.push_back(graph);
+      PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
+      PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+      execs_.push_back(exec);
+    }
+    select(0);
   }
   ~loop_engine() {
     (void)cudaSetDevice(device_);
-    if (exec_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(exec_));
-    if (graph_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(graph_));
+    for (cudaGraphExec_t e : execs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(e));
+    for (cudaGraph_t g : graphs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(g));
   }
+
+  // The candidate block sizes of the bounding kernel, and which one run() uses.
+  const std::vector<int>& candidates() const { return tpbs_; }
+  void select(std::size_t i) {
+    current_ = i;
+    tpb_ = tpbs_[i];
+  }
+  std::size_t selected() const { return current_; }
   loop_engine(const loop_engine&) = delete;
   loop_engine& operator=(const loop_engine&) = delete;
 
@@ -502,8 +531,8 @@ class loop_engine {
     use();
     host_.best = value;
     *h_best_.data() = value;
-    PFSP_CUDA_TRY(cudaMemcpyAsync(&d_state_.data()->best, h_best_.data(), sizeof(int), cudaMemcpyHostToDevice,
-                                  stream_.get()));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->best, h_best_.data(), sizeof(int), cudaMemcpyHostToDevice, stream_.get()));
     PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -515,10 +544,10 @@ class loop_engine {
     if (top + k > capacity_)
       throw input_error(std::to_string(top + k) + " open nodes do not fit the device stack (" +
                         std::to_string(capacity_) + " nodes); use a larger --pool-size or --backend cpu-mt");
-    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + top * nn, b.perms.data(), k * nn * sizeof(Job),
-                             cudaMemcpyHostToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t),
-                             cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_perms_.data() + top * nn, b.perms.data(), k * nn * sizeof(Job), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
     host_.top = static_cast<std::uint32_t>(top + k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
@@ -533,10 +562,10 @@ class loop_engine {
     b.limits.resize(k);
     b.lbs.resize(k);
     if (k == 0) return b;
-    PFSP_CUDA_TRY(cudaMemcpy(b.perms.data(), stack_perms_.data() + from * nn, k * nn * sizeof(Job),
-                             cudaMemcpyDeviceToHost));
-    PFSP_CUDA_TRY(cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t),
-                             cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(b.perms.data(), stack_perms_.data() + from * nn, k * nn * sizeof(Job), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
     return b;
   }
@@ -552,8 +581,8 @@ class loop_engine {
                                len * nn * sizeof(Job), cudaMemcpyDeviceToDevice));
       PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + (at - k), stack_limits_.data() + at, len * sizeof(std::uint32_t),
                                cudaMemcpyDeviceToDevice));
-      PFSP_CUDA_TRY(
-          cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int), cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int),
+                               cudaMemcpyDeviceToDevice));
     }
     host_.top = static_cast<std::uint32_t>(top - k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
@@ -566,7 +595,7 @@ class loop_engine {
     const cudaStream_t st = stream_.get();
     for (int i = 0; i < batch; ++i) {
       if (!profile_) {
-        PFSP_CUDA_TRY(cudaGraphLaunch(exec_, st));
+        PFSP_CUDA_TRY(cudaGraphLaunch(execs_[current_], st));
         continue;
       }
       // --profile: the same kernels launched one by one, with events between the phases.
@@ -613,9 +642,8 @@ class loop_engine {
     mark(1);
     if (sort_) {
       tb = temp_.size();
-      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), tb, keys_.data(), keys_sorted_.data(),
-                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
-                                                    key_bits_, st));
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), tb, keys_.data(), keys_sorted_.data(), values_.data(),
+                                                    order_.data(), static_cast<int>(max_children_), 0, key_bits_, st));
     }
     mark(2);
     ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
@@ -651,8 +679,10 @@ class loop_engine {
   loop_view<Job> v_{};
   pool_view pv_;
   cuda_stream stream_;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
+  std::vector<int> tpbs_;
+  std::vector<cudaGraph_t> graphs_;
+  std::vector<cudaGraphExec_t> execs_;
+  std::size_t current_ = 0;
   pinned_buffer<loop_state> h_state_;
   pinned_buffer<int> h_best_;
   std::vector<cuda_event> events_;
@@ -668,8 +698,7 @@ class loop_engine {
 // checks limits, reports progress and takes checkpoints (pausing every engine between two
 // iterations). With one engine this is the plain loop.
 template <class Job>
-solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
-                 const incumbent& start) {
+solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start) {
   using steady = std::chrono::steady_clock;
   run_control ctl(opt);
   const bound_view bv = data.view();
@@ -736,8 +765,14 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   {
     std::ostringstream b;
     b << "gpu (" << engines[0]->tables().device().name << ", device-resident loop, " << engines[0]->tables().describe()
-      << ", pool " << engines[0]->max_children() << " children, " << engines[0]->threads_per_block()
-      << " threads a block";
+      << ", pool " << engines[0]->max_children() << " children, ";
+    const std::vector<int>& c = engines[0]->candidates();
+    if (c.size() == 1) {
+      b << c[0] << " threads a block";
+    } else {
+      b << "block size tuned among";
+      for (int t : c) b << ' ' << t;
+    }
     if (E > 1) {
       b << ", " << E << " engines on devices";
       for (int d : devices) b << ' ' << d;
@@ -759,6 +794,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   std::atomic<int> global_best{start_best};
   std::exception_ptr failure;
   std::uint64_t donations = 0, donated_nodes = 0;
+  std::vector<std::string> tune_notes;
   double device_seconds = 0;
 
   auto take_leaf = [&](loop_engine<Job>& eng) {
@@ -776,6 +812,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   auto worker = [&](std::size_t e) {
     loop_engine<Job>& eng = *engines[e];
     int batch = 1;
+    // Block-size tuning: each candidate bounds kTuneBatches batches of full pools (the ramp-up
+    // from the root does not count), then the highest rate of children a second is kept.
+    constexpr int kTuneBatches = 3;
+    std::vector<double> tune_children(eng.candidates().size(), 0.0), tune_seconds(eng.candidates().size(), 0.0);
+    std::vector<int> tune_batches(eng.candidates().size(), 0);
+    bool tuning = eng.candidates().size() > 1;
     try {
       for (;;) {
         node_batch<Job> got;
@@ -821,9 +863,37 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         }
         eng.push(got);
         eng.lower_best(global_best.load());
+        const std::uint64_t bounds_before = eng.state().bounds;
         const auto t0 = steady::now();
         const loop_state& s = eng.run(batch);
         const double dt = std::chrono::duration<double>(steady::now() - t0).count();
+        if (tuning) {
+          const std::size_t c = eng.selected();
+          const double kids = static_cast<double>(s.bounds - bounds_before);
+          if (kids >= 0.5 * static_cast<double>(batch) * static_cast<double>(eng.max_children())) {
+            tune_children[c] += kids;
+            tune_seconds[c] += dt;
+            if (++tune_batches[c] >= kTuneBatches) {
+              if (c + 1 < eng.candidates().size()) {
+                eng.select(c + 1);
+              } else {
+                std::size_t bestc = 0;
+                for (std::size_t k = 1; k < tune_children.size(); ++k)
+                  if (tune_children[k] / tune_seconds[k] > tune_children[bestc] / tune_seconds[bestc]) bestc = k;
+                eng.select(bestc);
+                tuning = false;
+                std::lock_guard tl(mu);
+                std::ostringstream note;
+                note << "engine " << e << " tuned the block size: " << eng.candidates()[bestc] << " threads (measured";
+                for (std::size_t k = 0; k < tune_children.size(); ++k)
+                  note << (k ? ", " : " ") << eng.candidates()[k] << ": "
+                       << fixed(tune_children[k] / tune_seconds[k] / 1e6, 1) << " M children/s";
+                note << ')';
+                tune_notes.push_back(note.str());
+              }
+            }
+          }
+        }
         if (dt < 0.002 && batch < 1024) batch *= 2;
         if (dt > 0.010 && batch > 1) batch /= 2;
         std::unique_lock lock(mu);
@@ -963,9 +1033,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     const double wall = std::max(r.stats.total_seconds, 1e-12);
     r.notes.push_back("profile device (events, kernels launched one by one instead of the graph" +
                       std::string(E > 1 ? ", summed over the engines" : "") + "): pop " + fixed(phase[0], 3) +
-                      " s, sort " + fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) + " s = " +
-                      fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) + " s, push " +
-                      fixed(phase[4], 3) + " s; host loop and launches " +
+                      " s, sort " + fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) +
+                      " s = " + fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) +
+                      " s, push " + fixed(phase[4], 3) + " s; host loop and launches " +
                       fixed(std::max(0.0, device_seconds - (phase[0] + phase[1] + phase[2] + phase[3] + phase[4])), 3) +
                       " s");
   }
@@ -976,6 +1046,10 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
                     " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
                     fixed(static_cast<double>(cap * engines[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
                     (E > 1 ? " per engine" : ""));
+  for (const std::string& note : tune_notes) r.notes.push_back(note);
+  if (engines[0]->candidates().size() > 1 && tune_notes.empty())
+    r.notes.push_back("block size not tuned (too few full pools): " +
+                      std::to_string(engines[0]->candidates()[engines[0]->selected()]) + " threads");
   if (E > 1)
     r.notes.push_back(std::to_string(donations) + " donations of work between engines (" +
                       std::to_string(donated_nodes) + " nodes)");

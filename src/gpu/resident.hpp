@@ -11,9 +11,11 @@
 
 namespace pfsp::gpu {
 
-// Same conventions as gpu::solve (statuses, limits, statistics, progress). Uses of the policy:
-// pool_size (children per iteration, default 4194304), threads_per_block (default 256), kernel,
-// memory, compact_times, sort (device or none), device. The strategy must be plain.
+// Same conventions as gpu::solve (statuses, limits, statistics, progress, checkpoints). Uses
+// of the policy: pool_size (children per iteration, default 4194304), threads_per_block (default:
+// tuned at run time between 256 and the block size of highest occupancy), kernel, memory,
+// compact_times, sort (device or none), device and devices (one loop engine per entry). The
+// strategy must be plain.
 solve_result solve_resident(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                             const incumbent& start);
 

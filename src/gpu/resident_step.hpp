@@ -12,11 +12,11 @@ namespace pfsp::gpu {
 
 struct parent_step {
   bool forward = true;
-  int survivors = 0;        // inner children kept (ranked)
-  int pruned = 0;           // chosen-direction children with bound >= ub
-  int leaves = 0;           // complete schedules with makespan < ub (count == 1 only)
-  int leaf_makespan = 0;    // of the leaf, when leaves == 1
-  int leaf_position = -1;   // its position among the unscheduled (0 when count == 1)
+  int survivors = 0;       // inner children kept (ranked)
+  int pruned = 0;          // chosen-direction children with bound >= ub
+  int leaves = 0;          // complete schedules with makespan < ub (count == 1 only)
+  int leaf_makespan = 0;   // of the leaf, when leaves == 1
+  int leaf_position = -1;  // its position among the unscheduled (0 when count == 1)
 };
 
 // bounds: the parent's children in natural order (pool_layout.hpp): count forward children then

@@ -94,6 +94,30 @@ TEST(GpuResident, KeepsTheCounters) {
       }
 }
 
+// One engine repeats itself: from a start that the search improves (leaves found in parallel in
+// the same iteration), two runs branch the same nodes and end on the same schedule.
+TEST(GpuResident, OneEngineIsDeterministic) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta017", "ta013"}) {
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb1_lb2;
+    gpu::gpu_policy p;
+    p.pool_size = 4096;
+    const incumbent start(inst.known->ub + 40, {});
+    const solve_result a = gpu::solve_resident(data, opt, p, start);
+    const solve_result b = gpu::solve_resident(data, opt, p, start);
+    expect_optimal(inst, a, inst.known->ub, name);
+    EXPECT_GT(a.stats.leaves, 0u) << name;
+    EXPECT_EQ(a.stats.branched, b.stats.branched) << name;
+    EXPECT_EQ(a.stats.bounds, b.stats.bounds) << name;
+    EXPECT_EQ(a.stats.pruned, b.stats.pruned) << name;
+    EXPECT_EQ(a.stats.leaves, b.stats.leaves) << name;
+    EXPECT_EQ(a.schedule, b.schedule) << name;
+  }
+}
+
 // ta001..ta010 (20 x 5) from the optimum + 1 and no incumbent: the loop must find an optimal
 // schedule itself; switches rotate over the instances.
 TEST(GpuResident, ProvesTaillardTa001ToTa010) {
@@ -280,8 +304,8 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
     EXPECT_EQ(four.stats.leaves, one.stats.leaves) << name;
     EXPECT_NEAR(four.stats.explored, 1.0, 1e-9) << name;
     bool donated = false;
-    for (const auto& note : four.notes) donated = donated || (note.find("donations") != std::string::npos &&
-                                                                note.rfind("0 donations", 0) != 0);
+    for (const auto& note : four.notes)
+      donated = donated || (note.find("donations") != std::string::npos && note.rfind("0 donations", 0) != 0);
     EXPECT_TRUE(donated) << name << ": no work moved between the engines";
   }
   // From a heuristic start: the optimum, whatever engine finds it.
