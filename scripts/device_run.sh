@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,prove,checkpoint,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,prove,checkpoint,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -73,6 +73,12 @@ if has build; then
       tail -40 "$LOGS/build.log"
       exit 1
     fi
+  fi
+  # pfsp-mpi exists when CMake found MPI on this machine (stage mpi).
+  if grep -q "MPI (pfsp-mpi) ON" "$LOGS"/configure*.log 2>/dev/null; then
+    run_logged build_mpi 300 cmake --build "$BUILD" -j"$JOBS" --target pfsp-mpi test_mpi_frontier test_mpi_ranks
+  else
+    say "no MPI found by CMake: pfsp-mpi not built"
   fi
   cuobjdump -res-usage "$BUILD"/src/gpu/libpfsp_gpu.a 2>/dev/null | grep -A1 bound_children | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' |
     sort | uniq -c >"$LOGS/resources.txt"
@@ -213,6 +219,19 @@ if has checkpoint; then
     ${CK_RESUME_ARGS:-}
   grep -hE "^(status|makespan|resume|nodes|time|note)" "$LOGS/checkpoint_interrupt.log" "$LOGS/checkpoint_resume.log" | tee -a "$SUMMARY"
   head -c 600 "$ck" >>"$LOGS/checkpoint_resume.log"
+fi
+
+# pfsp-mpi on this machine: the MPI tests, then ranks whose chunks run on the GPU's device loop
+# (the ranks share the machine's GPUs in turn).
+if has mpi && [ -x "$BUILD/pfsp-mpi" ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+  (cd "$BUILD" && run_logged ctest_mpi 400 ctest -L mpi --output-on-failure)
+  for spec in ${MPI_RUNS:-"2:ta021:lb2:--ub 2297" "3:ta023:lb2:" "1:ta023:lb2:"}; do
+    IFS=: read -r ranks inst b extra <<<"$spec"
+    run_logged "mpi_${ranks}_${inst}" 300 mpirun -n "$ranks" --oversubscribe "$BUILD/pfsp-mpi" "$inst" --bound "$b" \
+      --local-backend gpu --branching min-min $extra
+    grep -hE "^(status|makespan|nodes|time|note)" "$LOGS/mpi_${ranks}_${inst}.log" | tee -a "$SUMMARY"
+  done
 fi
 
 # The papers' Tables III-V on one instance: whole proofs (--ub = optimum) per pool size, kernel

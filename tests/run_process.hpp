@@ -1,4 +1,4 @@
-// Runs the real pfsp binary (PFSP_BINARY) as a child process, capturing stdout, stderr and the
+// Runs a binary (the real pfsp: PFSP_BINARY) as a child process, capturing stdout, stderr and the
 // exit status; optionally sends SIGINT after a delay. POSIX only (posix_spawn, waitpid).
 #pragma once
 
@@ -64,12 +64,12 @@ class temp_dir {
   std::string path_;
 };
 
-// Runs `PFSP_BINARY args...` with stdin from /dev/null. If sigint_after_s >= 0, sends SIGINT to
-// the child after that many seconds. Kills the child (SIGKILL) after deadline_s.
-inline process_result run_pfsp(const std::vector<std::string>& args, double sigint_after_s = -1,
-                               double deadline_s = 120) {
+// Runs `binary args...` with stdin from /dev/null. If sigint_after_s >= 0, sends SIGINT to the
+// child after that many seconds. Kills the child (SIGKILL) after deadline_s.
+inline process_result run_binary(const std::string& binary, const std::vector<std::string>& args,
+                                 double sigint_after_s = -1, double deadline_s = 120) {
   process_result r;
-  r.command = PFSP_BINARY;
+  r.command = binary;
   for (const auto& a : args) r.command += " " + a;
   temp_dir dir;
   const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");
@@ -79,13 +79,13 @@ inline process_result run_pfsp(const std::vector<std::string>& args, double sigi
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> argv_s{PFSP_BINARY};
+  std::vector<std::string> argv_s{binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, PFSP_BINARY, &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, binary.c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     r.err = "posix_spawn failed with error " + std::to_string(rc);
@@ -118,5 +118,13 @@ inline process_result run_pfsp(const std::vector<std::string>& args, double sigi
   r.err = slurp(err_path);
   return r;
 }
+
+#if defined(PFSP_BINARY)
+// Runs the pfsp binary (PFSP_BINARY) as run_binary does.
+inline process_result run_pfsp(const std::vector<std::string>& args, double sigint_after_s = -1,
+                               double deadline_s = 120) {
+  return run_binary(PFSP_BINARY, args, sigint_after_s, deadline_s);
+}
+#endif
 
 }  // namespace pfsp::test

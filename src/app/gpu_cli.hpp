@@ -40,6 +40,8 @@ struct gpu_cli_options {
 
 // True iff a CUDA device is present (never throws).
 bool gpu_cli_available();
+// Number of CUDA devices (0 without a driver; never throws).
+int gpu_cli_device_count();
 
 void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
 

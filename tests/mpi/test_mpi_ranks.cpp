@@ -1,0 +1,81 @@
+// pfsp-mpi under mpiexec with 1 to 4 ranks on this machine: the known optima, exactly the
+// sequential CLI's nodes with --ub at the optimum, the limits' statuses, and bad input.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+
+#include "run_process.hpp"
+
+namespace pfsp::test {
+namespace {
+
+process_result run_ranks(int ranks, std::vector<std::string> args, double deadline = 240) {
+  // Open MPI refuses root unless told, and some containers forbid its single-copy mechanism.
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  ::setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1);
+  ::setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
+  std::vector<std::string> all{"-n", std::to_string(ranks), PFSP_MPI_BINARY};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_binary(PFSP_MPIEXEC, all, -1, deadline);
+}
+
+std::uint64_t field(const std::string& out, const std::string& what) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex("([0-9]+) " + what))) return 0;
+  return std::stoull(m[1]);
+}
+
+TEST(mpi_ranks, prove_taillard_optima_on_1_to_4_ranks) {
+  for (int ranks : {1, 2, 4}) {
+    for (const char* name : {"ta011", "ta001"}) {
+      const process_result r = run_ranks(
+          ranks, {name, "--local-backend", ranks == 2 ? "cpu" : "cpu-mt", "--threads", "2", "--chunk-nodes", "2"});
+      ASSERT_EQ(r.exit_code, 0) << r.describe();
+      EXPECT_NE(r.out.find("status       optimal"), std::string::npos) << r.describe();
+      EXPECT_NE(
+          r.out.find(std::string("best known ") + (name[4] == '1' && name[3] == '1' ? "1582" : "1278") + ", optimal)"),
+          std::string::npos)
+          << r.describe();
+    }
+  }
+}
+
+TEST(mpi_ranks, with_the_optimum_as_ub_every_rank_count_branches_the_sequential_tree) {
+  const process_result seq = run_binary(PFSP_BINARY, {"solve", "ta014", "--backend", "cpu", "--bound", "lb1",
+                                                      "--branching", "min-branch", "--ub", "1377", "--no-progress"});
+  ASSERT_EQ(seq.exit_code, 0) << seq.describe();
+  const std::uint64_t branched = field(seq.out, "branched"), bounds = field(seq.out, "bounds,");
+  ASSERT_GT(branched, 1000u);
+  for (int ranks : {1, 3}) {
+    const process_result r =
+        run_ranks(ranks, {"ta014", "--bound", "lb1", "--branching", "min-branch", "--ub", "1377", "--heuristic", "none",
+                          "--local-backend", "cpu", "--frontier-per-worker", "16", "--chunk-nodes", "3"});
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_EQ(field(r.out, "branched"), branched) << r.describe();
+    EXPECT_EQ(field(r.out, "bounds,"), bounds) << r.describe();
+    EXPECT_NE(r.out.find("proven_bound"), std::string::npos) << r.describe();
+  }
+}
+
+TEST(mpi_ranks, limits_and_bad_input) {
+  {
+    const process_result r =
+        run_ranks(2, {"ta021", "--bound", "lb1", "--time-limit", "1", "--heuristic", "neh", "--threads", "1", "-q"});
+    EXPECT_EQ(r.exit_code, 3) << r.describe();
+    EXPECT_EQ(r.out.rfind("time_limit ", 0), 0u) << r.describe();
+  }
+  {
+    const process_result r = run_ranks(2, {"ta999"});
+    EXPECT_EQ(r.exit_code, 2) << r.describe();
+    EXPECT_NE(r.err.find("ta999"), std::string::npos) << r.describe();
+  }
+  {
+    const process_result r = run_ranks(2, {"ta001", "--chunk-nodes", "0"});
+    EXPECT_EQ(r.exit_code, 2) << r.describe();
+  }
+}
+
+}  // namespace
+}  // namespace pfsp::test
