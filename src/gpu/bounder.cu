@@ -8,8 +8,8 @@
 #include "divergence/pipeline.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/bound_kernels.cuh"
-#include "gpu/bounder_access.cuh"
 #include "gpu/bounder.hpp"
+#include "gpu/bounder_access.cuh"
 #include "gpu/device_buffer.cuh"
 #include "gpu/strategy_runner.cuh"
 #include "problem/error.hpp"
@@ -22,20 +22,8 @@ __global__ void expand_kernel(pool_view pool, int n) {
   const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= pool.parents) return;
   const std::uint32_t lim = pool.limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  std::uint32_t idx = pool.offsets[p];
-  for (int dir = 0; dir < pool.directions; ++dir) {
-    const bool backward = pool.directions == 2 ? dir == 1 : pool.backward_only;
-    const std::uint32_t key = child_key(n, limit1, limit2, backward);
-    for (int c = 0; c < count; ++c, ++idx) {
-      pool.desc[idx] = make_child(p, c, backward);
-      if (pool.keys) {
-        pool.keys[idx] = key;
-        pool.values[idx] = idx;
-      }
-    }
-  }
+  write_children(p, n, limit1_of(lim), limit2_of(lim), pool.directions, pool.backward_only, pool.offsets[p], pool.desc,
+                 pool.keys, pool.values);
 }
 
 // Checks the refactored variant's coefficients on every argument it can meet: equation 1 on
@@ -597,7 +585,8 @@ std::string bounder::describe() const {
         << " KiB of shared memory)";
   }
   if (d.compact)
-    s << ", compact 8-bit times" << (d.policy.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
+    s << ", compact 8-bit times"
+      << (d.policy.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
   else if (!d.compact_why.empty())
     s << ", int tables (no compact copy: " << d.compact_why << ")";
   s << ", strategy " << gpu::describe(d.policy.strategy);

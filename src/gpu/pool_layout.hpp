@@ -48,6 +48,27 @@ PFSP_HD std::uint32_t child_key(int n, int parent_limit1, int parent_limit2, boo
   const int l2 = backward ? parent_limit2 - 1 : parent_limit2;
   return (static_cast<std::uint32_t>((l1 + 1) * (n + 1) + l2) << 1) | (backward ? 1u : 0u);
 }
+// Writes parent p's child descriptors in natural order from index idx on (and, when keys is set,
+// their sort keys with identity values); returns the index past them. The host loop's expand
+// kernel and the device loop's gather kernel both call it.
+PFSP_HD std::uint32_t write_children(std::uint32_t p, int n, int limit1, int limit2, int directions, bool backward_only,
+                                     std::uint32_t idx, std::uint32_t* desc, std::uint32_t* keys,
+                                     std::uint32_t* values) {
+  const int count = limit2 - limit1 - 1;
+  for (int dir = 0; dir < directions; ++dir) {
+    const bool backward = directions == 2 ? dir == 1 : backward_only;
+    const std::uint32_t key = child_key(n, limit1, limit2, backward);
+    for (int c = 0; c < count; ++c, ++idx) {
+      desc[idx] = make_child(p, c, backward);
+      if (keys) {
+        keys[idx] = key;
+        values[idx] = idx;
+      }
+    }
+  }
+  return idx;
+}
+
 inline int child_key_bits(int n) {
   const unsigned max_key = 2u * static_cast<unsigned>(n + 1) * static_cast<unsigned>(n + 1);
   int bits = 1;

@@ -149,20 +149,7 @@ __global__ void gather_kernel(loop_view<Job> v) {
   const std::uint32_t first = v.incl[p] - v.counts[p];
   v.offsets[p] = first;
   if (v.counts[p] == 0) return;
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  std::uint32_t idx = first;
-  for (int dir = 0; dir < v.dirs; ++dir) {
-    const bool backward = v.dirs == 2 ? dir == 1 : v.backward_only;
-    const std::uint32_t key = child_key(n, limit1, limit2, backward);
-    for (int c = 0; c < count; ++c, ++idx) {
-      v.desc[idx] = make_child(p, c, backward);
-      if (v.keys) {
-        v.keys[idx] = key;
-        v.values[idx] = idx;
-      }
-    }
-  }
+  write_children(p, n, limit1_of(lim), limit2_of(lim), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
 }
 
 // One thread per popped parent: direction, pruning, leaves, ranks of the kept children

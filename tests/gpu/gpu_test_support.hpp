@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <random>
@@ -16,8 +17,12 @@
 #include "bound/node_parts.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/pool_layout.hpp"
+#include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
+#include "problem/taillard.hpp"
+#include "search/control.hpp"
 #include "search/types.hpp"
+#include "support.hpp"
 
 #define PFSP_REQUIRE_GPU()                                                  \
   do {                                                                      \
@@ -155,6 +160,49 @@ inline const std::vector<gpu::memory_placement>& all_placements() {
 inline const std::vector<gpu::pool_sort>& all_sorts() {
   static const std::vector<gpu::pool_sort> v{gpu::pool_sort::none, gpu::pool_sort::host, gpu::pool_sort::device};
   return v;
+}
+
+// Limits and Ctrl-C end a GPU solve (`solve(data, opt, start)`, either loop) with their status:
+// ta021 from NEH, a node limit with LB2, a time limit with `time_limit_bound`, and an interrupt
+// raised before the start; the schedule reported is always a valid one.
+template <class Solve>
+void expect_limits_end_with_their_status(Solve&& solve, bound_kind time_limit_bound) {
+  const instance inst = taillard_instance("ta021");
+  const bound_data data(inst);
+  const neh_result h = neh(inst);
+  const incumbent start(h.makespan, h.schedule);
+  {
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.node_limit = 2000;
+    const solve_result r = solve(data, opt, start);
+    EXPECT_EQ(r.status, solve_status::node_limit);
+    EXPECT_GE(r.stats.branched, 2000u);
+    EXPECT_LE(r.lower_bound, inst.known->ub);
+    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
+    EXPECT_GT(r.stats.explored, 0.0);
+    EXPECT_LT(r.stats.explored, 1.0);
+  }
+  {
+    solve_options opt;
+    opt.bound = time_limit_bound;
+    opt.time_limit = 0.3;
+    const solve_result r = solve(data, opt, start);
+    EXPECT_EQ(r.status, solve_status::time_limit);
+    EXPECT_LT(r.stats.total_seconds, 5.0);
+    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
+  }
+  {
+    std::atomic<bool> stop{true};
+    solve_options opt;
+    opt.bound = bound_kind::lb2;
+    opt.interrupt = &stop;
+    int reports = 0;
+    opt.on_progress = [&](const progress_info&) { ++reports; };
+    const solve_result r = solve(data, opt, start);
+    EXPECT_EQ(r.status, solve_status::interrupted);
+    EXPECT_EQ(r.makespan, h.makespan);
+  }
 }
 
 }  // namespace pfsp::test

@@ -168,42 +168,11 @@ TEST(GpuResident, ProvesInEverySizeClass) {
 
 TEST(GpuResident, LimitsAndInterruptEndWithTheirStatus) {
   PFSP_REQUIRE_GPU();
-  const instance inst = taillard_instance("ta021");
-  const bound_data data(inst);
-  const neh_result h = neh(inst);
-  const incumbent start(h.makespan, h.schedule);
   gpu::gpu_policy p;
   p.pool_size = 4096;
-  {
-    solve_options opt;
-    opt.bound = bound_kind::lb2;
-    opt.node_limit = 2000;
-    const solve_result r = gpu::solve_resident(data, opt, p, start);
-    EXPECT_EQ(r.status, solve_status::node_limit);
-    EXPECT_GE(r.stats.branched, 2000u);
-    EXPECT_LE(r.lower_bound, inst.known->ub);
-    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
-    EXPECT_GT(r.stats.explored, 0.0);
-    EXPECT_LT(r.stats.explored, 1.0);
-  }
-  {
-    solve_options opt;
-    opt.bound = bound_kind::lb1;
-    opt.time_limit = 0.3;
-    const solve_result r = gpu::solve_resident(data, opt, p, start);
-    EXPECT_EQ(r.status, solve_status::time_limit);
-    EXPECT_LT(r.stats.total_seconds, 5.0);
-    EXPECT_EQ(r.makespan, naive_makespan(inst, r.schedule));
-  }
-  {
-    std::atomic<bool> stop{true};
-    solve_options opt;
-    opt.bound = bound_kind::lb2;
-    opt.interrupt = &stop;
-    const solve_result r = gpu::solve_resident(data, opt, p, start);
-    EXPECT_EQ(r.status, solve_status::interrupted);
-    EXPECT_EQ(r.makespan, h.makespan);
-  }
+  expect_limits_end_with_their_status([&](const bound_data& data, const solve_options& opt,
+                                          const incumbent& start) { return gpu::solve_resident(data, opt, p, start); },
+                                      bound_kind::lb1);
 }
 
 // Checkpoint/restart: with the optimum as ub the tree is fixed, so a search cut into pieces by
