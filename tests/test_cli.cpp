@@ -160,6 +160,16 @@ TEST(cli, bad_options_exit_2) {
   expect_input_error({}, {"subcommand"});
 }
 
+#if defined(PFSP_HAVE_GPU)
+// The GPU options exist in CUDA builds (CI compiles them without a GPU): bad values are exit 2
+// before any device is looked for.
+TEST(cli, bad_gpu_options_exit_2) {
+  expect_input_error({"solve", "ta001", "--gpu-loop", "sideways"}, {"--gpu-loop", "sideways"});
+  expect_input_error({"solve", "ta001", "--pool-size", "-5"}, {"--pool-size", "-5"});
+  expect_input_error({"solve", "ta001", "--threads-per-block", "100"}, {"--threads-per-block", "100"});
+}
+#endif
+
 TEST(cli, unknown_instances_exit_2) {
   expect_input_error({"solve", "ta121"}, {"ta121", "ta001 .. ta120"});
   expect_input_error({"solve", "nosuchfile.txt"}, {"nosuchfile.txt", "no such file"});
