@@ -189,9 +189,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   } else if (heuristic != "none") {
     const auto t0 = std::chrono::steady_clock::now();
     ig_options ig;
-    // Auto: about 4e7 / (n^2 m) rounds (5000 on 20x20, a fraction of a second; 10 on 500x20).
-    const double work = static_cast<double>(inst.n) * inst.n * inst.m;
-    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : static_cast<int>(std::clamp(4e7 / work, 10.0, 5000.0));
+    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
     const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
     heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     start = incumbent(h.makespan, h.schedule);

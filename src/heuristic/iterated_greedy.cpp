@@ -35,6 +35,11 @@ int local_search(const instance& inst, std::vector<int>& seq, int cmax, std::mt1
 
 }  // namespace
 
+int auto_ig_iterations(const instance& inst) {
+  const double work = static_cast<double>(inst.n) * inst.n * inst.m;
+  return static_cast<int>(std::clamp(4e7 / work, 10.0, 5000.0));
+}
+
 neh_result iterated_greedy(const instance& inst, const ig_options& opt) {
   neh_result start = neh(inst);
   if (inst.n < 3 || opt.iterations <= 0) return start;

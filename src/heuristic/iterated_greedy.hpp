@@ -20,4 +20,8 @@ struct ig_options {
 // constant-temperature criterion. Returns the best schedule seen. O(iterations * n^2 m).
 neh_result iterated_greedy(const instance& inst, const ig_options& opt = {});
 
+// The automatic number of rounds: about 4e7 / (n^2 m), between 10 and 5000 (5000 on 20x20, a
+// fraction of a second; 10 on 500x20). pfsp and pfsp-mpi both start from it.
+int auto_ig_iterations(const instance& inst);
+
 }  // namespace pfsp

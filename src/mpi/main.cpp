@@ -123,8 +123,7 @@ int run(int argc, char** argv, int rank, int size) {
   info.initial_ub_source = "none";
   if (rank == 0 && a.heuristic != "none") {
     ig_options ig;
-    const double work = static_cast<double>(inst.n) * inst.n * inst.m;
-    ig.iterations = static_cast<int>(std::clamp(4e7 / work, 10.0, 5000.0));
+    ig.iterations = auto_ig_iterations(inst);
     const neh_result h = a.heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
