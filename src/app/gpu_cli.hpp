@@ -32,10 +32,9 @@ struct gpu_cli_options {
   // option only the host loop has was given (host_loop_options, --gpu-strategy other than
   // plain, --sort host).
   std::string loop = "auto";
-  bool host_loop_options = false;
-  std::string devices;  // --devices: "0,1,2", "all"; empty = --device  // --gpu-selection, --streams, --hybrid-max or
-                        // --hybrid-min given
-  gpu::strategy_params strategy;  // set by cli.cpp from --gpu-strategy and --strategy-params
+  bool host_loop_options = false;  // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
+  std::string devices;             // --devices: "0,1,2", "all"; empty = --device
+  gpu::strategy_params strategy;   // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 
 // True iff a CUDA device is present (never throws).

@@ -49,7 +49,7 @@ struct args {
   bool quiet = false;
 };
 
-int run(int argc, char** argv, int rank, int size) {
+int run(int argc, char** argv, int rank) {
   args a;
   CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks"};
   app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file (readable by every rank)")
@@ -170,7 +170,6 @@ int run(int argc, char** argv, int rank, int size) {
   else
     print_result(std::cout, inst, opt, r, info);
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
-  (void)size;
   return exit_code_for(r.status);
 }
 
@@ -179,14 +178,13 @@ int run(int argc, char** argv, int rank, int size) {
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  int rank = 0, size = 1;
+  int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   int code = pfsp::exit_internal;
   try {
-    code = run(argc, argv, rank, size);
+    code = run(argc, argv, rank);
   } catch (const pfsp::input_error& e) {
     if (rank == 0) std::cerr << "pfsp-mpi: " << e.what() << "\n";
     code = pfsp::exit_input;
