@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,prove,checkpoint,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
@@ -193,6 +193,33 @@ PY
       --threads-per-block 256 --ub "$("$PFSP" info "${RESIDENT_PROFILE_INSTANCE:-ta021}" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')" \
       --profile --no-progress 2>&1 | tee -a "$LOGS/resident_profile.log" | grep -E "profile|iterations|time" | tee -a "$SUMMARY"
   done
+fi
+
+# Hard-instance slices (issue 10): fixed-time slices from best known + 1 on 20x20 .. 200x20,
+# per configuration (HARD_CONFIGS: "label|args" entries separated by ';'), each run's JSON kept;
+# bench/hard_table.py prints the table (nodes/s, bounds/s, gap) and writes hard.json. With
+# HARD_PROFILE=S, each configuration also runs S seconds with --profile (phases timed by events).
+if has hard; then
+  HCONFIGS=${HARD_CONFIGS:-"recompute|--loop-bound recompute;parts|--loop-bound parts"}
+  for inst in ${HARD_SET:-ta021 ta056 ta081 ta101}; do
+    ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+    IFS=';' read -ra cfgs <<<"$HCONFIGS"
+    for c in "${cfgs[@]}"; do
+      label=${c%%|*} extra=${c#*|}
+      uarg=(--ub $((ub + 1)))
+      [[ ${HARD_UB:-known1} == none ]] && uarg=()
+      timeout $((${HARD_LIMIT:-10} + 60)) "$PFSP" solve "$inst" --backend gpu "${uarg[@]}" --time-limit "${HARD_LIMIT:-10}" \
+        --no-progress -q --json "$LOGS/hard_${inst}_${label}.json" $extra >"$LOGS/hard_${inst}_${label}.log" 2>&1
+      if [[ -n ${HARD_PROFILE:-} ]]; then
+        timeout $((HARD_PROFILE + 60)) "$PFSP" solve "$inst" --backend gpu "${uarg[@]}" --time-limit "$HARD_PROFILE" \
+          --no-progress -q --profile --json "$LOGS/hardprof_${inst}_${label}.json" $extra >"$LOGS/hardprof_${inst}_${label}.log" 2>&1
+      fi
+    done
+  done
+  python3 "$ROOT/bench/hard_table.py" --out "$OUT/hard.json" "$LOGS"/hard_*.json | tee "$OUT/hard.txt" | tee -a "$SUMMARY"
+  if [[ -n ${HARD_PROFILE:-} ]]; then
+    python3 "$ROOT/bench/hard_table.py" --profile "$LOGS"/hardprof_*.json | tee "$OUT/hard_profile.txt" | tee -a "$SUMMARY"
+  fi
 fi
 
 # Taillard proofs from the start heuristic (no --ub), each optimum checked against the table:

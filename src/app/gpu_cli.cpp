@@ -89,6 +89,14 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->capture_default_str()
       ->group(g);
   solve
+      .add_option("--loop-bound", o.loop_bound,
+                  "gpu, device loop: parts (each parent's front/back/remain computed once and read by its "
+                  "children's threads; lb1-lb2 as a chain, LB2 only on the children LB1 kept) or recompute (the "
+                  "papers' kernel: every child's thread rebuilds its parent's parts; --sort applies to it)")
+      ->check(CLI::IsMember({"parts", "recompute"}))
+      ->capture_default_str()
+      ->group(g);
+  solve
       .add_option("--devices", o.devices,
                   "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                   "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or all")
@@ -135,6 +143,7 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.hybrid_min = static_cast<std::size_t>(o.hybrid_min);
   p.device = o.device;
   p.strategy = o.strategy;
+  p.bound_step = o.loop_bound == "recompute" ? gpu::loop_bound::recompute : gpu::loop_bound::parts;
   p.host_threads = opt.threads;
   const bool host_only = o.host_loop_options || o.strategy.kind != gpu::gpu_strategy::plain || o.sort == "host";
   const bool device_loop = o.loop == "device" || (o.loop == "auto" && !host_only);

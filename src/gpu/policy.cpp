@@ -34,6 +34,15 @@ std::string_view to_string(memory_placement v) {
   }
   return "?";
 }
+std::string_view to_string(loop_bound v) {
+  switch (v) {
+    case loop_bound::parts:
+      return "parts";
+    case loop_bound::recompute:
+      return "recompute";
+  }
+  return "?";
+}
 std::string_view to_string(pool_sort v) {
   switch (v) {
     case pool_sort::none:

@@ -47,6 +47,13 @@ enum class pool_sort : int { none = 0, host = 1, device = 2 };
 //   breadth_first: the shallowest open nodes, one level after another (PPAM section 4).
 enum class pool_selection : int { hybrid = 0, depth_first = 1, best_first = 2, breadth_first = 3 };
 
+// How the device loop bounds a child (resident.cu, loop_bound.cuh).
+//   parts:     its parent's front/back/remain computed once per parent and read by each child's
+//              thread (O(m) a child for LB1); lb1-lb2 runs as a chain: LB1 on every child, LB2
+//              on the compacted survivors.
+//   recompute: the papers' kernel: every child's thread rebuilds its parent's parts (O(n m)).
+enum class loop_bound : int { parts = 0, recompute = 1 };
+
 struct gpu_policy {
   std::size_t pool_size = 0;  // children bounded per launch (blocks x threads); 0 = auto-tune
   int threads_per_block = 0;  // 0 = auto-tune (128 or 256)
@@ -65,6 +72,7 @@ struct gpu_policy {
   int device = 0;              // CUDA device ordinal
   std::vector<int> devices;    // --devices: one loop engine per entry (device loop); empty = {device}
   strategy_params strategy;    // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
+  loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.
@@ -76,5 +84,6 @@ std::string_view to_string(compact_mode v);
 std::string_view to_string(memory_placement v);
 std::string_view to_string(pool_sort v);
 std::string_view to_string(pool_selection v);
+std::string_view to_string(loop_bound v);
 
 }  // namespace pfsp::gpu

@@ -16,18 +16,21 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <numeric>
 #include <sstream>
 #include <thread>
+#include <thrust/iterator/counting_iterator.h>
 #include <vector>
 
 #include "gpu/bounder.hpp"
 #include "gpu/bounder_access.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_buffer.cuh"
+#include "gpu/loop_bound.cuh"
 #include "gpu/resident.hpp"
 #include "gpu/resident_step.hpp"
 #include "problem/error.hpp"
@@ -82,9 +85,32 @@ struct loop_view {
   std::uint32_t max_children;
   std::uint32_t pad_key;  // above every child_key, below 2^key_bits
   int n;
+  int ld;    // jobs a stored permutation takes: n, or n padded to 16 bytes (vec)
+  bool vec;  // permutations copied as 16-byte words
   int dirs;
   bool backward_only;
   branching rule;
+};
+
+// A node's permutation: ld jobs, as 16-byte words when the stride allows.
+template <class Job>
+__device__ __forceinline__ void copy_perm(Job* dst, const Job* src, int ld, bool vec) {
+  if (vec) {
+    const uint4* s = reinterpret_cast<const uint4*>(src);
+    uint4* d = reinterpret_cast<uint4*>(dst);
+    const int words = ld * static_cast<int>(sizeof(Job)) / 16;
+    for (int i = 0; i < words; ++i) d[i] = s[i];
+  } else {
+    for (int i = 0; i < ld; ++i) dst[i] = src[i];
+  }
+}
+
+// The LB1->LB2 chain's survivors: live children that LB1 did not prune.
+struct survivor_pred {
+  const int* bounds;
+  const std::uint32_t* live;
+  const int* ub;
+  __device__ bool operator()(std::uint32_t i) const { return i < *live && bounds[i] < *ub; }
 };
 
 // Number of nodes this iteration pops: all of [0, min(top, max_parents)) whose children fit.
@@ -119,37 +145,47 @@ __global__ void count_kernel(loop_view<Job> v) {
 }
 
 // Copies the popped nodes into the pool and writes their children's descriptors (and sort keys).
+// Slot p is popped iff its children end within the pool (incl is non-decreasing): each thread
+// decides for itself, and the last popped slot writes the pool's size.
 template <class Job>
 __global__ void gather_kernel(loop_view<Job> v) {
-  const std::uint32_t P = popped(v);
   const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t top = v.state->top;
+  const std::uint32_t lim = top < v.max_parents ? top : v.max_parents;
+  const bool mine = p < lim && v.incl[p] <= v.max_children;
+  if (mine && (p + 1 == lim || v.incl[p + 1] > v.max_children)) {
+    v.state->parents = p + 1;
+    v.state->children = v.incl[p];
+  }
   if (p == 0) {
-    v.state->parents = P;
-    v.state->children = P ? v.incl[P - 1] : 0;
+    if (!mine) {
+      v.state->parents = 0;
+      v.state->children = 0;
+    }
     // Every parent is decided against the threshold of the iteration's start, not against leaves
     // that other threads find meanwhile: the same pool gives the same directions and children,
     // whatever the order the threads run in (the incumbent still drops at once).
     v.state->iteration_ub = v.state->best;
   }
   if (v.keys) {  // pad the sort's tail: keys sort last, values point past the live children
+    const std::uint32_t P = popped(v);
     const std::uint32_t live = P ? v.incl[P - 1] : 0;
     for (std::uint32_t i = live + p; i < v.max_children; i += gridDim.x * blockDim.x) {
       v.keys[i] = v.pad_key;
       v.values[i] = i;
     }
   }
-  if (p >= P) return;
-  const std::uint32_t s = v.state->top - 1 - p;
+  if (!mine) return;
+  const std::uint32_t s = top - 1 - p;
   const int n = v.n;
-  const Job* src = v.stack_perms + static_cast<std::size_t>(s) * n;
-  Job* dst = v.pool_perms + static_cast<std::size_t>(p) * n;
-  for (int i = 0; i < n; ++i) dst[i] = src[i];
-  const std::uint32_t lim = v.stack_limits[s];
-  v.pool_limits[p] = lim;
+  copy_perm(v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.stack_perms + static_cast<std::size_t>(s) * v.ld, v.ld,
+            v.vec);
+  const std::uint32_t lim1 = v.stack_limits[s];
+  v.pool_limits[p] = lim1;
   const std::uint32_t first = v.incl[p] - v.counts[p];
   v.offsets[p] = first;
   if (v.counts[p] == 0) return;
-  write_children(p, n, limit1_of(lim), limit2_of(lim), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
+  write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
 }
 
 // One thread per popped parent: direction, pruning, leaves, ranks of the kept children
@@ -245,10 +281,8 @@ __global__ void push_kernel(loop_view<Job> v) {
   const bool backward = child_backward(d);
   const int from = first + child_position(d);
   const int to = backward ? limit2 - 1 : first;
-  const int n = v.n;
-  const Job* src = v.pool_perms + static_cast<std::size_t>(p) * n;
-  Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * n;
-  for (int i = 0; i < n; ++i) dst[i] = src[i];
+  Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
+  copy_perm(dst, v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.ld, v.vec);
   const Job t = dst[from];
   dst[from] = dst[to];
   dst[to] = t;
@@ -270,7 +304,7 @@ __global__ void finish_kernel(loop_view<Job> v) {
     const int first = limit1_of(lim) + 1;
     const int from = first + child_position(d);
     const int to = child_backward(d) ? limit2_of(lim) - 1 : first;
-    const Job* src = v.pool_perms + static_cast<std::size_t>(p) * v.n;
+    const Job* src = v.pool_perms + static_cast<std::size_t>(p) * v.ld;
     for (int i = static_cast<int>(threadIdx.x); i < v.n; i += static_cast<int>(blockDim.x)) {
       const int j = i == from ? to : (i == to ? from : i);
       v.best_perm[i] = src[j];
@@ -303,6 +337,7 @@ struct loop_settings {
   std::size_t pool = 0;  // children an iteration
   int tpb = 0;           // 0: tuned
   bool sort = false;
+  bool parts = true;  // --loop-bound parts
 };
 
 loop_settings settings_of(const gpu_policy& policy, int n) {
@@ -318,7 +353,9 @@ loop_settings settings_of(const gpu_policy& policy, int n) {
   if (s.pool < 2 * static_cast<std::size_t>(n))
     throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
   s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
-  s.sort = policy.sort == pool_sort::device;
+  s.parts = policy.bound_step == loop_bound::parts;
+  // The sort groups children by their parents' loop lengths, which only the recompute kernel has.
+  s.sort = policy.sort == pool_sort::device && !s.parts;
   return s;
 }
 
@@ -364,6 +401,10 @@ class loop_engine {
       if (occ != 256) tpbs_.push_back(occ);
     }
     sort_ = ls.sort;
+    parts_ = ls.parts;
+    // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
+    // kernel reads parents at a stride of n jobs.
+    ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
     // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
     // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
     // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
@@ -373,16 +414,16 @@ class loop_engine {
         static_cast<std::uint32_t>(std::min<std::size_t>(ls.pool / static_cast<std::size_t>(dirs), kMaxParentsPerPool));
     std::size_t free_b = 0, total_b = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    node_bytes_ = static_cast<std::size_t>(n_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
+    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
     capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
     capacity_ = std::min<std::size_t>(
         capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
     capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
 
-    const std::size_t nn = static_cast<std::size_t>(n_);
+    const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
     d_state_ = device_buffer<loop_state>(1);
-    stack_perms_ = device_buffer<Job>(capacity_ * nn);
-    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * nn);
+    stack_perms_ = device_buffer<Job>(capacity_ * ld);
+    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
     best_perm_ = device_buffer<Job>(nn);
     stack_limits_ = device_buffer<std::uint32_t>(capacity_);
     pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
@@ -413,7 +454,9 @@ class loop_engine {
       PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_sorted_.data(),
                                                     values_.data(), order_.data(), static_cast<int>(max_children_), 0,
                                                     key_bits_));
-    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, 1}));
+    std::size_t select_bytes = 0;
+    if (parts_) setup_parts(opt.bound, policy, select_bytes);
+    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, select_bytes, 1}));
 
     v_.state = d_state_.data();
     v_.stack_perms = stack_perms_.data();
@@ -438,6 +481,8 @@ class loop_engine {
     v_.max_children = max_children_;
     v_.pad_key = (1u << key_bits_) - 1u;
     v_.n = n_;
+    v_.ld = ld_;
+    v_.vec = parts_;
     v_.dirs = dirs;
     v_.backward_only = bd_->backward_only();
     v_.rule = opt.branch;
@@ -499,6 +544,14 @@ class loop_engine {
   std::uint32_t max_children() const { return max_children_; }
   int threads_per_block() const { return tpb_; }
   const bounder& tables() const { return *bd_; }
+  // What the bounding step runs, for the backend's description.
+  std::string bound_step() const {
+    if (!parts_) return "bound step: recompute (each child's thread rebuilds its parent's parts)";
+    std::string s = "bound step: parts once per parent";
+    if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
+    s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
+    return s;
+  }
   const double* phase_ms() const { return phase_ms_; }
 
   // Starts the counters at these values (the root's bound and prune, on one engine).
@@ -531,8 +584,8 @@ class loop_engine {
     if (top + k > capacity_)
       throw input_error(std::to_string(top + k) + " open nodes do not fit the device stack (" +
                         std::to_string(capacity_) + " nodes); use a larger --pool-size or --backend cpu-mt");
-    PFSP_CUDA_TRY(
-        cudaMemcpy(stack_perms_.data() + top * nn, b.perms.data(), k * nn * sizeof(Job), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy2D(stack_perms_.data() + top * ld_, ld_ * sizeof(Job), b.perms.data(), nn * sizeof(Job),
+                               nn * sizeof(Job), k, cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(
         cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
@@ -549,8 +602,8 @@ class loop_engine {
     b.limits.resize(k);
     b.lbs.resize(k);
     if (k == 0) return b;
-    PFSP_CUDA_TRY(
-        cudaMemcpy(b.perms.data(), stack_perms_.data() + from * nn, k * nn * sizeof(Job), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy2D(b.perms.data(), nn * sizeof(Job), stack_perms_.data() + from * ld_, ld_ * sizeof(Job),
+                               nn * sizeof(Job), k, cudaMemcpyDeviceToHost));
     PFSP_CUDA_TRY(
         cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
@@ -561,11 +614,11 @@ class loop_engine {
   // slide down in chunks of k, so that no copy overlaps itself.
   node_batch<Job> take_bottom(std::size_t k) {
     node_batch<Job> b = read(0, k);
-    const std::size_t top = host_.top, nn = static_cast<std::size_t>(n_);
+    const std::size_t top = host_.top, ld = static_cast<std::size_t>(ld_);
     for (std::size_t at = k; at < top; at += k) {
       const std::size_t len = std::min(k, top - at);
-      PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + (at - k) * nn, stack_perms_.data() + at * nn,
-                               len * nn * sizeof(Job), cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + (at - k) * ld, stack_perms_.data() + at * ld,
+                               len * ld * sizeof(Job), cudaMemcpyDeviceToDevice));
       PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + (at - k), stack_limits_.data() + at, len * sizeof(std::uint32_t),
                                cudaMemcpyDeviceToDevice));
       PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int),
@@ -611,6 +664,73 @@ class loop_engine {
 
  private:
   void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
+  std::size_t tpb_index() const {
+    return static_cast<std::size_t>(std::find(tpbs_.begin(), tpbs_.end(), tpb_) - tpbs_.begin());
+  }
+
+  // The parts path (loop_bound.cuh): kernels, their shared memory and grids (one wave of
+  // resident blocks per candidate block size), the parts buffers and, for the LB1->LB2 chain,
+  // the survivors' list.
+  void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
+    const device_info& dev = bd_->device();
+    const tables_view& t = ds_.tables;
+    const int size_class = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
+    first_tables_ = t;
+    // LB1 reads only the processing times, which the layout places first.
+    if (kind != bound_kind::lb2) first_tables_.shared_ints = t.off_pair_first;
+    auto fits = [&](int ints) {
+      return policy.memory == memory_placement::shared &&
+             static_cast<std::size_t>(ints) * sizeof(int) <= dev.shared_per_block_optin;
+    };
+    const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
+    pk_ = select_parts_kernels(kind, size_class, t.compact, s1, s2);
+    first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
+    second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
+    auto wave = [&](parts_kernel_fn fn, std::size_t smem) {
+      if (smem > 48 * 1024)
+        PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      std::vector<unsigned> grids;
+      for (int tpb : tpbs_) {
+        int per_sm = 0;
+        PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, tpb, smem));
+        grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev.sm_count)));
+      }
+      return grids;
+    };
+    first_grid_ = wave(pk_.first, first_smem_);
+    if (pk_.second) second_grid_ = wave(pk_.second, second_smem_);
+    parents_grid_ = std::min(blocks_for(max_parents_, kBlock), static_cast<unsigned>(16 * std::max(1, dev.sm_count)));
+    const std::size_t per_machine = static_cast<std::size_t>(max_parents_) * static_cast<std::size_t>(ds_.tables.m);
+    front_ = device_buffer<int>(per_machine);
+    back_ = device_buffer<int>(per_machine);
+    remain_ = device_buffer<int>(per_machine);
+    if (kind != bound_kind::lb1) masks_ = device_buffer<std::uint32_t>(static_cast<std::size_t>(max_parents_) * ((n_ + 31) / 32));
+    parts_v_.perms = pool_perms_.data();
+    parts_v_.limits = pool_limits_.data();
+    parts_v_.desc = desc_.data();
+    parts_v_.bounds = bounds_.data();
+    parts_v_.front = front_.data();
+    parts_v_.back = back_.data();
+    parts_v_.remain = remain_.data();
+    parts_v_.masks = kind != bound_kind::lb1 ? masks_.data() : nullptr;
+    parts_v_.stride = max_parents_;
+    parts_v_.ld = ld_;
+    parts_v_.live_parents = &d_state_.data()->parents;
+    parts_v_.live_children = &d_state_.data()->children;
+    parts_v_.live_ub = &d_state_.data()->best;
+    list_v_ = parts_v_;
+    if (pk_.second) {
+      list_ = device_buffer<std::uint32_t>(max_children_);
+      list_count_ = device_buffer<std::uint32_t>(1);
+      list_v_.list = list_.data();
+      list_v_.list_count = list_count_.data();
+      PFSP_CUDA_TRY(cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0),
+                                          list_.data(), list_count_.data(), static_cast<std::int64_t>(max_children_),
+                                          survivor_pred{bounds_.data(), &d_state_.data()->children,
+                                                        &d_state_.data()->best}));
+    }
+  }
 
   // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
   void iteration(cuda_event* ev) {
@@ -633,7 +753,21 @@ class loop_engine {
                                                     order_.data(), static_cast<int>(max_children_), 0, key_bits_, st));
     }
     mark(2);
-    ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
+    if (parts_) {
+      pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
+      pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(tpb_), first_smem_, st>>>(first_tables_, parts_v_);
+      if (pk_.second) {
+        tb = temp_.size();
+        PFSP_CUDA_TRY(cub::DeviceSelect::If(temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
+                                            list_count_.data(), static_cast<std::int64_t>(max_children_),
+                                            survivor_pred{bounds_.data(), &d_state_.data()->children,
+                                                          &d_state_.data()->best},
+                                            st));
+        pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(tpb_), second_smem_, st>>>(ds_.tables, list_v_);
+      }
+    } else {
+      ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
+    }
     mark(3);
     decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
     clear_kept_kernel<Job><<<std::min(pgrid, 1024u), kBlock, 0, st>>>(v_);
@@ -653,6 +787,16 @@ class loop_engine {
   bounder_device_side ds_;
   int tpb_ = 256;
   bool sort_ = false;
+  bool parts_ = true;
+  int ld_ = 0;
+  parts_kernels pk_;
+  tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
+  std::size_t first_smem_ = 0, second_smem_ = 0;
+  unsigned parents_grid_ = 1;
+  std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
+  parts_view parts_v_, list_v_;
+  device_buffer<int> front_, back_, remain_;
+  device_buffer<std::uint32_t> masks_, list_, list_count_;
   int key_bits_ = 1;
   std::uint32_t max_children_ = 0, max_parents_ = 0;
   std::size_t capacity_ = 0, node_bytes_ = 0;
@@ -752,7 +896,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   {
     std::ostringstream b;
     b << "gpu (" << engines[0]->tables().device().name << ", device-resident loop, " << engines[0]->tables().describe()
-      << ", pool " << engines[0]->max_children() << " children, ";
+      << ", " << engines[0]->bound_step() << ", pool " << engines[0]->max_children() << " children, ";
     const std::vector<int>& c = engines[0]->candidates();
     if (c.size() == 1) {
       b << c[0] << " threads a block";

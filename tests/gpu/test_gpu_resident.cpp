@@ -59,6 +59,7 @@ TEST(GpuResident, EverySwitchCombinationProvesTheBruteForceOptimum) {
               opt.bound = kind;
               opt.branch = rule;
               gpu::gpu_policy p;
+              p.bound_step = gpu::loop_bound::recompute;  // the variants and sorts are its kernel's
               p.kernel = kv;
               p.memory = mp;
               p.sort = ps;
@@ -67,6 +68,73 @@ TEST(GpuResident, EverySwitchCombinationProvesTheBruteForceOptimum) {
               const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
               expect_optimal(inst, r, optimum, inst.name + ": " + describe(opt, p));
             }
+  }
+}
+
+// The parts path (--loop-bound parts, the default: parents' parts computed once, lb1-lb2 as a
+// chain over the compacted LB1 survivors) on the same cases, with both table placements and
+// pools that cut parents at every boundary.
+TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
+  PFSP_REQUIRE_GPU();
+  const std::vector<instance> cases{random_instance(7, 3, 31, 1, 20), generate_taillard(8, 4, 32),
+                                    random_instance(6, 5, 33, 1, 3), random_instance(9, 2, 34, 1, 99),
+                                    random_instance(8, 7, 35, 1, 50)};
+  int combo = 0;
+  for (const instance& inst : cases) {
+    const int optimum = brute_force_optimum(inst);
+    const bound_data data(inst);
+    for (bound_kind kind : all_kinds())
+      for (branching rule : rules())
+        for (gpu::memory_placement mp : all_placements())
+          for (std::size_t pool : {std::size_t{16}, std::size_t{64}, std::size_t{1024}}) {
+            ++combo;
+            solve_options opt;
+            opt.bound = kind;
+            opt.branch = rule;
+            gpu::gpu_policy p;
+            p.bound_step = gpu::loop_bound::parts;
+            p.memory = mp;
+            p.pool_size = pool;
+            p.threads_per_block = combo % 3 ? 32 : 128;
+            const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+            expect_optimal(inst, r, optimum, inst.name + ": parts " + describe(opt, p));
+          }
+  }
+}
+
+// With the optimum as ub, the parts path and the papers' per-child kernel bound the same
+// children with the same values: the same tree, node for node (20x10 and 50x5 instances, every
+// bound, both kinds of rule).
+TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta011", "ta012", "ta031"}) {
+    const instance inst = taillard_instance(name);
+    ASSERT_TRUE(inst.known && inst.known->optimal) << name;
+    const bound_data data(inst);
+    for (bound_kind kind : all_kinds())
+      for (branching rule : {branching::min_min, branching::min_branch, branching::forward}) {
+        if (rule == branching::forward && std::string(name) != "ta031") continue;  // minutes at 20x10
+        solve_options opt;
+        opt.bound = kind;
+        opt.branch = rule;
+        opt.initial_ub = inst.known->ub;
+        opt.time_limit = 60;
+        const std::string what = std::string(name) + " " + std::string(to_string(kind)) + " " +
+                                 std::string(to_string(rule));
+        gpu::gpu_policy a, b;
+        a.bound_step = gpu::loop_bound::recompute;
+        a.sort = gpu::pool_sort::none;
+        b.bound_step = gpu::loop_bound::parts;
+        a.pool_size = b.pool_size = 65536;
+        const solve_result ra = gpu::solve_resident(data, opt, a, incumbent());
+        const solve_result rb = gpu::solve_resident(data, opt, b, incumbent());
+        ASSERT_NE(ra.status, solve_status::time_limit) << what;
+        EXPECT_EQ(ra.status, rb.status) << what;
+        EXPECT_EQ(ra.stats.branched, rb.stats.branched) << what;
+        EXPECT_EQ(ra.stats.bounds, rb.stats.bounds) << what;
+        EXPECT_EQ(ra.stats.pruned, rb.stats.pruned) << what;
+        EXPECT_EQ(ra.stats.leaves, rb.stats.leaves) << what;
+      }
   }
 }
 
@@ -158,10 +226,17 @@ TEST(GpuResident, ProvesInEverySizeClass) {
     ASSERT_EQ(cpu.status, solve_status::optimal) << spec;
     for (branching rule : {branching::forward, branching::min_min}) {
       opt.branch = rule;
-      gpu::gpu_policy p;
-      p.pool_size = 8192;
-      const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
-      expect_optimal(inst, r, cpu.makespan, std::string(spec) + " " + std::string(to_string(rule)));
+      for (bound_kind kind : {bound_kind::lb2, bound_kind::lb1_lb2})  // LB1 alone is far from Johnson here
+        for (gpu::loop_bound step : {gpu::loop_bound::parts, gpu::loop_bound::recompute}) {
+          opt.bound = kind;
+          gpu::gpu_policy p;
+          p.pool_size = 8192;
+          p.bound_step = step;
+          const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+          expect_optimal(inst, r, cpu.makespan,
+                         std::string(spec) + " " + std::string(to_string(rule)) + " " +
+                             std::string(to_string(kind)) + " " + std::string(gpu::to_string(step)));
+        }
     }
   }
 }

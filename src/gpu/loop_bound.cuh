@@ -1,0 +1,137 @@
+// The device loop's bounding step with the parents' parts computed once per parent
+// (`--loop-bound parts`, the default): a parent kernel runs node_parts once for each popped
+// parent (one thread a parent, O(n m)) and stores front, back and remain (and, for LB2, the
+// parent's scheduled set as bit words) in structure-of-arrays buffers; one thread a child then
+// reads its parent's parts and calls child_bound, as the CPU expander does. The papers' kernel
+// (`--loop-bound recompute`, bound_kernels.cuh) rebuilds node_parts in every child's thread: at
+// 50x20 that is about n m = 1000 table reads and max-adds for a child whose LB1 needs 3 m.
+//
+// Same functions, same bounds: node_parts, child_bound and the set functors are the ones every
+// other path calls, so the bounds equal the CPU's bit for bit (tests/gpu check it).
+//
+// The children kernel is grid-stride (a grid of one wave of resident blocks), so each block
+// copies its tables into shared memory once per launch, not once per 256 children; LB1 copies
+// only the processing times (the pair tables are LB2's).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gpu/bound_kernels.cuh"
+
+namespace pfsp::gpu {
+
+// Buffers of one pool of the device loop (resident.cu) as the parts kernels see them.
+struct parts_view {
+  const void* perms = nullptr;            // parents x ld jobs (8- or 16-bit by size class)
+  const std::uint32_t* limits = nullptr;  // pack_limits, per parent
+  const std::uint32_t* desc = nullptr;    // children: make_child
+  int* bounds = nullptr;                  // children, natural order
+  int* front = nullptr;                   // [k * stride + parent]
+  int* back = nullptr;                    // [k * stride + parent]
+  int* remain = nullptr;                  // [k * stride + parent]
+  std::uint32_t* masks = nullptr;         // [w * stride + parent]: bit j of word w = job 32 w + j scheduled
+  std::uint32_t stride = 0;               // parents the buffers hold
+  int ld = 0;                             // jobs a stored permutation takes (n padded to 16 bytes)
+  const std::uint32_t* live_parents = nullptr;   // parents popped this iteration
+  const std::uint32_t* live_children = nullptr;  // their children
+  const int* live_ub = nullptr;                  // pruning threshold
+  // Second pass of the LB1->LB2 chain: bound only the children listed (list[0 .. *list_count)).
+  const std::uint32_t* list = nullptr;
+  const std::uint32_t* list_count = nullptr;
+};
+
+// One thread a popped parent: its parts (and scheduled-set words when Masks).
+template <class Job, bool Compact, bool Masks>
+__global__ void parent_parts_kernel(tables_view t, parts_view v) {
+  using View = std::conditional_t<Compact, compact_bound_view<Job>, bound_view>;
+  const View b = load_tables<false, View>(t, nullptr);
+  const std::uint32_t P = *v.live_parents;
+  const int n = t.n, m = t.m;
+  for (std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
+    const std::uint32_t lim = v.limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines];
+    node_parts(b, perm, limit1, limit2, front, back, remain);
+    for (int k = 0; k < m; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+      v.front[at] = front[k];
+      v.back[at] = back[k];
+      v.remain[at] = remain[k];
+    }
+    if constexpr (Masks) {
+      // The same membership as branchless_variant::build: position i is scheduled iff it lies
+      // outside [limit1 + 1, limit2).
+      constexpr int kWords = (kMaxJobs + 31) / 32;
+      std::uint32_t words[kWords];
+      const int nw = (n + 31) >> 5;
+      for (int w = 0; w < nw; ++w) words[w] = 0;
+      const unsigned width = static_cast<unsigned>(limit2 - limit1 - 1);
+      for (int i = 0; i < n; ++i) {
+        const int j = perm[i];
+        words[j >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - limit1 - 1) >= width) << (j & 31);
+      }
+      for (int w = 0; w < nw; ++w) v.masks[static_cast<std::size_t>(w) * v.stride + p] = words[w];
+    }
+  }
+}
+
+// One thread a child (grid-stride): child_bound from the parent's stored parts.
+template <bound_kind Kind, class SC, bool Compact, bool Shared>
+__global__ void parts_children_kernel(tables_view t, parts_view v) {
+  extern __shared__ int4 smem4[];
+  const std::uint32_t C = v.list ? *v.list_count : *v.live_children;
+  if (blockIdx.x * blockDim.x >= C) return;  // the whole block: before load_tables' __syncthreads
+  const auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  using Job = typename SC::job;
+  const int ub = *v.live_ub;
+  const int m = t.m;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < C; i += gridDim.x * blockDim.x) {
+    const std::uint32_t idx = v.list ? v.list[i] : i;
+    const std::uint32_t d = v.desc[idx];
+    const std::uint32_t p = child_parent(d);
+    const int first = limit1_of(v.limits[p]) + 1;
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    const int job = perm[first + child_position(d)];
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    for (int k = 0; k < m; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+      front[k] = v.front[at];
+      back[k] = v.back[at];
+      remain[k] = v.remain[at];
+    }
+    const bool forward = !child_backward(d);
+    int lb;
+    if constexpr (Kind == bound_kind::lb1) {
+      lb = child_bound(Kind, b, front, back, remain, no_set{}, job, forward, ub, scratch);
+    } else if constexpr (SC::max_n <= 64) {
+      const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) |
+                                 (static_cast<std::uint64_t>(v.masks[static_cast<std::size_t>(v.stride) + p]) << 32);
+      lb = child_bound(Kind, b, front, back, remain, mask64_set{mask}, job, forward, ub, scratch);
+    } else {
+      std::uint32_t words[SC::words];
+      const int nw = (t.n + 31) >> 5;
+      for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
+      lb = child_bound(Kind, b, front, back, remain, mask_words_set{words}, job, forward, ub, scratch);
+    }
+    v.bounds[idx] = lb;
+  }
+}
+
+using parts_kernel_fn = void (*)(tables_view, parts_view);
+
+// The instantiations one engine uses (loop_kernels.cu).
+struct parts_kernels {
+  parts_kernel_fn parents = nullptr;   // parent_parts_kernel
+  parts_kernel_fn first = nullptr;     // children: LB1, or LB2 for --bound lb2
+  parts_kernel_fn second = nullptr;    // lb1-lb2: LB2 on the children LB1 kept (listed); else null
+};
+
+// kind: the bound; size_class_id 0/1/2 (small, medium, large); compact tables; shared: whether
+// the tables a kernel needs fit in shared memory (per kernel, decided by the caller).
+parts_kernels select_parts_kernels(bound_kind kind, int size_class_id, bool compact, bool shared_first,
+                                   bool shared_second);
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,57 @@
+// Instantiations of the device loop's parts kernels (loop_bound.cuh).
+#include "gpu/loop_bound.cuh"
+
+namespace pfsp::gpu {
+namespace {
+
+template <bound_kind Kind, class SC, bool Compact>
+parts_kernel_fn children_for(bool shared) {
+  if (shared) return parts_children_kernel<Kind, SC, Compact, true>;
+  return parts_children_kernel<Kind, SC, Compact, false>;
+}
+
+template <class SC, bool Compact>
+parts_kernels by_class(bound_kind kind, bool shared_first, bool shared_second) {
+  using Job = typename SC::job;
+  parts_kernels k;
+  switch (kind) {
+    case bound_kind::lb1:
+      k.parents = parent_parts_kernel<Job, Compact, false>;
+      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first);
+      break;
+    case bound_kind::lb2:
+      k.parents = parent_parts_kernel<Job, Compact, true>;
+      k.first = children_for<bound_kind::lb2, SC, Compact>(shared_first);
+      break;
+    case bound_kind::lb1_lb2:
+      // The chain: LB1 on every child, then LB2 (max(LB1, pairs), what lb1_lb2 gives a child
+      // LB1 did not prune) on the compacted survivors only.
+      k.parents = parent_parts_kernel<Job, Compact, true>;
+      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first);
+      k.second = children_for<bound_kind::lb2, SC, Compact>(shared_second);
+      break;
+  }
+  return k;
+}
+
+template <class SC>
+parts_kernels by_compact(bound_kind kind, bool compact, bool shared_first, bool shared_second) {
+  if (compact) return by_class<SC, true>(kind, shared_first, shared_second);
+  return by_class<SC, false>(kind, shared_first, shared_second);
+}
+
+}  // namespace
+
+parts_kernels select_parts_kernels(bound_kind kind, int size_class_id, bool compact, bool shared_first,
+                                   bool shared_second) {
+  switch (size_class_id) {
+    case 0:
+      return by_compact<size_small>(kind, compact, shared_first, shared_second);
+    case 1:
+      return by_compact<size_medium>(kind, compact, shared_first, shared_second);
+    default:
+      return by_compact<size_large>(kind, compact, shared_first, shared_second);
+  }
+}
+
+}  // namespace pfsp::gpu
