@@ -216,9 +216,9 @@ if has hard; then
       fi
     done
   done
-  python3 "$ROOT/bench/hard_table.py" --out "$OUT/hard.json" "$LOGS"/hard_*.json | tee "$OUT/hard.txt" | tee -a "$SUMMARY"
+  python3 "$ROOT/bench/hard_table.py" --out "$OUT/hard.json" "$LOGS"/hard_*.log | tee "$OUT/hard.txt" | tee -a "$SUMMARY"
   if [[ -n ${HARD_PROFILE:-} ]]; then
-    python3 "$ROOT/bench/hard_table.py" --profile "$LOGS"/hardprof_*.json | tee "$OUT/hard_profile.txt" | tee -a "$SUMMARY"
+    python3 "$ROOT/bench/hard_table.py" --profile "$LOGS"/hardprof_*.log | tee "$OUT/hard_profile.txt" | tee -a "$SUMMARY"
   fi
 fi
 

@@ -12,6 +12,7 @@ namespace pfsp {
 
 PFSP_HD int lb1_from_parts(int m, const int* front, const int* back, const int* remain) {
   int tmp = 0, lb = 0;
+  PFSP_UNROLL
   for (int k = 0; k < m; ++k) {
     const int e = front[k] + remain[k];
     tmp = tmp > e ? tmp : e;
@@ -27,6 +28,7 @@ PFSP_HD int lb1_from_parts(int m, const int* front, const int* back, const int* 
 template <class Inst>
 PFSP_HD int lb1_forward_child(Inst inst, const int* front, const int* back, const int* remain, int job) {
   int f = 0, tmp = 0, lb = 0;
+  PFSP_UNROLL
   for (int k = 0; k < inst.m; ++k) {
     const int p = inst.time(k, job);
     f = (f > front[k] ? f : front[k]) + p;  // child's front[k]
@@ -45,6 +47,7 @@ PFSP_HD int lb1_backward_child(Inst inst, const int* front, const int* back, con
                                int* child_back) {
   back_after(inst, back, job, child_back);
   int tmp = 0, lb = 0;
+  PFSP_UNROLL
   for (int k = 0; k < inst.m; ++k) {
     const int e = front[k] + remain[k] - inst.time(k, job);
     tmp = tmp > e ? tmp : e;

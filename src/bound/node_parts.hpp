@@ -88,6 +88,7 @@ PFSP_HD void node_parts(View b, const Job* perm, int limit1, int limit2, int* fr
 template <class Inst>
 PFSP_HD void front_after(Inst inst, const int* front, int job, int* child_front) {
   int t = 0;
+  PFSP_UNROLL
   for (int k = 0; k < inst.m; ++k) {
     t = (t > front[k] ? t : front[k]) + inst.time(k, job);
     child_front[k] = t;
@@ -98,6 +99,7 @@ PFSP_HD void front_after(Inst inst, const int* front, int job, int* child_front)
 template <class Inst>
 PFSP_HD void back_after(Inst inst, const int* back, int job, int* child_back) {
   int t = 0;
+  PFSP_UNROLL
   for (int k = inst.m - 1; k >= 0; --k) {
     t = (t > back[k] ? t : back[k]) + inst.time(k, job);
     child_back[k] = t;

@@ -79,15 +79,18 @@ __global__ void parent_parts_kernel(tables_view t, parts_view v) {
 }
 
 // One thread a child (grid-stride): child_bound from the parent's stored parts.
-template <bound_kind Kind, class SC, bool Compact, bool Shared>
+// M > 0: the machine count as a compile-time constant (t.m == M): the per-machine loops unroll
+// and front/back/remain stay in registers (LB1); 0: any m, arrays in local memory.
+template <bound_kind Kind, class SC, bool Compact, bool Shared, int M>
 __global__ void parts_children_kernel(tables_view t, parts_view v) {
   extern __shared__ int4 smem4[];
   const std::uint32_t C = v.list ? *v.list_count : *v.live_children;
   if (blockIdx.x * blockDim.x >= C) return;  // the whole block: before load_tables' __syncthreads
-  const auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  if constexpr (M > 0) b.inst.m = M;
   using Job = typename SC::job;
   const int ub = *v.live_ub;
-  const int m = t.m;
+  const int m = M > 0 ? M : t.m;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < C; i += gridDim.x * blockDim.x) {
     const std::uint32_t idx = v.list ? v.list[i] : i;
     const std::uint32_t d = v.desc[idx];
@@ -96,6 +99,7 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
     const int job = perm[first + child_position(d)];
     int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    PFSP_UNROLL
     for (int k = 0; k < m; ++k) {
       const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
       front[k] = v.front[at];
@@ -107,8 +111,8 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
     if constexpr (Kind == bound_kind::lb1) {
       lb = child_bound(Kind, b, front, back, remain, no_set{}, job, forward, ub, scratch);
     } else if constexpr (SC::max_n <= 64) {
-      const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) |
-                                 (static_cast<std::uint64_t>(v.masks[static_cast<std::size_t>(v.stride) + p]) << 32);
+      const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;  // one word up to 32
+      const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
       lb = child_bound(Kind, b, front, back, remain, mask64_set{mask}, job, forward, ub, scratch);
     } else {
       std::uint32_t words[SC::words];
@@ -129,9 +133,10 @@ struct parts_kernels {
   parts_kernel_fn second = nullptr;    // lb1-lb2: LB2 on the children LB1 kept (listed); else null
 };
 
-// kind: the bound; size_class_id 0/1/2 (small, medium, large); compact tables; shared: whether
-// the tables a kernel needs fit in shared memory (per kernel, decided by the caller).
-parts_kernels select_parts_kernels(bound_kind kind, int size_class_id, bool compact, bool shared_first,
+// kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
+// 0/1/2 (small, medium, large); compact tables; shared: whether the tables a kernel needs fit in
+// shared memory (per kernel, decided by the caller).
+parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
                                    bool shared_second);
 
 }  // namespace pfsp::gpu

@@ -4,53 +4,72 @@
 namespace pfsp::gpu {
 namespace {
 
+template <bound_kind Kind, class SC, bool Compact, int M>
+parts_kernel_fn children_m(bool shared) {
+  if (shared) return parts_children_kernel<Kind, SC, Compact, true, M>;
+  return parts_children_kernel<Kind, SC, Compact, false, M>;
+}
+
+// LB1 gets a kernel per Taillard machine count (its loops unrolled, parts in registers); LB2's
+// pair loop indexes front/back by the pair's machines, so its arrays stay in memory anyway.
 template <bound_kind Kind, class SC, bool Compact>
-parts_kernel_fn children_for(bool shared) {
-  if (shared) return parts_children_kernel<Kind, SC, Compact, true>;
-  return parts_children_kernel<Kind, SC, Compact, false>;
+parts_kernel_fn children_for(bool shared, int m) {
+  if constexpr (Kind == bound_kind::lb1) {
+    switch (m) {
+      case 5:
+        return children_m<Kind, SC, Compact, 5>(shared);
+      case 10:
+        return children_m<Kind, SC, Compact, 10>(shared);
+      case 20:
+        return children_m<Kind, SC, Compact, 20>(shared);
+      default:
+        break;
+    }
+  }
+  return children_m<Kind, SC, Compact, 0>(shared);
 }
 
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, bool shared_first, bool shared_second) {
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
     case bound_kind::lb1:
       k.parents = parent_parts_kernel<Job, Compact, false>;
-      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first);
+      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
       break;
     case bound_kind::lb2:
       k.parents = parent_parts_kernel<Job, Compact, true>;
-      k.first = children_for<bound_kind::lb2, SC, Compact>(shared_first);
+      k.first = children_for<bound_kind::lb2, SC, Compact>(shared_first, m);
       break;
     case bound_kind::lb1_lb2:
       // The chain: LB1 on every child, then LB2 (max(LB1, pairs), what lb1_lb2 gives a child
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parent_parts_kernel<Job, Compact, true>;
-      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first);
-      k.second = children_for<bound_kind::lb2, SC, Compact>(shared_second);
+      k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
+      k.second = children_for<bound_kind::lb2, SC, Compact>(shared_second, m);
       break;
   }
   return k;
 }
 
 template <class SC>
-parts_kernels by_compact(bound_kind kind, bool compact, bool shared_first, bool shared_second) {
-  if (compact) return by_class<SC, true>(kind, shared_first, shared_second);
-  return by_class<SC, false>(kind, shared_first, shared_second);
+parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second);
+  return by_class<SC, false>(kind, m, shared_first, shared_second);
 }
 
 }  // namespace
 
-parts_kernels select_parts_kernels(bound_kind kind, int size_class_id, bool compact, bool shared_first,
+parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
                                    bool shared_second) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, compact, shared_first, shared_second);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second);
     case 1:
-      return by_compact<size_medium>(kind, compact, shared_first, shared_second);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second);
     default:
-      return by_compact<size_large>(kind, compact, shared_first, shared_second);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second);
   }
 }
 

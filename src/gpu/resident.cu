@@ -75,7 +75,7 @@ struct loop_view {
   std::uint32_t* keys;       // children: child_key (device sort), padded
   std::uint32_t* values;     // children: identity, padded
   int* bounds;               // children, natural order
-  int* rank;                 // children: rank among the kept, -1 otherwise
+  std::uint8_t* forward;     // per parent: direction chosen (1 forward)
   std::uint32_t* kept;       // per parent: children kept
   std::uint32_t* kept_incl;  // inclusive scan of kept
   Job* best_perm;
@@ -188,7 +188,8 @@ __global__ void gather_kernel(loop_view<Job> v) {
   write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
 }
 
-// One thread per popped parent: direction, pruning, leaves, ranks of the kept children
+// One thread per popped parent: direction, pruning, leaves, number of kept children (their
+// ranks are computed by push_kernel, one thread a child)
 // (resident_step.hpp); counters reduced per block.
 template <class Job>
 __global__ void decide_kernel(loop_view<Job> v) {
@@ -209,7 +210,8 @@ __global__ void decide_kernel(loop_view<Job> v) {
     } else {
       const std::uint32_t off = v.offsets[p];
       const int ub = v.state->iteration_ub;
-      const parent_step st = decide_parent(v.rule, v.bounds + off, count, v.dirs, ub, v.rank + off);
+      const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, ub);
+      v.forward[p] = st.forward ? 1 : 0;
       branched = 1;
       bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
       pruned = static_cast<unsigned long long>(st.pruned);
@@ -254,17 +256,28 @@ __global__ void clear_kept_kernel(loop_view<Job> v) {
     v.kept[p] = 0;
 }
 
-// One thread per child: a kept child is written onto the stack. Parent p's kept children go to
-// a segment mirrored in parent order (the parent popped first, from the top, gets the highest
-// segment), in rank order inside it: the stack pops the pool's best child of its first parent
-// first, as the sequential depth-first search would.
+// One thread per child: a kept child (chosen direction, bound below the iteration's threshold,
+// not a leaf) is written onto the stack. Parent p's kept children go to a segment mirrored in
+// parent order (the parent popped first, from the top, gets the highest segment), in rank order
+// inside it (child_rank, computed here, O(count) a child): the stack pops the pool's best child
+// of its first parent first, as the sequential depth-first search would.
 template <class Job>
 __global__ void push_kernel(loop_view<Job> v) {
   const std::uint32_t C = v.state->children;
   const std::uint32_t idx = blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= C) return;
-  const int r = v.rank[idx];
-  if (r < 0) return;
+  const int ub = v.state->iteration_ub;
+  if (v.bounds[idx] >= ub) return;
+  const std::uint32_t d = v.desc[idx];
+  const std::uint32_t p = child_parent(d);
+  const std::uint32_t lim = v.pool_limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  if (count == 1) return;  // a leaf: decide_kernel took it
+  const bool backward = child_backward(d);
+  if (v.dirs == 2 && backward == (v.forward[p] != 0)) return;  // the other direction
+  const std::uint32_t chosen = v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
+  const int r = child_rank(v.bounds + chosen, count, child_position(d), ub);
   const std::uint32_t P = v.state->parents;
   const std::uint32_t base = v.state->top - P;
   const std::uint32_t total = v.kept_incl[v.max_parents - 1];
@@ -272,13 +285,8 @@ __global__ void push_kernel(loop_view<Job> v) {
     v.state->overflow = 1;
     return;
   }
-  const std::uint32_t d = v.desc[idx];
-  const std::uint32_t p = child_parent(d);
   const std::uint32_t dest = base + total - v.kept_incl[p] + static_cast<std::uint32_t>(r);
-  const std::uint32_t lim = v.pool_limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
   const int first = limit1 + 1;
-  const bool backward = child_backward(d);
   const int from = first + child_position(d);
   const int to = backward ? limit2 - 1 : first;
   Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
@@ -409,9 +417,12 @@ class loop_engine {
     // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
     // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
     // free memory.
+    // The per-parent passes (count, scans, gather, decide) run over max_parents slots whatever
+    // the pool holds: a quarter of the most parents a pool could take (pool / dirs, all with one
+    // unscheduled job) keeps them short; a pool of deep parents is then cut at that many.
     max_children_ = static_cast<std::uint32_t>(ls.pool);
-    max_parents_ =
-        static_cast<std::uint32_t>(std::min<std::size_t>(ls.pool / static_cast<std::size_t>(dirs), kMaxParentsPerPool));
+    max_parents_ = static_cast<std::uint32_t>(std::max<std::size_t>(
+        1, std::min<std::size_t>(ls.pool / (4 * static_cast<std::size_t>(dirs)), kMaxParentsPerPool)));
     std::size_t free_b = 0, total_b = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
@@ -435,7 +446,7 @@ class loop_engine {
     kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
     stack_lbs_ = device_buffer<int>(capacity_);
     bounds_ = device_buffer<int>(max_children_);
-    rank_ = device_buffer<int>(max_children_);
+    forward_ = device_buffer<std::uint8_t>(max_parents_);
     if (sort_) {
       keys_ = device_buffer<std::uint32_t>(max_children_);
       keys_sorted_ = device_buffer<std::uint32_t>(max_children_);
@@ -471,7 +482,7 @@ class loop_engine {
     v_.keys = sort_ ? keys_.data() : nullptr;
     v_.values = sort_ ? values_.data() : nullptr;
     v_.bounds = bounds_.data();
-    v_.rank = rank_.data();
+    v_.forward = forward_.data();
     v_.kept = kept_.data();
     v_.kept_incl = kept_incl_.data();
     v_.best_perm = best_perm_.data();
@@ -683,7 +694,7 @@ class loop_engine {
              static_cast<std::size_t>(ints) * sizeof(int) <= dev.shared_per_block_optin;
     };
     const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
-    pk_ = select_parts_kernels(kind, size_class, t.compact, s1, s2);
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
     auto wave = [&](parts_kernel_fn fn, std::size_t smem) {
@@ -803,7 +814,8 @@ class loop_engine {
   device_buffer<loop_state> d_state_;
   device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
   device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;
-  device_buffer<int> stack_lbs_, bounds_, rank_;
+  device_buffer<int> stack_lbs_, bounds_;
+  device_buffer<std::uint8_t> forward_;
   device_buffer<std::uint32_t> keys_, keys_sorted_, values_, order_;
   device_buffer<double> d_weights_;
   device_buffer<unsigned char> temp_;

@@ -19,17 +19,15 @@ struct parent_step {
   int leaf_position = -1;  // its position among the unscheduled (0 when count == 1)
 };
 
-// bounds: the parent's children in natural order (pool_layout.hpp): count forward children then
-// count backward ones when dirs == 2, else count children of the one direction. rank (same
-// layout): rank of each kept child among the kept (0 = largest bound), -1 for every other child.
-PFSP_HD parent_step decide_parent(branching rule, const int* bounds, int count, int dirs, int ub, int* rank) {
+// The step without the ranks: direction, pruned children, the leaf. bounds: the parent's
+// children in natural order (pool_layout.hpp): count forward children then count backward ones
+// when dirs == 2, else count children of the one direction.
+PFSP_HD parent_step decide_parent_counts(branching rule, const int* bounds, int count, int dirs, int ub) {
   parent_step s;
   const int* fwd = bounds;
   const int* bwd = dirs == 2 ? bounds + count : bounds;
   s.forward = dirs == 2 ? choose_forward_hd(rule, fwd, bwd, count, ub) : rule != branching::backward;
-  const int chosen = dirs == 2 && !s.forward ? count : 0;
-  const int* lbs = bounds + chosen;
-  for (int i = 0; i < count * dirs; ++i) rank[i] = -1;
+  const int* lbs = bounds + (dirs == 2 && !s.forward ? count : 0);
   for (int c = 0; c < count; ++c) {
     const int lb = lbs[c];
     if (lb >= ub) {
@@ -39,15 +37,34 @@ PFSP_HD parent_step decide_parent(branching rule, const int* bounds, int count, 
       s.leaf_makespan = lb;
       s.leaf_position = c;
     } else {
-      int r = 0;
-      for (int o = 0; o < count; ++o) {
-        const int v = lbs[o];
-        r += (v < ub && (v > lb || (v == lb && o < c))) ? 1 : 0;
-      }
-      rank[chosen + c] = r;
       ++s.survivors;
     }
   }
+  return s;
+}
+
+// Rank of the kept child c (lbs[c] < ub, count > 1) among the kept children of the chosen
+// direction lbs[0 .. count): those with a larger bound, or an equal bound and a smaller
+// position, come before it. O(count): the device loop computes it in each child's thread.
+PFSP_HD int child_rank(const int* lbs, int count, int c, int ub) {
+  const int lb = lbs[c];
+  int r = 0;
+  for (int o = 0; o < count; ++o) {
+    const int v = lbs[o];
+    r += (v < ub && (v > lb || (v == lb && o < c))) ? 1 : 0;
+  }
+  return r;
+}
+
+// The whole step. rank (same layout as bounds): rank of each kept child among the kept (0 =
+// largest bound), -1 for every other child.
+PFSP_HD parent_step decide_parent(branching rule, const int* bounds, int count, int dirs, int ub, int* rank) {
+  const parent_step s = decide_parent_counts(rule, bounds, count, dirs, ub);
+  const int chosen = dirs == 2 && !s.forward ? count : 0;
+  for (int i = 0; i < count * dirs; ++i) rank[i] = -1;
+  if (count > 1)
+    for (int c = 0; c < count; ++c)
+      if (bounds[chosen + c] < ub) rank[chosen + c] = child_rank(bounds + chosen, count, c, ub);
   return s;
 }
 

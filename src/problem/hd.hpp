@@ -2,6 +2,15 @@
 // The core is plain C++20: this header includes no CUDA header, so g++ builds it alone.
 #pragma once
 
+// PFSP_UNROLL before a loop over machines: fully unrolled in device code when the machine count
+// is a compile-time constant there (the device loop's kernels for m = 5, 10, 20), so per-machine
+// arrays stay in registers; nothing on the host.
+#if defined(__CUDA_ARCH__)
+#define PFSP_UNROLL _Pragma("unroll")
+#else
+#define PFSP_UNROLL
+#endif
+
 #if defined(__CUDACC__)
 #define PFSP_HD __host__ __device__ __forceinline__
 #define PFSP_HD_NOINLINE __host__ __device__
