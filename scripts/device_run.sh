@@ -228,7 +228,9 @@ if has prove; then
   IFS=';' read -ra cfgs <<<"${PROVE_CONFIGS:-device|--backend gpu --bound lb2 --gpu-loop device;host|--backend gpu --bound lb2 --gpu-loop host}"
   for c in "${cfgs[@]}"; do
     label=${c%%|*} extra=${c#*|}
-    PFSP_BIN=$PFSP run_logged "prove_$label" 500 scripts/prove_taillard.sh "${PROVE_FIRST:-1}" "${PROVE_LAST:-30}" $extra
+    pub=
+    [[ $label == *-opt ]] && pub=optimum  # a label ending in -opt starts from --ub = the optimum
+    PFSP_BIN=$PFSP PROVE_UB=$pub run_logged "prove_$label" 500 scripts/prove_taillard.sh "${PROVE_FIRST:-1}" "${PROVE_LAST:-30}" $extra
     cp "$LOGS/prove_$label.log" "$OUT/prove_$label.md"
     awk -F'|' 'NR > 2 {t += $7} END {printf "prove total: %.2f s\n", t}' "$LOGS/prove_$label.log" | tee -a "$SUMMARY"
   done
