@@ -675,6 +675,12 @@ class loop_engine {
 
  private:
   void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
+  // A parts kernel's block: the candidate size, within what its registers allow.
+  static int parts_block(parts_kernel_fn fn, int tpb) {
+    cudaFuncAttributes a{};
+    PFSP_CUDA_TRY(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(fn)));
+    return std::max(32, std::min(tpb, a.maxThreadsPerBlock / 32 * 32));
+  }
   std::size_t tpb_index() const {
     return static_cast<std::size_t>(std::find(tpbs_.begin(), tpbs_.end(), tpb_) - tpbs_.begin());
   }
@@ -704,7 +710,7 @@ class loop_engine {
       std::vector<unsigned> grids;
       for (int tpb : tpbs_) {
         int per_sm = 0;
-        PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, tpb, smem));
+        PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, parts_block(fn, tpb), smem));
         grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev.sm_count)));
       }
       return grids;
@@ -766,7 +772,8 @@ class loop_engine {
     mark(2);
     if (parts_) {
       pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
-      pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(tpb_), first_smem_, st>>>(first_tables_, parts_v_);
+      pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
+          first_tables_, parts_v_);
       if (pk_.second) {
         tb = temp_.size();
         PFSP_CUDA_TRY(cub::DeviceSelect::If(temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
@@ -774,7 +781,8 @@ class loop_engine {
                                             survivor_pred{bounds_.data(), &d_state_.data()->children,
                                                           &d_state_.data()->best},
                                             st));
-        pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(tpb_), second_smem_, st>>>(ds_.tables, list_v_);
+        pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.second, tpb_)), second_smem_,
+                     st>>>(ds_.tables, list_v_);
       }
     } else {
       ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
