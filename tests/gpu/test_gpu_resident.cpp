@@ -107,7 +107,7 @@ TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
 // bound, both kinds of rule).
 TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta011", "ta012", "ta031", "random:13,6,3"}) {
+  for (const char* name : {"ta011", "ta012", "ta031", "random:13,6,3", "ta021"}) {
     const instance inst = load_instance(name);
     const bool taillard = inst.known.has_value();
     // The random instance's optimum is found by the CPU first; it runs the one-direction rules
@@ -117,6 +117,8 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
     for (bound_kind kind : all_kinds())
       for (branching rule : {branching::min_min, branching::min_branch, branching::forward, branching::backward}) {
         if (taillard && (rule == branching::forward || rule == branching::backward)) continue;
+        // 20x20 (the register-heavy m = 20 kernels at the tuned block sizes): the chain, once.
+        if (std::string(name) == "ta021" && (kind != bound_kind::lb1_lb2 || rule != branching::min_min)) continue;
         solve_options opt;
         opt.bound = kind;
         opt.branch = rule;
