@@ -21,9 +21,7 @@ def main():
     a = ap.parse_args()
     rows = []
     for f in sorted(a.files):
-        if f.endswith(".log"):  # a run's log stands for its missing JSON only
-            if os.path.exists(f[:-4] + ".json"):
-                continue
+        if f.endswith(".log"):  # a run's log names its JSON (missing when the run failed)
             f = f[:-4] + ".json"
         m = re.match(r"hard(?:prof)?_(ta\d+|[^_]+)_(.+)\.json$", os.path.basename(f))
         inst, label = (m.group(1), m.group(2)) if m else (f, "?")
