@@ -138,8 +138,12 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       std::ostringstream s;
       s << std::fixed << std::setprecision(1) << "[" << std::setw(7) << p.elapsed << " s] nodes " << p.nodes << " ("
         << std::setprecision(2) << (p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed / 1e6 : 0.0)
-        << " M/s)  best " << p.best << "  open " << p.open << "  explored " << std::setprecision(4)
-        << 100.0 * p.explored << " %\n";
+        << " M/s)  best " << p.best << "  open " << p.open;
+      if (p.global_lb >= 0)
+        s << "  lb " << p.global_lb << "  gap " << std::setprecision(2)
+          << 100.0 * (p.best - p.global_lb) / std::max(p.best, 1) << " %";
+      if (p.remaining >= 0) s << "  left ~" << std::setprecision(3) << std::scientific << p.remaining << std::fixed << " nodes";
+      s << "  explored " << std::setprecision(4) << 100.0 * p.explored << " %\n";
       err << s.str() << std::flush;
     };
   }

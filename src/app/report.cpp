@@ -123,6 +123,18 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   if (r.stats.setup_seconds > 0) j["setup_seconds"] = r.stats.setup_seconds;
   j["backend"] = r.backend;
   j["notes"] = r.notes;
+  if (!r.trace.empty()) {
+    // Progress snapshots: global lower bound and remaining-tree estimate over time (GPU device loop).
+    nlohmann::json t = nlohmann::json::array();
+    for (const progress_info& p : r.trace)
+      t.push_back({{"elapsed", p.elapsed},
+                   {"branched", p.nodes},
+                   {"best", p.best},
+                   {"open", p.open},
+                   {"global_lb", p.global_lb},
+                   {"remaining_estimate", p.remaining}});
+    j["progress"] = t;
+  }
   j["options"] = {{"backend", info.backend_opt},
                   {"threads", info.threads},
                   {"bound", std::string(to_string(opt.bound))},

@@ -37,6 +37,7 @@
 #include "problem/makespan.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
+#include "search/tree_estimate.hpp"
 
 namespace pfsp::gpu {
 namespace {
@@ -79,6 +80,8 @@ struct loop_view {
   std::uint32_t* kept;       // per parent: children kept
   std::uint32_t* kept_incl;  // inclusive scan of kept
   Job* best_perm;
+  unsigned long long* depth_popped;  // [depth]: parents popped (tree_estimate.hpp), cumulative
+  unsigned long long* depth_kept;    // [depth]: their children pushed, cumulative
   const double* weights;  // (n - d)! / n!
   std::size_t capacity;   // stack nodes
   std::uint32_t max_parents;
@@ -196,6 +199,11 @@ __global__ void decide_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
   if (blockIdx.x * blockDim.x >= P) return;  // whole block: nothing popped here
   const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  // Per-depth counts of the estimate, gathered in shared memory, added to the global ones once
+  // a block.
+  __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
+  __syncthreads();
   unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
   double explored = 0;
   std::uint32_t kept = 0;
@@ -227,6 +235,17 @@ __global__ void decide_kernel(loop_view<Job> v) {
     }
   }
   if (p < v.max_parents) v.kept[p] = kept;
+  if (p < P) {
+    const std::uint32_t lim = v.pool_limits[p];
+    const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
+    atomicAdd(&h_popped[depth], 1u);
+    if (kept) atomicAdd(&h_kept[depth], kept);
+  }
+  __syncthreads();
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
+    if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
+    if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
+  }
   using reduce_u = cub::BlockReduce<unsigned long long, kBlock>;
   using reduce_d = cub::BlockReduce<double, kBlock>;
   __shared__ typename reduce_u::TempStorage tu;
@@ -296,6 +315,29 @@ __global__ void push_kernel(loop_view<Job> v) {
   dst[to] = t;
   v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
   v.stack_lbs[dest] = v.bounds[idx];
+}
+
+// Progress statistics of the open nodes (between iterations): the smallest bound and the
+// number of open nodes per depth. out_min starts at INT_MAX, out_open at 0.
+template <class Job>
+__global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long long* out_open) {
+  __shared__ unsigned int h_open[kMaxJobs + 1];
+  __shared__ int block_min;
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_open[d] = 0;
+  if (threadIdx.x == 0) block_min = INT_MAX;
+  __syncthreads();
+  const std::uint32_t top = v.state->top;
+  int mine = INT_MAX;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < top; i += gridDim.x * blockDim.x) {
+    const std::uint32_t lim = v.stack_limits[i];
+    atomicAdd(&h_open[(limit1_of(lim) + 1) + (v.n - limit2_of(lim))], 1u);
+    mine = min(mine, v.stack_lbs[i]);
+  }
+  atomicMin(&block_min, mine);
+  __syncthreads();
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x))
+    if (h_open[d]) atomicAdd(&out_open[d], static_cast<unsigned long long>(h_open[d]));
+  if (threadIdx.x == 0 && block_min != INT_MAX) atomicMin(out_min, block_min);
 }
 
 // One block: the new stack size and, when a leaf improved the threshold, its schedule.
@@ -453,6 +495,12 @@ class loop_engine {
       values_ = device_buffer<std::uint32_t>(max_children_);
       order_ = device_buffer<std::uint32_t>(max_children_);
     }
+    depth_popped_ = device_buffer<unsigned long long>(nn + 1);
+    depth_kept_ = device_buffer<unsigned long long>(nn + 1);
+    open_depths_ = device_buffer<unsigned long long>(nn + 1);
+    open_min_ = device_buffer<int>(1);
+    PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
     const std::vector<double> weights = subtree_weights(n_);
     d_weights_ = device_buffer<double>(weights.size());
     PFSP_CUDA_TRY(
@@ -486,6 +534,8 @@ class loop_engine {
     v_.kept = kept_.data();
     v_.kept_incl = kept_incl_.data();
     v_.best_perm = best_perm_.data();
+    v_.depth_popped = depth_popped_.data();
+    v_.depth_kept = depth_kept_.data();
     v_.weights = d_weights_.data();
     v_.capacity = capacity_;
     v_.max_parents = max_parents_;
@@ -671,6 +721,34 @@ class loop_engine {
     return perm;
   }
 
+  // The open nodes' smallest bound and depths, and the per-depth counts so far, added into p
+  // (sized n + 1); returns the smallest bound (INT_MAX when the stack is empty). Between runs.
+  int collect(depth_profile& p) {
+    use();
+    const cudaStream_t st = stream_.get();
+    const std::size_t d = static_cast<std::size_t>(n_) + 1;
+    const int big = INT_MAX;
+    PFSP_CUDA_TRY(cudaMemcpyAsync(open_min_.data(), &big, sizeof big, cudaMemcpyHostToDevice, st));
+    PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
+    if (host_.top > 0)
+      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, 256), 4096u), 256, 0, st>>>(v_, open_min_.data(),
+                                                                                         open_depths_.data());
+    PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
+    std::vector<unsigned long long> a(d), b(d), c(d);
+    int mn = INT_MAX;
+    PFSP_CUDA_TRY(cudaMemcpyAsync(a.data(), depth_popped_.data(), d * sizeof a[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(b.data(), depth_kept_.data(), d * sizeof b[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(c.data(), open_depths_.data(), d * sizeof c[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(&mn, open_min_.data(), sizeof mn, cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    for (std::size_t i = 0; i < d; ++i) {
+      p.popped[i] += a[i];
+      p.kept[i] += b[i];
+      p.open[i] += c[i];
+    }
+    return mn;
+  }
+
   static constexpr int kPhases = 5;
 
  private:
@@ -826,6 +904,8 @@ class loop_engine {
   device_buffer<std::uint8_t> forward_;
   device_buffer<std::uint32_t> keys_, keys_sorted_, values_, order_;
   device_buffer<double> d_weights_;
+  device_buffer<unsigned long long> depth_popped_, depth_kept_, open_depths_;
+  device_buffer<int> open_min_;
   device_buffer<unsigned char> temp_;
   loop_view<Job> v_{};
   pool_view pv_;
@@ -946,6 +1026,15 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   std::exception_ptr failure;
   std::uint64_t donations = 0, donated_nodes = 0;
   std::vector<std::string> tune_notes;
+  // Progress statistics (global lower bound, remaining-tree estimate): the calling thread asks
+  // each engine for them about every progress interval; the engine's thread collects them
+  // between two runs and publishes them under mu.
+  std::unique_ptr<std::atomic<bool>[]> want_stats(new std::atomic<bool>[E]);
+  for (std::size_t e = 0; e < E; ++e) want_stats[e].store(true);
+  std::vector<depth_profile> engine_profile(E, depth_profile(n));
+  std::vector<int> engine_open_min(E, INT_MAX);
+  std::vector<progress_info> trace;
+  double last_stats = -1.0;
   double device_seconds = 0;
 
   auto take_leaf = [&](loop_engine<Job>& eng) {
@@ -1018,6 +1107,13 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         const auto t0 = steady::now();
         const loop_state& s = eng.run(batch);
         const double dt = std::chrono::duration<double>(steady::now() - t0).count();
+        if (want_stats[e].exchange(false)) {
+          depth_profile prof(n);
+          const int mn = eng.collect(prof);
+          std::lock_guard sl(mu);
+          engine_profile[e] = std::move(prof);
+          engine_open_min[e] = mn;
+        }
         if (tuning) {
           const std::size_t c = eng.selected();
           const double kids = static_cast<double>(s.bounds - bounds_before);
@@ -1140,8 +1236,35 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         cv.notify_all();
         break;
       }
-      ctl.maybe_report(
-          {0, t.branched, std::min(global_best.load(), best.value()), tot.second, explored_before + t.explored});
+      progress_info info{0, t.branched, std::min(global_best.load(), best.value()), tot.second,
+                         explored_before + t.explored};
+      if (ctl.elapsed() - last_stats >= opt.progress_interval) {
+        last_stats = ctl.elapsed();
+        // The engines' last published statistics (at most one batch old) and the nodes in transit.
+        depth_profile prof(n);
+        int gl = info.best;
+        for (std::size_t e = 0; e < E; ++e) {
+          for (std::size_t d = 0; d <= static_cast<std::size_t>(n); ++d) {
+            prof.popped[d] += engine_profile[e].popped[d];
+            prof.kept[d] += engine_profile[e].kept[d];
+            prof.open[d] += engine_profile[e].open[d];
+          }
+          gl = std::min(gl, engine_open_min[e]);
+          for (std::size_t i = 0; i < mail[e].size(); ++i) {
+            gl = std::min(gl, mail[e].lbs[i]);
+            ++prof.open[static_cast<std::size_t>(limit1_of(mail[e].limits[i]) + 1 + n - limit2_of(mail[e].limits[i]))];
+          }
+          want_stats[e].store(true);
+        }
+        info.global_lb = gl;
+        info.remaining = estimate_remaining(prof);
+        info.elapsed = ctl.elapsed();
+        trace.push_back(info);
+      } else if (!trace.empty()) {
+        info.global_lb = std::min(trace.back().global_lb, info.best);
+        info.remaining = trace.back().remaining;
+      }
+      ctl.maybe_report(info);
       if (ctl.checkpoint_due() && opt.on_checkpoint) {
         pause = true;
         cv.notify_all();
@@ -1191,6 +1314,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
                       " s");
   }
   r.backend = backend_name;
+  r.trace = std::move(trace);
   const std::size_t cap = engines[0]->capacity();
   r.notes.push_back(std::to_string(iterations) + " iterations on the device" + (E > 1 ? "s" : "") + ", " +
                     fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +

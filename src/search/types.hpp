@@ -42,6 +42,11 @@ struct progress_info {
   int best = 0;             // incumbent makespan
   std::uint64_t open = 0;   // nodes waiting in pools
   double explored = 0;      // sum of (n - depth)! / n! over closed nodes, in [0, 1]
+  // Where the solver knows them (the GPU device loop), else negative: the global lower bound
+  // (smallest bound over the open nodes, or the threshold when none is open) and the estimated
+  // nodes still to pop (search/tree_estimate.hpp).
+  int global_lb = -1;
+  double remaining = -1;
 };
 
 struct solve_options {
@@ -97,6 +102,7 @@ struct solve_result {
   solve_stats stats;
   std::string backend;             // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
   std::vector<std::string> notes;  // decisions taken at run time (e.g. the GPU pool size)
+  std::vector<progress_info> trace;  // snapshots about every progress interval (GPU device loop), for the JSON
 };
 
 }  // namespace pfsp
