@@ -112,6 +112,12 @@ TEST(cli, quiet_mode_prints_one_line) {
   EXPECT_EQ(q.out, "optimal 1278 1278\n") << q.describe();
 }
 
+void expect_input_error_early(const std::vector<std::string>& args, const std::vector<std::string>& needles) {
+  const auto r = run_pfsp(args);
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  for (const auto& n : needles) EXPECT_TRUE(contains(r.err, n)) << "stderr lacks '" << n << "'\n" << r.describe();
+}
+
 // --ub at the optimum proves that nothing shorter exists (exit 0, proven_bound); just above it
 // finds the optimum.
 TEST(cli, initial_upper_bound) {
@@ -124,6 +130,29 @@ TEST(cli, initial_upper_bound) {
   const auto above = run_pfsp({"solve", "ta001", "--ub", "1279", "--no-neh", "-q", "--backend", "cpu"});
   EXPECT_EQ(above.exit_code, 0) << above.describe();
   EXPECT_EQ(above.out, "optimal 1278 1278\n") << above.describe();
+}
+
+// --ub best-known takes Taillard's best known makespan (ta001: the optimum 1278): the same
+// search as --ub 1278; instances without one are refused.
+TEST(cli, best_known_upper_bound) {
+  const auto r = run_pfsp({"solve", "ta001", "--ub", "best-known", "--no-neh", "-q", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "proven_bound 0 1278\n") << r.describe();
+  expect_input_error_early({"solve", "random:6,3,1", "--ub", "best-known"}, {"--ub best-known", "random:6,3,1"});
+  expect_input_error_early({"solve", "ta001", "--ub", "12x"}, {"--ub 12x", "best-known"});
+}
+
+// LB2 over machine-pair subsets from the CLI: each proves ta001's optimum; bad values exit 2.
+TEST(cli, lb2_pair_subsets) {
+  for (const char* pairs : {"adjacent", "learn", "learn:3"}) {
+    const auto r = run_pfsp({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", pairs, "-q", "--backend", "cpu"});
+    EXPECT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_EQ(r.out, "optimal 1278 1278\n") << r.describe();
+  }
+  expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "some"}, {"--lb2-pairs", "some"});
+  expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "learn:99"}, {"learn:99", "1..10"});
+  expect_input_error_early({"solve", "ta001", "--lb2-pairs", "adjacent"}, {"--lb2-pairs", "lb1"});
+  expect_input_error_early({"solve", "ta001", "--improver-threads", "2", "--backend", "cpu"}, {"--improver-threads"});
 }
 
 TEST(cli, info_ta001) {
@@ -147,6 +176,7 @@ void expect_input_error(const std::vector<std::string>& args, const std::vector<
 }
 
 TEST(cli, bad_options_exit_2) {
+  expect_input_error({"solve", "ta001", "--ub", "-5"}, {"--ub", "-5"});
   expect_input_error({"solve", "ta001", "--bound", "lb9"}, {"--bound", "lb9"});
   expect_input_error({"solve", "ta001", "--threads", "0"}, {"--threads", "0"});
   expect_input_error({"solve", "ta001", "--time-limit", "-1"}, {"--time-limit", "-1"});

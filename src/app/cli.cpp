@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "bound/bound_data.hpp"
+#include "bound/pair_learning.hpp"
+#include "heuristic/improver.hpp"
 #include "cpu/parallel.hpp"
 #include "gpu/strategy.hpp"
 #include "heuristic/iterated_greedy.hpp"
@@ -60,9 +62,11 @@ struct solve_args {
   std::string backend = "auto";
   int threads = default_threads();
   std::string bound = "lb1";
+  std::string lb2_pairs = "all";  // all | adjacent | learn[:K]
+  int improver_threads = -1;      // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
   std::string branch = "min-min";
   std::string select = "depth-first";
-  long long ub = 0;
+  std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
   bool no_neh = false;
   std::string heuristic = "ig";
   int ig_iterations = -1;  // auto
@@ -105,7 +109,24 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   opt.bound = bound_names.at(a.bound);
   opt.branch = branching_names.at(a.branch);
   opt.select = selection_names.at(a.select);
-  if (a.ub > 0) opt.initial_ub = static_cast<int>(a.ub);
+  if (a.ub == "best-known") {
+    if (!inst.known)
+      throw input_error("--ub best-known: " + a.instance_spec +
+                        " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
+    // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
+    opt.initial_ub = inst.known->ub;
+  } else if (!a.ub.empty()) {
+    long long v = 0;
+    std::size_t used = 0;
+    try {
+      v = std::stoll(a.ub, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != a.ub.size() || v < 1 || v > 2000000000LL)
+      throw input_error("--ub " + a.ub + ": expected a makespan in 1..2000000000 or best-known");
+    opt.initial_ub = static_cast<int>(v);
+  }
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
@@ -248,7 +269,64 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     };
   }
 
-  const bound_data data(inst);
+  // LB2's machine pairs: all, Nabeshima's adjacent ones, or a subset learned by a short search.
+  std::vector<std::pair<int, int>> pairs;
+  std::string pair_note;
+  if (a.lb2_pairs != "all") {
+    if (opt.bound == bound_kind::lb1)
+      throw input_error("--lb2-pairs " + a.lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+    if (resumed || !a.checkpoint.empty())
+      throw input_error("--lb2-pairs " + a.lb2_pairs +
+                        " cannot be combined with --checkpoint or --resume yet (checkpoints do not record the pairs)");
+    if (a.lb2_pairs == "adjacent") {
+      pairs = bound_data::adjacent_pairs(inst.m);
+    } else {
+      int k = std::max(1, inst.m - 1);
+      if (a.lb2_pairs.size() > 6) {
+        const std::string ks = a.lb2_pairs.substr(6);
+        std::size_t used = 0;
+        try {
+          k = std::stoi(ks, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
+          throw input_error("--lb2-pairs " + a.lb2_pairs + ": expected learn:K with K in 1.." +
+                            std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
+      }
+      const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
+      pairs = learned.pairs;
+      std::ostringstream note;
+      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed
+           << std::setprecision(2) << learned.seconds << " s:";
+      for (std::size_t i = 0; i < pairs.size(); ++i)
+        note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
+      pair_note = note.str();
+    }
+    info.lb2_pairs = a.lb2_pairs + ":";
+    for (const auto& [k, l] : pairs) info.lb2_pairs += " " + std::to_string(k + 1) + "-" + std::to_string(l + 1);
+  }
+  const bound_data data(inst, pairs);
+  // Iterated greedy on the idle CPU cores while the GPU searches (heuristic/improver.hpp).
+  bool device_loop = false;
+#if defined(PFSP_HAVE_GPU)
+  if (backend == "gpu") {
+    gpu_cli_options g = gpu_args;
+    g.strategy = strategy;
+    device_loop = gpu_cli_device_loop(g);
+  }
+#endif
+  int improvers = a.improver_threads;
+  if (improvers < 0)
+    improvers = device_loop ? std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 0, 8) : 0;
+  if (improvers > 0 && !device_loop)
+    throw input_error(
+        "--improver-threads runs beside the GPU device loop only (the CPU backends and the host loop use the cores)");
+  std::unique_ptr<concurrent_improver> improver;
+  if (improvers > 0 && !(resumed && resumed->complete)) {
+    improver = std::make_unique<concurrent_improver>(inst, start.schedule(), improvers);
+    opt.feed = improver.get();
+  }
   solve_result r;
   if (resumed) opt.resume = &*resumed;
   if (resumed && resumed->complete) {
@@ -272,6 +350,8 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
 #endif
   }
 
+  if (improver) improver->stop();
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
   if (!r.schedule.empty()) {
     const int check = evaluate_schedule(inst, r.schedule);
@@ -352,6 +432,22 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}))
       ->capture_default_str();
   solve
+      ->add_option("--improver-threads", a.improver_threads,
+                   "gpu: CPU threads running iterated greedy beside the device loop, feeding it better incumbents "
+                   "(-1 = auto: the cores but one, at most 8; 0 = none)")
+      ->check(CLI::Range(-1, 256))
+      ->capture_default_str();
+  solve
+      ->add_option("--lb2-pairs", a.lb2_pairs,
+                   "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), or learn[:K] (the K "
+                   "pairs that most often give the maximum in a short search before the run; default K = m-1)")
+      ->check([](const std::string& v) {
+        return v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
+                   ? std::string()
+                   : "'" + v + "': expected all, adjacent, learn or learn:K";
+      })
+      ->capture_default_str();
+  solve
       ->add_option("--branching", a.branch,
                    "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
                    "min-min on the GPU")
@@ -361,8 +457,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->capture_default_str();
   solve
       ->add_option("--ub", a.ub,
-                   "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers)")
-      ->check(CLI::Range(1LL, 2000000000LL));
+                   "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
+                   "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
   solve
       ->add_option("--heuristic", a.heuristic,
                    "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, or none")

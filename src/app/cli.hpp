@@ -34,6 +34,7 @@ struct run_info {
   std::string initial_ub_source;  // "ig", "neh", "--ub", "checkpoint", "none"
   std::string resume_file;        // --resume
   std::string checkpoint_file;    // --checkpoint
+  std::string lb2_pairs = "all";  // --lb2-pairs, and the pairs it gave ("1-2 2-3 ...", 1-based machines)
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info);

@@ -107,6 +107,11 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(g);
 }
 
+bool gpu_cli_device_loop(const gpu_cli_options& o) {
+  const bool host_only = o.host_loop_options || o.strategy.kind != gpu::gpu_strategy::plain || o.sort == "host";
+  return o.loop == "device" || (o.loop == "auto" && !host_only);
+}
+
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start) {
   static const std::map<std::string, gpu::pool_selection> selections{
@@ -145,8 +150,7 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.strategy = o.strategy;
   p.bound_step = o.loop_bound == "recompute" ? gpu::loop_bound::recompute : gpu::loop_bound::parts;
   p.host_threads = opt.threads;
-  const bool host_only = o.host_loop_options || o.strategy.kind != gpu::gpu_strategy::plain || o.sort == "host";
-  const bool device_loop = o.loop == "device" || (o.loop == "auto" && !host_only);
+  const bool device_loop = gpu_cli_device_loop(o);
   if (!device_loop && (opt.on_checkpoint || opt.resume))
     throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
                       std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") +

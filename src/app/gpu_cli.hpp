@@ -48,6 +48,9 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
 // Creates the device's CUDA context now (gpu::warm_up); never throws.
 void gpu_cli_warm_up(const gpu_cli_options& o) noexcept;
 
+// Whether these options run the device loop (--gpu-loop device, or auto without a host-loop option).
+bool gpu_cli_device_loop(const gpu_cli_options& o);
+
 // Solves with the GPU backend; host threads = opt.threads.
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start);

@@ -138,6 +138,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   j["options"] = {{"backend", info.backend_opt},
                   {"threads", info.threads},
                   {"bound", std::string(to_string(opt.bound))},
+                  {"lb2_pairs", info.lb2_pairs},
                   {"branching", std::string(to_string(opt.branch))},
                   {"selection", std::string(to_string(opt.select))},
                   {"initial_ub", info.initial_ub},

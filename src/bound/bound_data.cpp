@@ -2,10 +2,19 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
+
+#include "problem/error.hpp"
 
 namespace pfsp {
 
-bound_data::bound_data(const instance& inst) : inst_(&inst) {
+std::vector<std::pair<int, int>> bound_data::adjacent_pairs(int m) {
+  std::vector<std::pair<int, int>> v;
+  for (int k = 0; k + 1 < m; ++k) v.emplace_back(k, k + 1);
+  return v;
+}
+
+bound_data::bound_data(const instance& inst, const std::vector<std::pair<int, int>>& pairs) : inst_(&inst) {
   const int n = inst.n, m = inst.m;
   heads_.assign(static_cast<std::size_t>(n) * m, 0);
   tails_.assign(static_cast<std::size_t>(n) * m, 0);
@@ -21,12 +30,22 @@ bound_data::bound_data(const instance& inst) : inst_(&inst) {
       s += inst.time(k, j);
     }
   }
-  // Machine pairs in the papers' order: (0,1), (0,2), ..., (m-2, m-1).
-  for (int k = 0; k < m; ++k)
-    for (int l = k + 1; l < m; ++l) {
+  // Machine pairs in the papers' order: (0,1), (0,2), ..., (m-2, m-1), or the given subset.
+  if (pairs.empty()) {
+    for (int k = 0; k < m; ++k)
+      for (int l = k + 1; l < m; ++l) {
+        pair_first_.push_back(k);
+        pair_second_.push_back(l);
+      }
+  } else {
+    for (const auto& [k, l] : pairs) {
+      if (k < 0 || l >= m || k >= l)
+        throw input_error("LB2 machine pair (" + std::to_string(k) + ", " + std::to_string(l) +
+                          ") is not a pair k < l of the instance's " + std::to_string(m) + " machines");
       pair_first_.push_back(k);
       pair_second_.push_back(l);
     }
+  }
   const int npairs = static_cast<int>(pair_first_.size());
   johnson_.resize(static_cast<std::size_t>(npairs) * n);
   lags_.resize(static_cast<std::size_t>(npairs) * n);

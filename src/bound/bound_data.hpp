@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "problem/hd.hpp"
@@ -41,7 +42,13 @@ using compact_bound_view = basic_bound_view<std::uint8_t, Job, std::uint16_t>;
 // a bound_view over its own copies.
 class bound_data {
  public:
-  explicit bound_data(const instance& inst);
+  // pairs: the machine pairs (k < l) LB2 maximises over, in the order it evaluates them; empty =
+  // all m (m - 1) / 2 in the papers' order (0,1), (0,2), ..., (m-2, m-1). A max over any subset is
+  // still a lower bound (each pair's value is one), weaker or equal, cheaper by the ratio.
+  explicit bound_data(const instance& inst, const std::vector<std::pair<int, int>>& pairs = {});
+
+  // Nabeshima's m - 1 adjacent pairs (k, k + 1).
+  static std::vector<std::pair<int, int>> adjacent_pairs(int m);
 
   bound_view view() const;
   const instance& problem() const { return *inst_; }

@@ -37,6 +37,7 @@
 #include "problem/makespan.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
+#include "search/incumbent_feed.hpp"
 #include "search/tree_estimate.hpp"
 
 namespace pfsp::gpu {
@@ -1035,6 +1036,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   std::vector<int> engine_open_min(E, INT_MAX);
   std::vector<progress_info> trace;
   double last_stats = -1.0;
+  int feed_improvements = 0;
   double device_seconds = 0;
 
   auto take_leaf = [&](loop_engine<Job>& eng) {
@@ -1047,6 +1049,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) + " differs from its bound " +
                   std::to_string(s.best));
     best.offer(cmax, perm.data(), n);
+    if (opt.feed) opt.feed->offer_seed(std::vector<int>(perm.begin(), perm.end()), cmax);
   };
 
   auto worker = [&](std::size_t e) {
@@ -1236,6 +1239,18 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         cv.notify_all();
         break;
       }
+      // The CPU cores' incumbents (--improver-threads): re-evaluated, then every engine prunes at
+      // them from its next sync.
+      if (opt.feed && opt.feed->best_value() < std::min(global_best.load(), best.value())) {
+        const std::vector<int> sched = opt.feed->best_schedule();
+        std::vector<int> scratch(static_cast<std::size_t>(bv.inst.m));
+        const int cmax = makespan(bv.inst, sched.data(), scratch.data());
+        if (cmax < std::min(global_best.load(), best.value())) {
+          best.offer(cmax, sched.data(), n);
+          global_best.store(std::min(global_best.load(), cmax));
+          ++feed_improvements;
+        }
+      }
       progress_info info{0, t.branched, std::min(global_best.load(), best.value()), tot.second,
                          explored_before + t.explored};
       if (ctl.elapsed() - last_stats >= opt.progress_interval) {
@@ -1315,6 +1330,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   }
   r.backend = backend_name;
   r.trace = std::move(trace);
+  if (opt.feed)
+    r.notes.push_back("incumbent improved " + std::to_string(feed_improvements) +
+                      " times by the CPU cores' iterated greedy (--improver-threads)");
   const std::size_t cap = engines[0]->capacity();
   r.notes.push_back(std::to_string(iterations) + " iterations on the device" + (E > 1 ? "s" : "") + ", " +
                     fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +

@@ -43,6 +43,12 @@ int auto_ig_iterations(const instance& inst) {
 neh_result iterated_greedy(const instance& inst, const ig_options& opt) {
   neh_result start = neh(inst);
   if (inst.n < 3 || opt.iterations <= 0) return start;
+  return iterated_greedy_from(inst, std::move(start), opt);
+}
+
+neh_result iterated_greedy_from(const instance& inst, neh_result start, const ig_options& opt,
+                                const std::atomic<bool>* stop) {
+  if (inst.n < 3 || opt.iterations <= 0) return start;
   std::mt19937 rng(opt.seed);
   insertion_workspace ws;
   long long total = 0;
@@ -55,6 +61,7 @@ neh_result iterated_greedy(const instance& inst, const ig_options& opt) {
   const int d = std::min(opt.destruct, inst.n - 1);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int it = 0; it < opt.iterations; ++it) {
+    if (stop && stop->load(std::memory_order_relaxed)) break;
     std::vector<int> s = cur;
     std::vector<int> removed;
     for (int r = 0; r < d; ++r) {

@@ -2,6 +2,7 @@
 // B&B prunes harder from the start. Deterministic for a given seed and iteration count.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "heuristic/neh.hpp"
@@ -19,6 +20,11 @@ struct ig_options {
 // acceleration), then applies insertion local search; accepts worse schedules with the paper's
 // constant-temperature criterion. Returns the best schedule seen. O(iterations * n^2 m).
 neh_result iterated_greedy(const instance& inst, const ig_options& opt = {});
+
+// The same rounds from a given schedule (start.makespan must be its makespan); stops early when
+// *stop becomes true (checked before each round).
+neh_result iterated_greedy_from(const instance& inst, neh_result start, const ig_options& opt,
+                                const std::atomic<bool>* stop = nullptr);
 
 // The automatic number of rounds: about 4e7 / (n^2 m), between 10 and 5000 (5000 on 20x20, a
 // fraction of a second; 10 on 500x20). pfsp and pfsp-mpi both start from it.

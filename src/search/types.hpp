@@ -69,6 +69,9 @@ struct solve_options {
   // on_checkpoint: receives the state every checkpoint_interval seconds and once at the end
   //   (complete, or stopped early); called from the solver's thread, never concurrently.
   const search_state* resume = nullptr;
+  // Incumbents found beside the search (the GPU device loop polls it at its syncs and offers it
+  // its improving leaves as seeds); null = none.
+  class incumbent_feed* feed = nullptr;
   std::function<void(const search_state&)> on_checkpoint;
   double checkpoint_interval = 60.0;
 };

@@ -1,0 +1,28 @@
+// LB2 over a learned subset of machine pairs (--lb2-pairs learn[:K]; Gmys, Mezmaz, Melab and
+// Tuyttens, EJOR 2020, learn which pairs give LB2 its value). Before the main search, a bounded
+// depth-first search with LB2 over all pairs (forward branching, children pruned at ub) counts,
+// for every child it bounds, which pair attains the maximum; the K pairs that did so most often
+// are kept, most frequent first, so that the early exit at ub comes sooner. Deterministic: the
+// same instance, ub and budget give the same pairs. Host only.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "problem/instance.hpp"
+
+namespace pfsp {
+
+struct pair_learning {
+  std::vector<std::pair<int, int>> pairs;  // the K kept, most frequent first
+  std::vector<std::uint64_t> wins;         // how often each kept pair attained the max
+  std::uint64_t evaluations = 0;           // children bounded by the learning search
+  double seconds = 0;
+};
+
+// k: pairs to keep (1 .. m(m-1)/2); ub: prune children with a bound >= ub; budget: children to
+// bound at most.
+pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 200000);
+
+}  // namespace pfsp
