@@ -27,13 +27,14 @@ PFSP_HD void schedule_front(View b, const Job* perm, int limit1, int limit2, int
     completion_times(inst, perm, limit1 + 1, front);
     return;
   }
-  for (int k = 0; k < inst.m; ++k) {
-    int best = b.heads[k * inst.n];
-    for (int j = 1; j < inst.n; ++j) {
+  PFSP_UNROLL
+  for (int k = 0; k < inst.m; ++k) front[k] = b.heads[k * inst.n];
+  for (int j = 1; j < inst.n; ++j) {
+    PFSP_UNROLL
+    for (int k = 0; k < inst.m; ++k) {
       const int h = b.heads[k * inst.n + j];
-      best = h < best ? h : best;
+      front[k] = h < front[k] ? h : front[k];
     }
-    front[k] = best;
   }
 }
 
@@ -45,11 +46,13 @@ PFSP_HD void schedule_back(View b, const Job* perm, int limit1, int limit2, int*
   const auto inst = b.inst;
   const int m = inst.m;
   if (limit2 < inst.n) {
+    PFSP_UNROLL
     for (int k = 0; k < m; ++k) back[k] = 0;
     for (int i = inst.n - 1; i >= limit2; --i) {
       const int j = perm[i];
       int t = back[m - 1] + inst.time(m - 1, j);
       back[m - 1] = t;
+      PFSP_UNROLL
       for (int k = m - 2; k >= 0; --k) {
         t = (t > back[k] ? t : back[k]) + inst.time(k, j);
         back[k] = t;
@@ -57,22 +60,25 @@ PFSP_HD void schedule_back(View b, const Job* perm, int limit1, int limit2, int*
     }
     return;
   }
-  for (int k = 0; k < m; ++k) {
-    int best = b.tails[k * inst.n];
-    for (int j = 1; j < inst.n; ++j) {
+  PFSP_UNROLL
+  for (int k = 0; k < m; ++k) back[k] = b.tails[k * inst.n];
+  for (int j = 1; j < inst.n; ++j) {
+    PFSP_UNROLL
+    for (int k = 0; k < m; ++k) {
       const int t = b.tails[k * inst.n + j];
-      best = t < best ? t : best;
+      back[k] = t < back[k] ? t : back[k];
     }
-    back[k] = best;
   }
 }
 
 template <class Inst, class Job>
 PFSP_HD void sum_unscheduled(Inst inst, const Job* perm, int limit1, int limit2, int* remain) {
-  for (int k = 0; k < inst.m; ++k) {
-    int s = 0;
-    for (int i = limit1 + 1; i < limit2; ++i) s += inst.time(k, perm[i]);
-    remain[k] = s;
+  PFSP_UNROLL
+  for (int k = 0; k < inst.m; ++k) remain[k] = 0;
+  for (int i = limit1 + 1; i < limit2; ++i) {
+    const int j = perm[i];
+    PFSP_UNROLL
+    for (int k = 0; k < inst.m; ++k) remain[k] += inst.time(k, j);
   }
 }
 

@@ -43,18 +43,22 @@ struct parts_view {
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
-template <class Job, bool Compact, bool Masks>
+// M > 0: the machine count as a compile-time constant (node_parts' loops unroll, the parts stay
+// in registers); 0: any m.
+template <class Job, bool Compact, bool Masks, int M>
 __global__ void parent_parts_kernel(tables_view t, parts_view v) {
   using View = std::conditional_t<Compact, compact_bound_view<Job>, bound_view>;
-  const View b = load_tables<false, View>(t, nullptr);
+  View b = load_tables<false, View>(t, nullptr);
+  if constexpr (M > 0) b.inst.m = M;
   const std::uint32_t P = *v.live_parents;
-  const int n = t.n, m = t.m;
+  const int n = t.n, m = M > 0 ? M : t.m;
   for (std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
     const std::uint32_t lim = v.limits[p];
     const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
     int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines];
     node_parts(b, perm, limit1, limit2, front, back, remain);
+    PFSP_UNROLL
     for (int k = 0; k < m; ++k) {
       const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
       v.front[at] = front[k];

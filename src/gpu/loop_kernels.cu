@@ -29,23 +29,38 @@ parts_kernel_fn children_for(bool shared, int m) {
   return children_m<Kind, SC, Compact, 0>(shared);
 }
 
+// The parent kernel per Taillard machine count (node_parts unrolled, parts in registers).
+template <class Job, bool Compact, bool Masks>
+parts_kernel_fn parents_for(int m) {
+  switch (m) {
+    case 5:
+      return parent_parts_kernel<Job, Compact, Masks, 5>;
+    case 10:
+      return parent_parts_kernel<Job, Compact, Masks, 10>;
+    case 20:
+      return parent_parts_kernel<Job, Compact, Masks, 20>;
+    default:
+      return parent_parts_kernel<Job, Compact, Masks, 0>;
+  }
+}
+
 template <class SC, bool Compact>
 parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
     case bound_kind::lb1:
-      k.parents = parent_parts_kernel<Job, Compact, false>;
+      k.parents = parents_for<Job, Compact, false>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
       break;
     case bound_kind::lb2:
-      k.parents = parent_parts_kernel<Job, Compact, true>;
+      k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb2, SC, Compact>(shared_first, m);
       break;
     case bound_kind::lb1_lb2:
       // The chain: LB1 on every child, then LB2 (max(LB1, pairs), what lb1_lb2 gives a child
       // LB1 did not prune) on the compacted survivors only.
-      k.parents = parent_parts_kernel<Job, Compact, true>;
+      k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
       k.second = children_for<bound_kind::lb2, SC, Compact>(shared_second, m);
       break;

@@ -10,11 +10,13 @@ namespace pfsp {
 // Inst: any basic_instance_view (deduced).
 template <class Inst, class Job>
 PFSP_HD void completion_times(Inst inst, const Job* perm, int len, int* front) {
+  PFSP_UNROLL
   for (int k = 0; k < inst.m; ++k) front[k] = 0;
   for (int i = 0; i < len; ++i) {
     const int j = perm[i];
     int t = front[0] + inst.time(0, j);
     front[0] = t;
+    PFSP_UNROLL
     for (int k = 1; k < inst.m; ++k) {
       t = (t > front[k] ? t : front[k]) + inst.time(k, j);
       front[k] = t;
