@@ -3,6 +3,7 @@
 # usage: scripts/prove_taillard.sh FIRST LAST [pfsp options...]   e.g. 1 20 --backend cpu-mt
 # PROVE_UB=optimum: start each search from --ub = the best known makespan (the papers' protocol;
 # the status is then proven_bound when no shorter schedule exists).
+# PROVE_JSON_DIR=DIR: keep each run's JSON there as NAME.json (default: discarded).
 # Prints one markdown row per instance; exits non-zero if any result disagrees with the table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,6 @@ print(j['status'], j['makespan'], j['lower_bound'], j['instance']['best_known'][
   echo "| $name | $status | $mk | $known | $nodes | $secs |"
   if [ "$status" = optimal ] && [ "$mk" != "$known" ]; then echo "MISMATCH on $name" >&2; fail=1; fi
   if [ $rc -ne 0 ] && [ "$status" = optimal ]; then fail=1; fi
-  rm -f "$json"
+  if [ -n "${PROVE_JSON_DIR:-}" ]; then mkdir -p "$PROVE_JSON_DIR" && mv "$json" "$PROVE_JSON_DIR/$name.json"; else rm -f "$json"; fi
 done
 exit $fail

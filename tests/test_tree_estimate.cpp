@@ -3,6 +3,9 @@
 // shallower depth's factor.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <vector>
+
 #include "search/tree_estimate.hpp"
 
 namespace pfsp::test {
@@ -39,6 +42,54 @@ TEST(TreeEstimate, PruningShrinksTheSubtrees) {
   p.kept = {4, 2, 2, 0};
   p.open = {0, 4, 0, 0};
   EXPECT_DOUBLE_EQ(estimate_remaining(p), 4 * 1.75);
+}
+
+// Tree weight: nothing closed says nothing (infinity), everything closed leaves nothing.
+TEST(TreeWeight, Limits) {
+  EXPECT_EQ(tree_weight_remaining(10, 0.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(tree_weight_remaining(10, 1.0), 0.0);
+  EXPECT_DOUBLE_EQ(tree_weight_remaining(30, 0.25), 90.0);
+}
+
+// A depth-first search over a complete b-ary tree with the weights the device loop carries (the
+// root 1, split evenly among a node's children): after each of the root's subtrees closes, the
+// estimate is within a few per cent of the nodes really left to branch.
+TEST(TreeWeight, CloseOnAUniformTree) {
+  const int b = 3, depth = 7;  // internal nodes: depths 0 .. depth-1
+  struct item {
+    int d;
+    double w;
+  };
+  std::vector<item> stack{{0, 1.0}};
+  std::uint64_t branched = 0, total_internal = 0;
+  for (int d = 0, k = 1; d < depth; ++d, k *= b) total_internal += static_cast<std::uint64_t>(k);
+  double closed = 0;
+  int root_children_done = 0;
+  int open_root_children = 0;
+  while (!stack.empty()) {
+    const item it = stack.back();
+    stack.pop_back();
+    if (it.d == 1) {
+      // A root child popped: all earlier root children's subtrees are closed now.
+      if (open_root_children > 0 && branched > 1) {
+        const double done = closed;
+        const double est = tree_weight_remaining(branched, done);
+        const double actual = static_cast<double>(total_internal - branched);
+        EXPECT_NEAR(est / actual, 1.0, 0.05) << "after " << root_children_done << " root subtrees";
+      }
+      ++root_children_done;
+      ++open_root_children;
+    }
+    if (it.d == depth) {
+      closed += it.w;  // a leaf: its weight leaves the tree
+      continue;
+    }
+    ++branched;
+    for (int c = 0; c < b; ++c) stack.push_back({it.d + 1, it.w / b});
+  }
+  EXPECT_EQ(branched, total_internal);
+  EXPECT_NEAR(closed, 1.0, 1e-12);
+  EXPECT_EQ(root_children_done, b);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -11,9 +12,9 @@
 
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
-#include "heuristic/improver.hpp"
 #include "cpu/parallel.hpp"
 #include "gpu/strategy.hpp"
+#include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/error.hpp"
@@ -163,8 +164,19 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       if (p.global_lb >= 0)
         s << "  lb " << p.global_lb << "  gap " << std::setprecision(2)
           << 100.0 * (p.best - p.global_lb) / std::max(p.best, 1) << " %";
-      if (p.remaining >= 0) s << "  left ~" << std::setprecision(3) << std::scientific << p.remaining << std::fixed << " nodes";
-      s << "  explored " << std::setprecision(4) << 100.0 * p.explored << " %\n";
+      if (p.tree_done >= 0) {
+        // The tree-weight estimate (search/tree_estimate.hpp): the closed share of the B&B tree,
+        // the nodes left at that rate and the time they take at the run's node rate.
+        s << "  tree " << std::setprecision(3) << std::scientific << 100.0 * p.tree_done << std::fixed << " %";
+        if (std::isfinite(p.remaining) && p.elapsed > 0 && p.nodes > 0) {
+          const double left_s = p.remaining / (static_cast<double>(p.nodes) / p.elapsed);
+          s << "  left ~" << std::setprecision(2) << std::scientific << p.remaining << std::fixed << " nodes ~"
+            << std::setprecision(2) << std::scientific << left_s / 3600.0 << std::fixed << " h";
+        }
+      } else {
+        s << "  explored " << std::setprecision(4) << 100.0 * p.explored << " %";
+      }
+      s << "\n";
       err << s.str() << std::flush;
     };
   }
@@ -297,8 +309,8 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
       pairs = learned.pairs;
       std::ostringstream note;
-      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed
-           << std::setprecision(2) << learned.seconds << " s:";
+      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
+           << learned.seconds << " s:";
       for (std::size_t i = 0; i < pairs.size(); ++i)
         note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
       pair_note = note.str();
@@ -455,10 +467,9 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
       ->check(CLI::IsMember({"depth-first", "breadth-first", "best-first"}))
       ->capture_default_str();
-  solve
-      ->add_option("--ub", a.ub,
-                   "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
-                   "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
+  solve->add_option("--ub", a.ub,
+                    "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
+                    "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
   solve
       ->add_option("--heuristic", a.heuristic,
                    "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, or none")

@@ -132,7 +132,9 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
                    {"best", p.best},
                    {"open", p.open},
                    {"global_lb", p.global_lb},
-                   {"remaining_estimate", p.remaining}});
+                   {"tree_done", p.tree_done},
+                   {"remaining_estimate", p.remaining},
+                   {"remaining_by_depth", p.remaining_by_depth}});
     j["progress"] = t;
   }
   j["options"] = {{"backend", info.backend_opt},

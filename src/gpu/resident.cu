@@ -8,6 +8,8 @@
 // Same bounds as every other path: the bounding kernels are the bounder's (bound_kernels.cuh),
 // the direction choice is search/direction.hpp and the per-parent step is resident_step.hpp,
 // both shared with the host.
+#include <thrust/iterator/counting_iterator.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -23,7 +25,6 @@
 #include <numeric>
 #include <sstream>
 #include <thread>
-#include <thrust/iterator/counting_iterator.h>
 #include <vector>
 
 #include "gpu/bounder.hpp"
@@ -68,7 +69,9 @@ struct loop_view {
   Job* stack_perms;
   std::uint32_t* stack_limits;
   int* stack_lbs;
+  float* stack_w;  // tree weight (tree_estimate.hpp): the root 1, a parent's split evenly among its kept children
   Job* pool_perms;
+  float* pool_w;
   std::uint32_t* pool_limits;
   std::uint32_t* counts;     // children per popped parent (0: pruned at pop time)
   std::uint32_t* incl;       // inclusive scan of counts
@@ -83,8 +86,8 @@ struct loop_view {
   Job* best_perm;
   unsigned long long* depth_popped;  // [depth]: parents popped (tree_estimate.hpp), cumulative
   unsigned long long* depth_kept;    // [depth]: their children pushed, cumulative
-  const double* weights;  // (n - d)! / n!
-  std::size_t capacity;   // stack nodes
+  const double* weights;             // (n - d)! / n!
+  std::size_t capacity;              // stack nodes
   std::uint32_t max_parents;
   std::uint32_t max_children;
   std::uint32_t pad_key;  // above every child_key, below 2^key_bits
@@ -186,6 +189,7 @@ __global__ void gather_kernel(loop_view<Job> v) {
             v.vec);
   const std::uint32_t lim1 = v.stack_limits[s];
   v.pool_limits[p] = lim1;
+  v.pool_w[p] = v.stack_w[s];
   const std::uint32_t first = v.incl[p] - v.counts[p];
   v.offsets[p] = first;
   if (v.counts[p] == 0) return;
@@ -316,12 +320,13 @@ __global__ void push_kernel(loop_view<Job> v) {
   dst[to] = t;
   v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
   v.stack_lbs[dest] = v.bounds[idx];
+  v.stack_w[dest] = v.pool_w[p] / static_cast<float>(v.kept[p]);
 }
 
-// Progress statistics of the open nodes (between iterations): the smallest bound and the
-// number of open nodes per depth. out_min starts at INT_MAX, out_open at 0.
+// Progress statistics of the open nodes (between iterations): the smallest bound, the number of
+// open nodes per depth and their tree weight. out_min starts at INT_MAX, out_open and out_w at 0.
 template <class Job>
-__global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long long* out_open) {
+__global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long long* out_open, double* out_w) {
   __shared__ unsigned int h_open[kMaxJobs + 1];
   __shared__ int block_min;
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_open[d] = 0;
@@ -329,11 +334,17 @@ __global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long 
   __syncthreads();
   const std::uint32_t top = v.state->top;
   int mine = INT_MAX;
+  double w = 0;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < top; i += gridDim.x * blockDim.x) {
     const std::uint32_t lim = v.stack_limits[i];
     atomicAdd(&h_open[(limit1_of(lim) + 1) + (v.n - limit2_of(lim))], 1u);
     mine = min(mine, v.stack_lbs[i]);
+    w += static_cast<double>(v.stack_w[i]);
   }
+  using reduce_d = cub::BlockReduce<double, 256>;
+  __shared__ typename reduce_d::TempStorage tw;
+  const double block_w = reduce_d(tw).Sum(w);
+  if (threadIdx.x == 0 && block_w > 0) atomicAdd(out_w, block_w);
   atomicMin(&block_min, mine);
   __syncthreads();
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x))
@@ -416,12 +427,15 @@ struct node_batch {
   std::vector<Job> perms;
   std::vector<std::uint32_t> limits;
   std::vector<int> lbs;
+  std::vector<float> w;  // tree weights
   std::size_t size() const { return limits.size(); }
   bool empty() const { return limits.empty(); }
+  double weight() const { return std::accumulate(w.begin(), w.end(), 0.0); }
   void clear() {
     perms.clear();
     limits.clear();
     lbs.clear();
+    w.clear();
   }
 };
 
@@ -488,6 +502,8 @@ class loop_engine {
     kept_ = device_buffer<std::uint32_t>(max_parents_);
     kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
     stack_lbs_ = device_buffer<int>(capacity_);
+    stack_w_ = device_buffer<float>(capacity_);
+    pool_w_ = device_buffer<float>(max_parents_);
     bounds_ = device_buffer<int>(max_children_);
     forward_ = device_buffer<std::uint8_t>(max_parents_);
     if (sort_) {
@@ -500,6 +516,7 @@ class loop_engine {
     depth_kept_ = device_buffer<unsigned long long>(nn + 1);
     open_depths_ = device_buffer<unsigned long long>(nn + 1);
     open_min_ = device_buffer<int>(1);
+    open_w_ = device_buffer<double>(1);
     PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
     PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
     const std::vector<double> weights = subtree_weights(n_);
@@ -522,6 +539,8 @@ class loop_engine {
     v_.stack_perms = stack_perms_.data();
     v_.stack_limits = stack_limits_.data();
     v_.stack_lbs = stack_lbs_.data();
+    v_.stack_w = stack_w_.data();
+    v_.pool_w = pool_w_.data();
     v_.pool_perms = pool_perms_.data();
     v_.pool_limits = pool_limits_.data();
     v_.counts = counts_.data();
@@ -651,6 +670,7 @@ class loop_engine {
     PFSP_CUDA_TRY(
         cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + top, b.w.data(), k * sizeof(float), cudaMemcpyHostToDevice));
     host_.top = static_cast<std::uint32_t>(top + k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
   }
@@ -663,12 +683,14 @@ class loop_engine {
     b.perms.resize(k * nn);
     b.limits.resize(k);
     b.lbs.resize(k);
+    b.w.resize(k);
     if (k == 0) return b;
     PFSP_CUDA_TRY(cudaMemcpy2D(b.perms.data(), nn * sizeof(Job), stack_perms_.data() + from * ld_, ld_ * sizeof(Job),
                                nn * sizeof(Job), k, cudaMemcpyDeviceToHost));
     PFSP_CUDA_TRY(
         cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy(b.w.data(), stack_w_.data() + from, k * sizeof(float), cudaMemcpyDeviceToHost));
     return b;
   }
 
@@ -685,6 +707,8 @@ class loop_engine {
                                cudaMemcpyDeviceToDevice));
       PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int),
                                cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(
+          cudaMemcpy(stack_w_.data() + (at - k), stack_w_.data() + at, len * sizeof(float), cudaMemcpyDeviceToDevice));
     }
     host_.top = static_cast<std::uint32_t>(top - k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
@@ -722,18 +746,20 @@ class loop_engine {
     return perm;
   }
 
-  // The open nodes' smallest bound and depths, and the per-depth counts so far, added into p
-  // (sized n + 1); returns the smallest bound (INT_MAX when the stack is empty). Between runs.
-  int collect(depth_profile& p) {
+  // The open nodes' smallest bound, depths and tree weight, and the per-depth counts so far,
+  // added into p (sized n + 1); returns the smallest bound (INT_MAX when the stack is empty).
+  // Between runs.
+  int collect(depth_profile& p, double& open_weight) {
     use();
     const cudaStream_t st = stream_.get();
     const std::size_t d = static_cast<std::size_t>(n_) + 1;
     const int big = INT_MAX;
     PFSP_CUDA_TRY(cudaMemcpyAsync(open_min_.data(), &big, sizeof big, cudaMemcpyHostToDevice, st));
     PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
+    PFSP_CUDA_TRY(cudaMemsetAsync(open_w_.data(), 0, sizeof(double), st));
     if (host_.top > 0)
-      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, 256), 4096u), 256, 0, st>>>(v_, open_min_.data(),
-                                                                                         open_depths_.data());
+      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, 256), 4096u), 256, 0, st>>>(
+          v_, open_min_.data(), open_depths_.data(), open_w_.data());
     PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
     std::vector<unsigned long long> a(d), b(d), c(d);
     int mn = INT_MAX;
@@ -741,6 +767,7 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemcpyAsync(b.data(), depth_kept_.data(), d * sizeof b[0], cudaMemcpyDeviceToHost, st));
     PFSP_CUDA_TRY(cudaMemcpyAsync(c.data(), open_depths_.data(), d * sizeof c[0], cudaMemcpyDeviceToHost, st));
     PFSP_CUDA_TRY(cudaMemcpyAsync(&mn, open_min_.data(), sizeof mn, cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(&open_weight, open_w_.data(), sizeof open_weight, cudaMemcpyDeviceToHost, st));
     PFSP_CUDA_TRY(cudaStreamSynchronize(st));
     for (std::size_t i = 0; i < d; ++i) {
       p.popped[i] += a[i];
@@ -801,7 +828,8 @@ class loop_engine {
     front_ = device_buffer<int>(per_machine);
     back_ = device_buffer<int>(per_machine);
     remain_ = device_buffer<int>(per_machine);
-    if (kind != bound_kind::lb1) masks_ = device_buffer<std::uint32_t>(static_cast<std::size_t>(max_parents_) * ((n_ + 31) / 32));
+    if (kind != bound_kind::lb1)
+      masks_ = device_buffer<std::uint32_t>(static_cast<std::size_t>(max_parents_) * ((n_ + 31) / 32));
     parts_v_.perms = pool_perms_.data();
     parts_v_.limits = pool_limits_.data();
     parts_v_.desc = desc_.data();
@@ -821,10 +849,10 @@ class loop_engine {
       list_count_ = device_buffer<std::uint32_t>(1);
       list_v_.list = list_.data();
       list_v_.list_count = list_count_.data();
-      PFSP_CUDA_TRY(cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0),
-                                          list_.data(), list_count_.data(), static_cast<std::int64_t>(max_children_),
-                                          survivor_pred{bounds_.data(), &d_state_.data()->children,
-                                                        &d_state_.data()->best}));
+      PFSP_CUDA_TRY(
+          cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
+                                list_count_.data(), static_cast<std::int64_t>(max_children_),
+                                survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}));
     }
   }
 
@@ -855,11 +883,10 @@ class loop_engine {
           first_tables_, parts_v_);
       if (pk_.second) {
         tb = temp_.size();
-        PFSP_CUDA_TRY(cub::DeviceSelect::If(temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
-                                            list_count_.data(), static_cast<std::int64_t>(max_children_),
-                                            survivor_pred{bounds_.data(), &d_state_.data()->children,
-                                                          &d_state_.data()->best},
-                                            st));
+        PFSP_CUDA_TRY(cub::DeviceSelect::If(
+            temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(), list_count_.data(),
+            static_cast<std::int64_t>(max_children_),
+            survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}, st));
         pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.second, tpb_)), second_smem_,
                      st>>>(ds_.tables, list_v_);
       }
@@ -902,11 +929,13 @@ class loop_engine {
   device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
   device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;
   device_buffer<int> stack_lbs_, bounds_;
+  device_buffer<float> stack_w_, pool_w_;
   device_buffer<std::uint8_t> forward_;
   device_buffer<std::uint32_t> keys_, keys_sorted_, values_, order_;
   device_buffer<double> d_weights_;
   device_buffer<unsigned long long> depth_popped_, depth_kept_, open_depths_;
   device_buffer<int> open_min_;
+  device_buffer<double> open_w_;
   device_buffer<unsigned char> temp_;
   loop_view<Job> v_{};
   pool_view pv_;
@@ -966,6 +995,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     b.perms.resize(rs.open() * static_cast<std::size_t>(n));
     b.limits.resize(rs.open());
     b.lbs.resize(rs.open());
+    // The checkpoint keeps no tree weights: the open nodes share the weight evenly, the children
+    // of a virtual root, and the estimate counts the tree from the resume on.
+    b.w.assign(rs.open(), rs.open() ? 1.0f / static_cast<float>(rs.open()) : 0.0f);
     for (std::size_t i = 0; i < rs.open(); ++i) {
       std::copy_n(rs.perm(i), n, b.perms.data() + i * static_cast<std::size_t>(n));
       b.limits[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
@@ -985,6 +1017,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       std::iota(b.perms.begin(), b.perms.end(), Job{0});
       b.limits = {pack_limits(-1, n)};
       b.lbs = {root_lb};
+      b.w = {1.0f};
       engines[0]->push(b);
     } else {
       counters.pruned = 1;
@@ -1034,6 +1067,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   for (std::size_t e = 0; e < E; ++e) want_stats[e].store(true);
   std::vector<depth_profile> engine_profile(E, depth_profile(n));
   std::vector<int> engine_open_min(E, INT_MAX);
+  std::vector<double> engine_open_w(E, 1.0);
   std::vector<progress_info> trace;
   double last_stats = -1.0;
   int feed_improvements = 0;
@@ -1112,10 +1146,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         const double dt = std::chrono::duration<double>(steady::now() - t0).count();
         if (want_stats[e].exchange(false)) {
           depth_profile prof(n);
-          const int mn = eng.collect(prof);
+          double w = 0;
+          const int mn = eng.collect(prof, w);
           std::lock_guard sl(mu);
           engine_profile[e] = std::move(prof);
           engine_open_min[e] = mn;
+          engine_open_w[e] = w;
         }
         if (tuning) {
           const std::size_t c = eng.selected();
@@ -1258,7 +1294,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         // The engines' last published statistics (at most one batch old) and the nodes in transit.
         depth_profile prof(n);
         int gl = info.best;
+        double open_w = 0;
         for (std::size_t e = 0; e < E; ++e) {
+          open_w += engine_open_w[e] + mail[e].weight();
           for (std::size_t d = 0; d <= static_cast<std::size_t>(n); ++d) {
             prof.popped[d] += engine_profile[e].popped[d];
             prof.kept[d] += engine_profile[e].kept[d];
@@ -1272,12 +1310,15 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           want_stats[e].store(true);
         }
         info.global_lb = gl;
-        info.remaining = estimate_remaining(prof);
+        info.tree_done = std::clamp(1.0 - open_w, 0.0, 1.0);
+        info.remaining = tree_weight_remaining(t.branched, info.tree_done);
+        info.remaining_by_depth = estimate_remaining(prof);
         info.elapsed = ctl.elapsed();
         trace.push_back(info);
       } else if (!trace.empty()) {
         info.global_lb = std::min(trace.back().global_lb, info.best);
         info.remaining = trace.back().remaining;
+        info.tree_done = trace.back().tree_done;
       }
       ctl.maybe_report(info);
       if (ctl.checkpoint_due() && opt.on_checkpoint) {

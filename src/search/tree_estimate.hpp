@@ -1,9 +1,20 @@
-// An online estimate of the nodes a depth-first search still has to branch, meaningful where
-// the explored share of permutations is not: on a hard instance that share reaches 99.99 %
-// within seconds (near-root pruning closes most permutations), while the open nodes' subtrees
-// hold almost all the remaining work.
+// Online estimates of the nodes a depth-first search still has to branch, meaningful where
+// the explored share of permutations is not. Two of them:
 //
-// The search keeps, per depth d (jobs scheduled), how many nodes it popped and how many
+// Tree weight (the default; Kilby, Slaney, Thiebaux and Walsh, AAAI 2006; one of SCIP's tree-
+// size estimators): the root weighs 1 and a branched node's weight is split evenly among the
+// children it keeps (pruned children, leaves and a node pruned when popped take their share out
+// of the tree). The open nodes' weights sum to the share R of the tree not yet closed, so after
+// B branched nodes the tree is about B / (1 - R) nodes and B R / (1 - R) remain. Unlike the share
+// of permutations, it ignores what pruning removed near the root: on a hard instance 1 - R stays
+// small for a long time, and says so.
+//
+// Why not the share of permutations: on a hard instance it reaches 99.99 % within seconds
+// (near-root pruning closes most permutations), while the open nodes' subtrees hold almost all
+// the remaining work.
+//
+// Per depth (kept for comparison; on the GPU runs it was orders of magnitude off, see
+// docs/benchmarks.md): the search keeps, per depth d (jobs scheduled), how many nodes it popped and how many
 // children of theirs survived bounding and were pushed (kept). With b(d) = kept(d) / popped(d)
 // the mean number of open children a depth-d node leaves, the expected subtree of an open node
 // at depth d is S(d) = 1 + b(d) S(d + 1) (Knuth's estimator with the observed branching factors
@@ -16,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace pfsp {
@@ -51,6 +63,14 @@ inline double estimate_remaining(const depth_profile& p) {
     total += static_cast<double>(p.open[i]) * subtree;
   }
   return total;
+}
+
+// Tree-weight estimate: nodes still to branch after `branched` nodes closed the share `done` of
+// the tree weight; infinity while nothing is closed (no evidence yet), 0 when all is.
+inline double tree_weight_remaining(std::uint64_t branched, double done) {
+  if (done >= 1.0) return 0.0;
+  if (done <= 0.0) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(branched) * (1.0 - done) / done;
 }
 
 }  // namespace pfsp

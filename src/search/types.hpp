@@ -43,10 +43,13 @@ struct progress_info {
   std::uint64_t open = 0;   // nodes waiting in pools
   double explored = 0;      // sum of (n - depth)! / n! over closed nodes, in [0, 1]
   // Where the solver knows them (the GPU device loop), else negative: the global lower bound
-  // (smallest bound over the open nodes, or the threshold when none is open) and the estimated
-  // nodes still to pop (search/tree_estimate.hpp).
+  // (smallest bound over the open nodes, or the threshold when none is open), the closed share
+  // of the tree weight and the estimated nodes still to branch from it, and the per-depth
+  // (Knuth-style) estimate beside it (search/tree_estimate.hpp).
   int global_lb = -1;
   double remaining = -1;
+  double tree_done = -1;
+  double remaining_by_depth = -1;
 };
 
 struct solve_options {
@@ -103,8 +106,8 @@ struct solve_result {
   std::vector<int> schedule;  // 0-based job indices, best found
   int lower_bound = 0;        // proven lower bound on the optimum
   solve_stats stats;
-  std::string backend;             // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
-  std::vector<std::string> notes;  // decisions taken at run time (e.g. the GPU pool size)
+  std::string backend;               // what ran: "cpu", "cpu-mt(work-stealing, 2 threads)", ...
+  std::vector<std::string> notes;    // decisions taken at run time (e.g. the GPU pool size)
   std::vector<progress_info> trace;  // snapshots about every progress interval (GPU device loop), for the JSON
 };
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
@@ -112,7 +113,8 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
     const bool taillard = inst.known.has_value();
     // The random instance's optimum is found by the CPU first; it runs the one-direction rules
     // too (minutes at 20x10 with LB1).
-    const int optimum = taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    const int optimum =
+        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
     const bound_data data(inst);
     for (bound_kind kind : all_kinds())
       for (branching rule : {branching::min_min, branching::min_branch, branching::forward, branching::backward}) {
@@ -124,8 +126,8 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
         opt.branch = rule;
         opt.initial_ub = optimum;
         opt.time_limit = 30;
-        const std::string what = std::string(name) + " " + std::string(to_string(kind)) + " " +
-                                 std::string(to_string(rule));
+        const std::string what =
+            std::string(name) + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
         gpu::gpu_policy a, b;
         a.bound_step = gpu::loop_bound::recompute;
         a.sort = gpu::pool_sort::none;
@@ -165,6 +167,41 @@ TEST(GpuResident, KeepsTheCounters) {
         EXPECT_EQ(r.stats.branched + r.stats.pruned + r.stats.leaves, (r.stats.bounds - 1) / dirs + 1) << what;
         EXPECT_GT(r.stats.leaves, 0u) << what;  // no incumbent was given
       }
+}
+
+// The progress trace (snapshots at every batch here): the global lower bound never exceeds the
+// optimum, the tree weight's closed share grows within [0, 1] (weights are conserved: a parent's
+// weight is split among its kept children), and the remaining estimate is finite once some of
+// the tree is closed. ta017 with one and with three engines (weights travel with donated nodes).
+TEST(GpuResident, ProgressTraceIsConsistent) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  const bound_data data(inst);
+  for (int engines : {1, 3}) {
+    solve_options opt;
+    opt.bound = bound_kind::lb1;
+    opt.branch = branching::min_min;
+    opt.progress_interval = 0;
+    gpu::gpu_policy p;
+    p.pool_size = 4096;
+    p.devices.assign(static_cast<std::size_t>(engines), 0);
+    const solve_result r = gpu::solve_resident(data, opt, p, incumbent(inst.known->ub + 1, {}));
+    const std::string what = std::to_string(engines) + " engines";
+    expect_optimal(inst, r, inst.known->ub, what);
+    ASSERT_GT(r.trace.size(), 2u) << what;
+    double last = 0;
+    for (const progress_info& t : r.trace) {
+      EXPECT_LE(t.global_lb, inst.known->ub) << what;
+      ASSERT_GE(t.tree_done, 0.0) << what;
+      EXPECT_LE(t.tree_done, 1.0 + 1e-6) << what;
+      EXPECT_GE(t.tree_done, last - 1e-5) << what << " at " << t.elapsed << " s";
+      last = t.tree_done;
+      if (t.tree_done > 0 && t.tree_done < 1) {
+        EXPECT_TRUE(std::isfinite(t.remaining)) << what;
+      }
+    }
+    EXPECT_GT(last, 0.0) << what;
+  }
 }
 
 // One engine repeats itself: from a start that the search improves (leaves found in parallel in
@@ -239,8 +276,8 @@ TEST(GpuResident, ProvesInEverySizeClass) {
           p.bound_step = step;
           const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
           expect_optimal(inst, r, cpu.makespan,
-                         std::string(spec) + " " + std::string(to_string(rule)) + " " +
-                             std::string(to_string(kind)) + " " + std::string(gpu::to_string(step)));
+                         std::string(spec) + " " + std::string(to_string(rule)) + " " + std::string(to_string(kind)) +
+                             " " + std::string(gpu::to_string(step)));
         }
     }
   }
