@@ -25,12 +25,14 @@ def rows(path):
         if p["remaining_estimate"] < 0:
             continue
         actual = total - p["branched"]
-        out.append((p["elapsed"], j["time_seconds"], p["branched"], p["remaining_estimate"], actual))
+        out.append((p["elapsed"], j["time_seconds"], p["branched"], p["remaining_estimate"], actual,
+                    p.get("remaining_by_depth", -1)))
     return j["instance"]["name"], out
 
 
 def main(paths):
-    print("%-6s %8s %6s %14s %14s %14s %8s" % ("run", "elapsed", "time%", "branched", "estimate", "actual", "ratio"))
+    print("%-6s %8s %6s %14s %14s %14s %8s %10s" % ("run", "elapsed", "time%", "branched", "estimate", "actual", "ratio",
+                                                    "by depth"))
     summary = []
     for path in paths:
         try:
@@ -42,9 +44,10 @@ def main(paths):
             print("%-6s no completed run with a progress trace" % name)
             continue
         at = {}
-        for el, T, br, est, act in rs:
+        for el, T, br, est, act, bydepth in rs:
             ratio = est / act if act > 0 else float("inf")
-            print("%-6s %8.2f %5.0f%% %14d %14.4g %14d %8.3g" % (name, el, 100 * el / T, br, est, act, ratio))
+            r2 = bydepth / act if act > 0 and bydepth >= 0 else float("nan")
+            print("%-6s %8.2f %5.0f%% %14d %14.4g %14d %8.3g %10.3g" % (name, el, 100 * el / T, br, est, act, ratio, r2))
             for q in (0.25, 0.5, 0.75):
                 d = abs(el / T - q)
                 if act > 0 and (q not in at or d < at[q][0]):
