@@ -22,17 +22,21 @@ def rows(path):
     total = j["nodes"]["branched"]
     out = []
     for p in j["progress"]:
+        if p["remaining_estimate"] is None:  # JSON has no infinity: nothing closed yet
+            p["remaining_estimate"] = float("inf")
         if p["remaining_estimate"] < 0:
             continue
         actual = total - p["branched"]
+        fc = p.get("forecast_seconds", -1)
         out.append((p["elapsed"], j["time_seconds"], p["branched"], p["remaining_estimate"], actual,
-                    p.get("remaining_by_depth", -1)))
+                    p.get("remaining_by_depth", -1) if p.get("remaining_by_depth") is not None else float("inf"),
+                    float("inf") if fc is None else fc))
     return j["instance"]["name"], out
 
 
 def main(paths):
-    print("%-6s %8s %6s %14s %14s %14s %8s %10s" % ("run", "elapsed", "time%", "branched", "estimate", "actual", "ratio",
-                                                    "by depth"))
+    print("%-6s %8s %6s %14s %14s %14s %8s %10s %10s %10s" % ("run", "elapsed", "time%", "branched", "estimate", "actual", "ratio",
+                                                    "by depth", "forecast s", "actual s"))
     summary = []
     for path in paths:
         try:
@@ -44,10 +48,11 @@ def main(paths):
             print("%-6s no completed run with a progress trace" % name)
             continue
         at = {}
-        for el, T, br, est, act, bydepth in rs:
+        for el, T, br, est, act, bydepth, fc in rs:
             ratio = est / act if act > 0 else float("inf")
             r2 = bydepth / act if act > 0 and bydepth >= 0 else float("nan")
-            print("%-6s %8.2f %5.0f%% %14d %14.4g %14d %8.3g %10.3g" % (name, el, 100 * el / T, br, est, act, ratio, r2))
+            print("%-6s %8.2f %5.0f%% %14d %14.4g %14d %8.3g %10.3g %10.3g %10.3g" % (name, el, 100 * el / T, br, est, act,
+                                                                        ratio, r2, fc, T - el))
             for q in (0.25, 0.5, 0.75):
                 d = abs(el / T - q)
                 if act > 0 and (q not in at or d < at[q][0]):

@@ -40,7 +40,10 @@ def main():
         # The remaining-tree estimate at the last progress snapshot (nodes of this bound's tree) and
         # the time it would take at this run's node rate: "tree closed per minute" compared across
         # bounds whose trees differ.
-        trace = [p for p in j.get("progress", []) if p.get("remaining_estimate", -1) >= 0]
+        trace = [p for p in j.get("progress", []) if (p.get("remaining_estimate") or 0) >= 0]
+        for p in trace:  # JSON has no infinity: null while nothing is closed
+            if p.get("remaining_estimate") is None:
+                p["remaining_estimate"] = float("inf")
         r["remaining_estimate"] = trace[-1]["remaining_estimate"] if trace else None
         r["hours_left"] = r["remaining_estimate"] / r["nodes_per_s"] / 3600 if trace and r["nodes_per_s"] > 0 else None
         r["gap"] = (r["makespan"] - r["lower_bound"]) / r["makespan"] if r["makespan"] else None

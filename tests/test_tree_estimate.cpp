@@ -92,5 +92,20 @@ TEST(TreeWeight, CloseOnAUniformTree) {
   EXPECT_EQ(root_children_done, b);
 }
 
+// The forecast: a share closing at a steady rate gives the exact time left; one standing still
+// gives infinity; too short a history gives -1.
+TEST(TreeWeight, ForecastFromTheRecentRate) {
+  struct snap {
+    double elapsed, tree_done;
+  };
+  std::vector<snap> h;
+  for (int t = 0; t <= 20; ++t) h.push_back({static_cast<double>(t), 0.01 * t});
+  EXPECT_NEAR(forecast_seconds(h, 20.0, 0.20), 80.0, 1e-9);
+  std::vector<snap> still{{10, 0.5}, {11, 0.5}, {12, 0.5}};
+  EXPECT_EQ(forecast_seconds(still, 12.0, 0.5), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(forecast_seconds(std::vector<snap>{{1.0, 0.1}}, 1.2, 0.2), -1.0);
+  EXPECT_EQ(forecast_seconds(h, 20.0, 1.0), 0.0);
+}
+
 }  // namespace
 }  // namespace pfsp::test

@@ -165,14 +165,15 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
         s << "  lb " << p.global_lb << "  gap " << std::setprecision(2)
           << 100.0 * (p.best - p.global_lb) / std::max(p.best, 1) << " %";
       if (p.tree_done >= 0) {
-        // The tree-weight estimate (search/tree_estimate.hpp): the closed share of the B&B tree,
-        // the nodes left at that rate and the time they take at the run's node rate.
-        s << "  tree " << std::setprecision(3) << std::scientific << 100.0 * p.tree_done << std::fixed << " %";
-        if (std::isfinite(p.remaining) && p.elapsed > 0 && p.nodes > 0) {
-          const double left_s = p.remaining / (static_cast<double>(p.nodes) / p.elapsed);
-          s << "  left ~" << std::setprecision(2) << std::scientific << p.remaining << std::fixed << " nodes ~"
-            << std::setprecision(2) << std::scientific << left_s / 3600.0 << std::fixed << " h";
-        }
+        // The closed share of the B&B tree (tree weight, search/tree_estimate.hpp) and the time
+        // left at its recent rate ("?" while the history is short, "inf" while it stands still).
+        s << "  tree " << std::setprecision(4) << 100.0 * p.tree_done << " %  left ";
+        if (p.forecast_seconds < 0)
+          s << "?";
+        else if (!std::isfinite(p.forecast_seconds))
+          s << "inf";
+        else
+          s << std::setprecision(2) << std::scientific << p.forecast_seconds / 3600.0 << std::fixed << " h";
       } else {
         s << "  explored " << std::setprecision(4) << 100.0 * p.explored << " %";
       }

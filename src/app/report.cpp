@@ -134,6 +134,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
                    {"global_lb", p.global_lb},
                    {"tree_done", p.tree_done},
                    {"remaining_estimate", p.remaining},
+                   {"forecast_seconds", p.forecast_seconds},
                    {"remaining_by_depth", p.remaining_by_depth}});
     j["progress"] = t;
   }

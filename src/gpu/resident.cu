@@ -1314,11 +1314,13 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         info.remaining = tree_weight_remaining(t.branched, info.tree_done);
         info.remaining_by_depth = estimate_remaining(prof);
         info.elapsed = ctl.elapsed();
+        info.forecast_seconds = forecast_seconds(trace, info.elapsed, info.tree_done);
         trace.push_back(info);
       } else if (!trace.empty()) {
         info.global_lb = std::min(trace.back().global_lb, info.best);
         info.remaining = trace.back().remaining;
         info.tree_done = trace.back().tree_done;
+        info.forecast_seconds = trace.back().forecast_seconds;
       }
       ctl.maybe_report(info);
       if (ctl.checkpoint_due() && opt.on_checkpoint) {

@@ -26,6 +26,7 @@
 // bound order: the estimate is a forecast, checked against completed runs in docs/benchmarks.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -71,6 +72,28 @@ inline double tree_weight_remaining(std::uint64_t branched, double done) {
   if (done >= 1.0) return 0.0;
   if (done <= 0.0) return std::numeric_limits<double>::infinity();
   return static_cast<double>(branched) * (1.0 - done) / done;
+}
+
+// Time left from the closed share's recent rate (a time series of the tree weight, as SCIP's
+// forecasts do): the rate over the last max(5 s, a quarter of the run) of `history` (snapshots
+// in time order, each with elapsed and tree_done), extrapolated linearly to 1. On a hard
+// instance the share can stand still for minutes while a few subtrees hold all the work, and
+// the tree-weight estimate alone (tree_weight_remaining, proportional to the nodes so far) would
+// then promise an early end: a standing share gives infinity. -1 while the history is too short.
+template <class Snapshot>
+double forecast_seconds(const std::vector<Snapshot>& history, double now, double done) {
+  if (done >= 1.0) return 0.0;
+  const double window = std::max(5.0, 0.25 * now);
+  const Snapshot* from = nullptr;
+  for (const Snapshot& s : history)
+    if (s.elapsed >= now - window && s.tree_done >= 0) {
+      from = &s;
+      break;
+    }
+  if (!from || now - from->elapsed < 0.5) return -1.0;
+  const double rate = (done - from->tree_done) / (now - from->elapsed);
+  if (rate <= 0) return std::numeric_limits<double>::infinity();
+  return (1.0 - done) / rate;
 }
 
 }  // namespace pfsp

@@ -49,6 +49,7 @@ struct progress_info {
   int global_lb = -1;
   double remaining = -1;
   double tree_done = -1;
+  double forecast_seconds = -1;  // time left at the closed share's recent rate (infinity: not moving)
   double remaining_by_depth = -1;
 };
 
