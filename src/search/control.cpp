@@ -8,9 +8,11 @@ namespace pfsp {
 solve_result finish_result(solve_status stop, const incumbent& inc, int threshold, int open_min_lb,
                            const solve_stats& stats, double seconds) {
   solve_result r;
-  r.schedule = inc.schedule();
-  r.makespan = r.schedule.empty() ? 0 : inc.value();
-  const int ub = std::min(threshold, inc.value());
+  // One snapshot: another thread (the incumbent improver) may offer while this runs.
+  auto [value, schedule] = inc.snapshot();
+  r.schedule = std::move(schedule);
+  r.makespan = r.schedule.empty() ? 0 : value;
+  const int ub = std::min(threshold, value);
   // A limit or interrupt noticed just as the last open node was closed: the search is complete.
   if (open_min_lb == INT_MAX) stop = solve_status::optimal;
   if (stop == solve_status::optimal) {

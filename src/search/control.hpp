@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "problem/instance.hpp"
@@ -19,13 +20,17 @@ class incumbent {
  public:
   incumbent() = default;
   incumbent(int makespan, std::vector<int> schedule) : value_(makespan), schedule_(std::move(schedule)) {}
-  incumbent(const incumbent& o) : value_(o.value()), schedule_(o.schedule()) {}
+  incumbent(const incumbent& o) {
+    auto [v, s] = o.snapshot();
+    value_.store(v, std::memory_order_relaxed);
+    schedule_ = std::move(s);
+  }
   incumbent& operator=(const incumbent& o) {
     if (this != &o) {
-      auto s = o.schedule();
+      auto [v, s] = o.snapshot();
       std::lock_guard lock(mutex_);
       schedule_ = std::move(s);
-      value_.store(o.value(), std::memory_order_relaxed);
+      value_.store(v, std::memory_order_relaxed);
     }
     return *this;
   }
@@ -34,6 +39,12 @@ class incumbent {
   std::vector<int> schedule() const {
     std::lock_guard lock(mutex_);
     return schedule_;
+  }
+  // The makespan and the schedule as one pair (value() and schedule() read apart may straddle
+  // another thread's offer).
+  std::pair<int, std::vector<int>> snapshot() const {
+    std::lock_guard lock(mutex_);
+    return {value_.load(std::memory_order_relaxed), schedule_};
   }
   // Installs the schedule if it is better; returns true if it was.
   template <class Job>
