@@ -80,6 +80,7 @@ struct solve_args {
   bool shared_queue = false;
   std::string checkpoint;
   double checkpoint_interval = 60;
+  double progress_interval = 1.0;
   std::string resume;
   std::string gpu_strategy = "plain";  // validated in every build (gpu/strategy.hpp)
   std::string strategy_params;
@@ -131,6 +132,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
+  opt.progress_interval = a.progress_interval;
   opt.threads = a.threads;
   opt.shared_queue = a.shared_queue;
   opt.profile = a.profile;
@@ -489,6 +491,11 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--json", a.json, "write the result as JSON to this file (atomically)");
   solve->add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'");
   solve->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  solve
+      ->add_option("--progress-interval", a.progress_interval,
+                   "seconds between progress lines and progress-trace snapshots in the JSON")
+      ->check(CLI::Range(0.01, 1e6))
+      ->capture_default_str();
   solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
   solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
   solve->add_option(
