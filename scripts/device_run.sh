@@ -248,7 +248,7 @@ if has prove; then
     [[ $label == *-opt ]] && pub=optimum  # a label ending in -opt starts from --ub = the optimum
     PFSP_BIN=$PFSP PROVE_UB=$pub PROVE_JSON_DIR=$LOGS/prove_json_$label run_logged "prove_$label" 500 scripts/prove_taillard.sh "${PROVE_FIRST:-1}" "${PROVE_LAST:-30}" $extra
     cp "$LOGS/prove_$label.log" "$OUT/prove_$label.md"
-    awk -F'|' 'NR > 2 {t += $7} END {printf "prove total: %.2f s\n", t}' "$LOGS/prove_$label.log" | tee -a "$SUMMARY"
+    awk -F'|' 'NR > 2 {t += $7; w += $8} END {printf "prove total: %.2f s search, %.2f s wall\n", t, w}' "$LOGS/prove_$label.log" | tee -a "$SUMMARY"
     python3 "$ROOT/bench/estimate_check.py" "$LOGS/prove_json_$label"/*.json >"$OUT/estimate_$label.txt" 2>&1
   done
 fi

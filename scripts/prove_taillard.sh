@@ -11,8 +11,8 @@ bin=${PFSP_BIN:-build/pfsp}
 first=$1; last=$2; shift 2
 [ -x "$bin" ] || { echo "prove_taillard.sh: no binary at $bin (build first, or set PFSP_BIN)" >&2; exit 2; }
 fail=0
-echo "| instance | status | makespan | best known | nodes | time (s) |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| instance | status | makespan | best known | nodes | time (s) | wall (s) |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 for i in $(seq "$first" "$last"); do
   name=$(printf "ta%03d" "$i")
   json=$(mktemp)
@@ -22,11 +22,11 @@ for i in $(seq "$first" "$last"); do
   fi
   "$bin" solve "$name" --no-progress -q --json "$json" "${ubarg[@]}" "$@" >/dev/null
   rc=$?
-  if [ ! -s "$json" ]; then echo "| $name | error (exit $rc) | | | | |"; fail=1; rm -f "$json"; continue; fi
-  read -r status mk lb known nodes secs < <(python3 -c "
+  if [ ! -s "$json" ]; then echo "| $name | error (exit $rc) | | | | | |"; fail=1; rm -f "$json"; continue; fi
+  read -r status mk lb known nodes secs wall < <(python3 -c "
 import json,sys; j=json.load(open('$json'))
-print(j['status'], j['makespan'], j['lower_bound'], j['instance']['best_known']['ub'], j['nodes']['branched'], '%.2f'%j['time_seconds'])")
-  echo "| $name | $status | $mk | $known | $nodes | $secs |"
+print(j['status'], j['makespan'], j['lower_bound'], j['instance']['best_known']['ub'], j['nodes']['branched'], '%.2f'%j['time_seconds'], '%.2f'%j.get('wall_seconds', 0))")
+  echo "| $name | $status | $mk | $known | $nodes | $secs | $wall |"
   if [ "$status" = optimal ] && [ "$mk" != "$known" ]; then echo "MISMATCH on $name" >&2; fail=1; fi
   if [ $rc -ne 0 ] && [ "$status" = optimal ]; then fail=1; fi
   if [ -n "${PROVE_JSON_DIR:-}" ]; then mkdir -p "$PROVE_JSON_DIR" && mv "$json" "$PROVE_JSON_DIR/$name.json"; else rm -f "$json"; fi

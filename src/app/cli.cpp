@@ -107,6 +107,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
 ) {
   const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
   const instance inst = load_instance(a.instance_spec);
+  const auto wall_start = std::chrono::steady_clock::now();
   solve_options opt;
   opt.bound = bound_names.at(a.bound);
   opt.branch = branching_names.at(a.branch);
@@ -232,6 +233,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
     const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
     heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    info.heuristic_seconds = heuristic_seconds;
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
     info.initial_ub_source = heuristic;
@@ -311,6 +313,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       }
       const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
       pairs = learned.pairs;
+      info.learn_seconds = learned.seconds;
       std::ostringstream note;
       note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
            << learned.seconds << " s:";
@@ -374,6 +377,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       throw error("internal error: reported makespan " + std::to_string(r.makespan) +
                   " but the schedule evaluates to " + std::to_string(check));
   }
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (resumed)
     r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
                       " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");

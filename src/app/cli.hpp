@@ -35,6 +35,12 @@ struct run_info {
   std::string resume_file;        // --resume
   std::string checkpoint_file;    // --checkpoint
   std::string lb2_pairs = "all";  // --lb2-pairs, and the pairs it gave ("1-2 2-3 ...", 1-based machines)
+  // Time to answer as a user waits for it: from the instance loaded to the result checked, with
+  // the start heuristic and the pair learning that the solver's own time (stats.total_seconds)
+  // leaves out.
+  double wall_seconds = 0;
+  double heuristic_seconds = 0;
+  double learn_seconds = 0;
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info);

@@ -56,7 +56,6 @@ std::string human(double v) {
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info) {
   (void)opt;
-  (void)info;
   const auto& st = r.stats;
   out << "status       " << to_string(r.status) << '\n';
   if (r.schedule.empty()) {
@@ -94,6 +93,11 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
         << " s of it setting up the device (CUDA context, tables, buffers); search "
         << std::max(0.0, st.total_seconds - st.setup_seconds) << " s\n"
         << std::defaultfloat;
+  if (info.wall_seconds > 0)
+    out << "wall         " << std::fixed << std::setprecision(3) << info.wall_seconds << " s   (start heuristic "
+        << info.heuristic_seconds << " s, pair learning " << info.learn_seconds << " s, search and the rest "
+        << std::max(0.0, info.wall_seconds - info.heuristic_seconds - info.learn_seconds) << " s)\n"
+        << std::defaultfloat;
   if (st.bound_seconds > 0)
     out << "profile      bounding " << std::fixed << std::setprecision(3) << st.bound_seconds << " s ("
         << std::setprecision(1) << 100.0 * st.bound_seconds / std::max(st.total_seconds, 1e-12)
@@ -119,6 +123,11 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
                 {"leaves", r.stats.leaves}};
   j["explored_fraction"] = r.stats.explored;
   j["time_seconds"] = r.stats.total_seconds;
+  if (info.wall_seconds > 0) {
+    j["wall_seconds"] = info.wall_seconds;
+    j["heuristic_seconds"] = info.heuristic_seconds;
+    j["pair_learning_seconds"] = info.learn_seconds;
+  }
   if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
   if (r.stats.setup_seconds > 0) j["setup_seconds"] = r.stats.setup_seconds;
   j["backend"] = r.backend;

@@ -22,7 +22,9 @@ struct pair_learning {
 };
 
 // k: pairs to keep (1 .. m(m-1)/2); ub: prune children with a bound >= ub; budget: children to
-// bound at most.
-pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 200000);
+// bound at most. 10000 children (about 0.1-0.2 s on one core at 20-50 x 20) keep 8-9 of the 10
+// pairs that 200000 (3.5-7 s) keep on ta021, ta051 and ta056 (docs/benchmarks.md): the learning
+// is counted in the run's wall time, and 20-job proofs last a few tenths of a second.
+pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 10000);
 
 }  // namespace pfsp
