@@ -62,9 +62,9 @@ struct solve_args {
   std::string instance_spec;
   std::string backend = "auto";
   int threads = default_threads();
-  std::string bound = "lb1";
-  std::string lb2_pairs = "all";  // all | adjacent | learn[:K]
-  int improver_threads = -1;      // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
+  std::string bound = "auto";      // auto: lb1-lb2 on the GPU device loop, lb1 elsewhere
+  std::string lb2_pairs = "auto";  // all | adjacent | learn[:K] | auto (learn on the GPU device loop)
+  int improver_threads = -1;       // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
   std::string branch = "min-min";
   std::string select = "depth-first";
   std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
@@ -109,7 +109,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   const instance inst = load_instance(a.instance_spec);
   const auto wall_start = std::chrono::steady_clock::now();
   solve_options opt;
-  opt.bound = bound_names.at(a.bound);
+  if (a.bound != "auto") opt.bound = bound_names.at(a.bound);
   opt.branch = branching_names.at(a.branch);
   opt.select = selection_names.at(a.select);
   if (a.ub == "best-known") {
@@ -190,6 +190,21 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
   // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
   if (!a.branch_given && !resumed) opt.branch = backend == "gpu" ? branching::min_min : branching::min_branch;
+  // Default bound and LB2 pairs: the fastest measured (docs/benchmarks.md): LB1 on the CPU and
+  // the host loop; on the GPU device loop the LB1 -> LB2 chain over the m-1 pairs learned before
+  // the run (ta021-ta030: about half LB1's time to proof; 50x20: the same tree share closed in a
+  // slice, a global lower bound as high or higher).
+  bool device_loop = false;
+#if defined(PFSP_HAVE_GPU)
+  if (backend == "gpu") {
+    gpu_cli_options g = gpu_args;
+    g.strategy = strategy;
+    device_loop = gpu_cli_device_loop(g);
+  }
+#endif
+  if (a.bound == "auto" && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
+  std::string lb2_pairs = a.lb2_pairs;
+  if (lb2_pairs == "auto") lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !checkpointing ? "learn" : "all";
   if (backend == "gpu" && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -289,18 +304,18 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   // LB2's machine pairs: all, Nabeshima's adjacent ones, or a subset learned by a short search.
   std::vector<std::pair<int, int>> pairs;
   std::string pair_note;
-  if (a.lb2_pairs != "all") {
+  if (lb2_pairs != "all") {
     if (opt.bound == bound_kind::lb1)
-      throw input_error("--lb2-pairs " + a.lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+      throw input_error("--lb2-pairs " + lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
     if (resumed || !a.checkpoint.empty())
-      throw input_error("--lb2-pairs " + a.lb2_pairs +
+      throw input_error("--lb2-pairs " + lb2_pairs +
                         " cannot be combined with --checkpoint or --resume yet (checkpoints do not record the pairs)");
-    if (a.lb2_pairs == "adjacent") {
+    if (lb2_pairs == "adjacent") {
       pairs = bound_data::adjacent_pairs(inst.m);
     } else {
       int k = std::max(1, inst.m - 1);
-      if (a.lb2_pairs.size() > 6) {
-        const std::string ks = a.lb2_pairs.substr(6);
+      if (lb2_pairs.size() > 6) {
+        const std::string ks = lb2_pairs.substr(6);
         std::size_t used = 0;
         try {
           k = std::stoi(ks, &used);
@@ -308,7 +323,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
           used = 0;
         }
         if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
-          throw input_error("--lb2-pairs " + a.lb2_pairs + ": expected learn:K with K in 1.." +
+          throw input_error("--lb2-pairs " + lb2_pairs + ": expected learn:K with K in 1.." +
                             std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
       }
       const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
@@ -321,19 +336,11 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
         note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
       pair_note = note.str();
     }
-    info.lb2_pairs = a.lb2_pairs + ":";
+    info.lb2_pairs = lb2_pairs + ":";
     for (const auto& [k, l] : pairs) info.lb2_pairs += " " + std::to_string(k + 1) + "-" + std::to_string(l + 1);
   }
   const bound_data data(inst, pairs);
   // Iterated greedy on the idle CPU cores while the GPU searches (heuristic/improver.hpp).
-  bool device_loop = false;
-#if defined(PFSP_HAVE_GPU)
-  if (backend == "gpu") {
-    gpu_cli_options g = gpu_args;
-    g.strategy = strategy;
-    device_loop = gpu_cli_device_loop(g);
-  }
-#endif
   int improvers = a.improver_threads;
   if (improvers < 0)
     improvers = device_loop ? std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 0, 8) : 0;
@@ -447,8 +454,11 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  solve->add_option("--bound", a.bound, "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain)")
-      ->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}))
+  solve
+      ->add_option("--bound", a.bound,
+                   "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the fastest "
+                   "measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)")
+      ->check(CLI::IsMember({"auto", "lb1", "lb2", "lb1-lb2"}))
       ->capture_default_str();
   solve
       ->add_option("--improver-threads", a.improver_threads,
@@ -458,12 +468,13 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->capture_default_str();
   solve
       ->add_option("--lb2-pairs", a.lb2_pairs,
-                   "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), or learn[:K] (the K "
-                   "pairs that most often give the maximum in a short search before the run; default K = m-1)")
+                   "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the K "
+                   "pairs that most often give the maximum in a short search before the run; default K = m-1), or "
+                   "auto (learn on the GPU device loop without checkpoints, all elsewhere)")
       ->check([](const std::string& v) {
-        return v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
+        return v == "auto" || v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
                    ? std::string()
-                   : "'" + v + "': expected all, adjacent, learn or learn:K";
+                   : "'" + v + "': expected auto, all, adjacent, learn or learn:K";
       })
       ->capture_default_str();
   solve

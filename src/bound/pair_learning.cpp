@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <numeric>
+#include <thread>
 
 #include "bound/bound_data.hpp"
 #include "bound/lb1.hpp"
@@ -39,16 +40,12 @@ int argmax_pair(const bound_view& b, const int* front, const int* back, IsSchedu
   return best;
 }
 
-}  // namespace
-
-pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const bound_data all(inst);
-  const bound_view b = all.view();
-  const int n = inst.n, m = inst.m, np = b.npairs;
-  k = std::clamp(k, 1, std::max(1, np));
-  std::vector<std::uint64_t> wins(static_cast<std::size_t>(np), 0);
-  pair_learning out;
+// One chunk of the learning search: depth-first from the root children at positions p with
+// p % chunks == chunk, bounding at most `budget` children; adds to wins.
+std::uint64_t learn_chunk(const bound_view& b, int ub, int chunk, int chunks, std::uint64_t budget,
+                          std::vector<std::uint64_t>& wins) {
+  const int n = b.inst.n, m = b.inst.m;
+  std::uint64_t evaluations = 0;
   // Depth-first, forward branching, children in increasing bound order (the best first).
   struct node {
     std::vector<int> perm;
@@ -63,15 +60,17 @@ pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t bud
   std::vector<int> front(static_cast<std::size_t>(m)), back(static_cast<std::size_t>(m)),
       remain(static_cast<std::size_t>(m)), child_front(static_cast<std::size_t>(m));
   std::vector<char> scheduled(static_cast<std::size_t>(n));
-  while (!stack.empty() && out.evaluations < budget) {
+  while (!stack.empty() && evaluations < budget) {
     node cur = std::move(stack.back());
     stack.pop_back();
     const int limit1 = cur.limit1, limit2 = n;
     if (limit1 + 1 >= n - 1) continue;  // children would be leaves: nothing to learn
     node_parts(b, cur.perm.data(), limit1, limit2, front.data(), back.data(), remain.data());
-    for (int i = 0; i < n; ++i) scheduled[static_cast<std::size_t>(cur.perm[static_cast<std::size_t>(i)])] = i <= limit1;
+    for (int i = 0; i < n; ++i)
+      scheduled[static_cast<std::size_t>(cur.perm[static_cast<std::size_t>(i)])] = i <= limit1;
     std::vector<std::pair<int, int>> kids;  // (bound, position)
     for (int pos = limit1 + 1; pos < n; ++pos) {
+      if (limit1 < 0 && pos % chunks != chunk) continue;  // another chunk's root child
       const int job = cur.perm[static_cast<std::size_t>(pos)];
       const int lb1 = lb1_forward_child(b.inst, front.data(), back.data(), remain.data(), job);
       if (lb1 >= ub) continue;
@@ -79,7 +78,7 @@ pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t bud
       auto sched = [&](int j) { return j == job || scheduled[static_cast<std::size_t>(j)] != 0; };
       int value = 0;
       const int q = argmax_pair(b, child_front.data(), back.data(), sched, lb1, value);
-      ++out.evaluations;
+      ++evaluations;
       if (q >= 0) ++wins[static_cast<std::size_t>(q)];
       if (value < ub) kids.emplace_back(value, pos);
     }
@@ -90,15 +89,46 @@ pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t bud
       stack.push_back(std::move(c));
     }
   }
+  return evaluations;
+}
+
+}  // namespace
+
+pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bound_data all(inst);
+  const bound_view b = all.view();
+  const int np = b.npairs;
+  k = std::clamp(k, 1, std::max(1, np));
+  pair_learning out;
+  // kLearnChunks searches over disjoint root subtrees, each with its share of the budget, on as
+  // many threads: the same pairs on any machine (the chunks do not depend on the core count).
+  std::vector<std::vector<std::uint64_t>> wins(kLearnChunks, std::vector<std::uint64_t>(static_cast<std::size_t>(np)));
+  std::vector<std::uint64_t> evals(kLearnChunks, 0);
+  {
+    std::vector<std::thread> threads;
+    for (int c = 0; c < kLearnChunks; ++c)
+      threads.emplace_back([&, c] {
+        evals[static_cast<std::size_t>(c)] = learn_chunk(
+            b, ub, c, kLearnChunks, (budget + kLearnChunks - 1) / kLearnChunks, wins[static_cast<std::size_t>(c)]);
+      });
+    for (auto& t : threads) t.join();
+  }
+  std::vector<std::uint64_t> total(static_cast<std::size_t>(np), 0);
+  for (int c = 0; c < kLearnChunks; ++c) {
+    out.evaluations += evals[static_cast<std::size_t>(c)];
+    for (int q = 0; q < np; ++q)
+      total[static_cast<std::size_t>(q)] += wins[static_cast<std::size_t>(c)][static_cast<std::size_t>(q)];
+  }
   std::vector<int> order(static_cast<std::size_t>(np));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return wins[static_cast<std::size_t>(x)] > wins[static_cast<std::size_t>(y)];
+    return total[static_cast<std::size_t>(x)] > total[static_cast<std::size_t>(y)];
   });
   for (int i = 0; i < k; ++i) {
     const int q = order[static_cast<std::size_t>(i)];
     out.pairs.emplace_back(b.pair_first[q], b.pair_second[q]);
-    out.wins.push_back(wins[static_cast<std::size_t>(q)]);
+    out.wins.push_back(total[static_cast<std::size_t>(q)]);
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

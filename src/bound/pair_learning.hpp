@@ -1,9 +1,10 @@
 // LB2 over a learned subset of machine pairs (--lb2-pairs learn[:K]; Gmys, Mezmaz, Melab and
 // Tuyttens, EJOR 2020, learn which pairs give LB2 its value). Before the main search, a bounded
-// depth-first search with LB2 over all pairs (forward branching, children pruned at ub) counts,
+// depth-first search with LB2 over all pairs (forward branching, children pruned at ub; in
+// kLearnChunks disjoint root subtrees on as many threads) counts,
 // for every child it bounds, which pair attains the maximum; the K pairs that did so most often
 // are kept, most frequent first, so that the early exit at ub comes sooner. Deterministic: the
-// same instance, ub and budget give the same pairs. Host only.
+// same instance, ub and budget give the same pairs on any machine. Host only.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,9 @@ struct pair_learning {
   std::uint64_t evaluations = 0;           // children bounded by the learning search
   double seconds = 0;
 };
+
+// The learning search runs in this many chunks (disjoint root subtrees, one thread each).
+inline constexpr int kLearnChunks = 8;
 
 // k: pairs to keep (1 .. m(m-1)/2); ub: prune children with a bound >= ub; budget: children to
 // bound at most. 10000 children (about 0.1-0.2 s on one core at 20-50 x 20) keep 8-9 of the 10

@@ -986,6 +986,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   const int start_best = std::min(threshold, best.value());
   loop_state counters;
   counters.best = start_best;
+  // What engine 0 starts with, for the progress statistics until its first collection.
+  int initial_open_min = INT_MAX;
+  double initial_open_w = 0;
   for (auto& eng : engines) eng->lower_best(start_best);
   if (opt.resume) {
     // The checkpoint's open nodes, its stacks one above the other, go to engine 0.
@@ -1002,7 +1005,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       std::copy_n(rs.perm(i), n, b.perms.data() + i * static_cast<std::size_t>(n));
       b.limits[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
       b.lbs[i] = rs.nodes[i].lb;
+      initial_open_min = std::min(initial_open_min, b.lbs[i]);
     }
+    initial_open_w = b.weight();
     engines[0]->push(b);
   } else {
     // The root, bounded on the host by the same code.
@@ -1018,6 +1023,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       b.limits = {pack_limits(-1, n)};
       b.lbs = {root_lb};
       b.w = {1.0f};
+      initial_open_min = root_lb;
+      initial_open_w = 1.0;
       engines[0]->push(b);
     } else {
       counters.pruned = 1;
@@ -1062,12 +1069,18 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   std::vector<std::string> tune_notes;
   // Progress statistics (global lower bound, remaining-tree estimate): the calling thread asks
   // each engine for them about every progress interval; the engine's thread collects them
-  // between two runs and publishes them under mu.
+  // between two runs and publishes them under mu. Between two collections an engine takes mail
+  // and donates: what it received since (smallest bound, weight) is counted beside its last
+  // statistics and what it sent is taken off, so that every open node is counted once and the
+  // snapshot is a true lower bound and a conservative closed share (never more than the truth,
+  // never less than the previous snapshot's).
   std::unique_ptr<std::atomic<bool>[]> want_stats(new std::atomic<bool>[E]);
   for (std::size_t e = 0; e < E; ++e) want_stats[e].store(true);
   std::vector<depth_profile> engine_profile(E, depth_profile(n));
-  std::vector<int> engine_open_min(E, INT_MAX);
-  std::vector<double> engine_open_w(E, 1.0);
+  std::vector<int> engine_open_min(E, INT_MAX), recv_min(E, INT_MAX);
+  std::vector<double> engine_open_w(E, 0.0), recv_w(E, 0.0), sent_w(E, 0.0);
+  engine_open_min[0] = initial_open_min;
+  engine_open_w[0] = initial_open_w;
   std::vector<progress_info> trace;
   double last_stats = -1.0;
   int feed_improvements = 0;
@@ -1115,6 +1128,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
             if (!mail[e].empty()) {
               got = std::move(mail[e]);
               mail[e].clear();
+              for (const int lb : got.lbs) recv_min[e] = std::min(recv_min[e], lb);
+              recv_w[e] += got.weight();
               if (idle[e]) {
                 idle[e] = 0;
                 --idle_count;
@@ -1152,6 +1167,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           engine_profile[e] = std::move(prof);
           engine_open_min[e] = mn;
           engine_open_w[e] = w;
+          recv_min[e] = INT_MAX;
+          recv_w[e] = sent_w[e] = 0;
         }
         if (tuning) {
           const std::size_t c = eng.selected();
@@ -1205,6 +1222,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           for (std::size_t o = 0; o < E; ++o) {
             if (o == e || !idle[o] || !mail[o].empty()) continue;
             mail[o] = eng.take_bottom(s.top / 2);
+            sent_w[e] += mail[o].weight();
             published[e] = eng.state();
             ++donations;
             donated_nodes += mail[o].size();
@@ -1296,13 +1314,13 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         int gl = info.best;
         double open_w = 0;
         for (std::size_t e = 0; e < E; ++e) {
-          open_w += engine_open_w[e] + mail[e].weight();
+          open_w += std::max(0.0, engine_open_w[e] - sent_w[e]) + recv_w[e] + mail[e].weight();
           for (std::size_t d = 0; d <= static_cast<std::size_t>(n); ++d) {
             prof.popped[d] += engine_profile[e].popped[d];
             prof.kept[d] += engine_profile[e].kept[d];
             prof.open[d] += engine_profile[e].open[d];
           }
-          gl = std::min(gl, engine_open_min[e]);
+          gl = std::min({gl, engine_open_min[e], recv_min[e]});
           for (std::size_t i = 0; i < mail[e].size(); ++i) {
             gl = std::min(gl, mail[e].lbs[i]);
             ++prof.open[static_cast<std::size_t>(limit1_of(mail[e].limits[i]) + 1 + n - limit2_of(mail[e].limits[i]))];
