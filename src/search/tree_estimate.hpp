@@ -75,7 +75,7 @@ inline double tree_weight_remaining(std::uint64_t branched, double done) {
 }
 
 // Time left from the closed share's recent rate (a time series of the tree weight, as SCIP's
-// forecasts do): the rate over the last max(5 s, a quarter of the run) of `history` (snapshots
+// forecasts do): the rate over the last max(5 s, half the run) of `history` (snapshots
 // in time order, each with elapsed and tree_done), extrapolated linearly to 1. On a hard
 // instance the share can stand still for minutes while a few subtrees hold all the work, and
 // the tree-weight estimate alone (tree_weight_remaining, proportional to the nodes so far) would
@@ -83,7 +83,7 @@ inline double tree_weight_remaining(std::uint64_t branched, double done) {
 template <class Snapshot>
 double forecast_seconds(const std::vector<Snapshot>& history, double now, double done) {
   if (done >= 1.0) return 0.0;
-  const double window = std::max(5.0, 0.25 * now);
+  const double window = std::max(5.0, 0.5 * now);
   const Snapshot* from = nullptr;
   for (const Snapshot& s : history)
     if (s.elapsed >= now - window && s.tree_done >= 0) {
