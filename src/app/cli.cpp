@@ -379,7 +379,17 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
 #endif
   }
 
-  if (improver) improver->stop();
+  if (improver) {
+    improver->stop();
+    // The improver threads' best may be better than the schedule the search reports and still not
+    // below the initial upper bound (--ub), where the search never takes it: reported instead
+    // (re-evaluated below like every schedule).
+    if (improver->best_value() < (r.schedule.empty() ? INT_MAX : r.makespan)) {
+      r.schedule = improver->best_schedule();
+      r.makespan = evaluate_schedule(inst, r.schedule);
+      r.notes.push_back("the schedule is the improver threads' best (not below the initial upper bound)");
+    }
+  }
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
   if (!r.schedule.empty()) {
