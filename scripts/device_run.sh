@@ -9,6 +9,7 @@
 #   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
+#   PFSP_COMMIT=abc1234 (the commit stamped into results: pass the local HEAD, the copy's .git is stale)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
@@ -42,7 +43,8 @@ trap finish EXIT
 say "device: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null)"
 say "host: $(nproc) cores ($(lscpu 2>/dev/null | sed -n "s/^Model name: *//p" | head -1)), $(uname -r); nvcc $(nvcc --version | grep -o 'release [0-9.]*'); cmake $(cmake --version | head -1 | cut -d' ' -f3)"
 GIT=(git -c safe.directory="*")
-say "commit: $("${GIT[@]}" rev-parse --short HEAD 2>&1 | tail -1) ($("${GIT[@]}" status --porcelain 2>/dev/null | grep -c . || true) files differ from it)"
+# PFSP_COMMIT: the commit of the tree sent (the device tool's copy of .git can be stale).
+say "commit: ${PFSP_COMMIT:-$("${GIT[@]}" rev-parse --short HEAD 2>&1 | tail -1) ($("${GIT[@]}" status --porcelain 2>/dev/null | grep -c . || true) files differ from it)}"
 
 # --- dependencies carried as .deb files --------------------------------------------------------
 PREFIX=$ROOT/.deps/root/usr
@@ -55,7 +57,7 @@ for c in GTestConfig.cmake CLI11Config.cmake nlohmann_jsonConfig.cmake; do
 done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-  -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data")
+  -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
 TARGETS="pfsp pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"
 
 if has build; then
