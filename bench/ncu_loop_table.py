@@ -14,7 +14,7 @@ import sys
 
 
 def short(name):
-    name = name.replace("(anonymous namespace)::", "")
+    name = name.replace("(anonymous namespace)::", "").replace("<unnamed>::", "")
     name = re.sub(r"<.*", "", name)
     name = re.sub(r"\(.*", "", name)
     return name.split("::")[-1][:34]
