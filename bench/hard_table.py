@@ -37,15 +37,13 @@ def main():
              "nodes_per_s": j["nodes"]["branched"] / t, "bounds_per_s": j["nodes"]["bounds"] / t,
              "makespan": j["makespan"], "lower_bound": j["lower_bound"], "commit": j.get("commit"),
              "backend": j.get("backend"), "command": j.get("command"), "notes": j.get("notes", [])}
-        # The remaining-tree estimate at the last progress snapshot (nodes of this bound's tree) and
-        # the time it would take at this run's node rate: "tree closed per minute" compared across
-        # bounds whose trees differ.
-        trace = [p for p in j.get("progress", []) if (p.get("remaining_estimate") or 0) >= 0]
-        for p in trace:  # JSON has no infinity: null while nothing is closed
-            if p.get("remaining_estimate") is None:
-                p["remaining_estimate"] = float("inf")
-        r["remaining_estimate"] = trace[-1]["remaining_estimate"] if trace else None
-        r["hours_left"] = r["remaining_estimate"] / r["nodes_per_s"] / 3600 if trace and r["nodes_per_s"] > 0 else None
+        # The closed share of the tree at the last progress snapshot (tree weight) and the forecast
+        # from its recent rate (JSON null = infinity: the share stood still). The share is each
+        # bound's own tree's, the nearest to "tree closed per minute" across bounds.
+        trace = [p for p in j.get("progress", []) if (p.get("tree_done") if p.get("tree_done") is not None else -1) >= 0]
+        r["tree_done"] = trace[-1]["tree_done"] if trace else None
+        fc = trace[-1].get("forecast_seconds", -1) if trace else -1
+        r["forecast_hours"] = float("inf") if fc is None else (fc / 3600 if fc >= 0 else None)
         r["gap"] = (r["makespan"] - r["lower_bound"]) / r["makespan"] if r["makespan"] else None
         rows.append(r)
     if a.profile:
@@ -54,7 +52,7 @@ def main():
             print(f"{r['instance']:7} {r['config']:14} {prof[0] if prof else r.get('error', '-')}")
         return
     print(f"{'instance':8} {'size':7} {'config':14} {'status':11} {'s':>6} {'branched':>13} {'Mnodes/s':>9} "
-          f"{'Gbounds/s':>9} {'best':>6} {'lb':>6} {'gap%':>6} {'remaining':>9} {'h left':>9}")
+          f"{'Gbounds/s':>9} {'best':>6} {'lb':>6} {'gap%':>6} {'tree %':>9} {'forecast h':>10}")
     for r in rows:
         if "error" in r:
             print(f"{r['instance']:8} {'':7} {r['config']:14} failed: {r['error']}")
@@ -63,8 +61,8 @@ def main():
         print(f"{r['instance']:8} {str(r['n']) + 'x' + str(r['m']):7} {r['config']:14} {r['status']:11} "
               f"{r['seconds']:6.2f} {r['branched']:13d} {r['nodes_per_s'] / 1e6:9.2f} {r['bounds_per_s'] / 1e9:9.3f} "
               f"{r['makespan'] or 0:6d} {r['lower_bound']:6d} {gap:>6} "
-              f"{'-' if r['remaining_estimate'] is None else format(r['remaining_estimate'], '.3g'):>9} "
-              f"{'-' if r['hours_left'] is None else format(r['hours_left'], '.3g'):>9}")
+              f"{'-' if r['tree_done'] is None else format(100 * r['tree_done'], '.4f'):>9} "
+              f"{'-' if r['forecast_hours'] is None else format(r['forecast_hours'], '.3g'):>10}")
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"rows": rows}, f, indent=1)
