@@ -176,6 +176,61 @@ TEST(io_round_trip, load_instance_names) {
   expect_same(load_instance("random:12,4,873654221"), generate_taillard(12, 4, 873654221U));
 }
 
+// Line ends, tabs and a byte order mark (README, "Input files").
+TEST(io_round_trip, crlf_tabs_and_bom_are_accepted) {
+  const std::string lf = "number of jobs, number of machines\n3 2\nprocessing times :\n1 2 3\n4 5 6\n";
+  const instance want = parse_text(lf);
+  std::string crlf;
+  for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  expect_same(parse_text(crlf), want);
+  expect_same(parse_text("\xEF\xBB\xBF" + crlf), want);
+  expect_same(parse_text("\xEF\xBB\xBF" + lf), want);
+  expect_same(parse_text("3\t2\n\t1\t2  3\t\n4 5\t6"), want);  // tabs, no newline at the end
+  expect_same(parse_text("3 2\r\n1 2 3\r\n4 5 6\r"), want);    // CR at the very end
+  expect_same(parse_text("3 2\n0 1 1 4\n0 2 1 5\n0 3 1 6\n"), want);
+  expect_same(parse_text("3 2\r\n0 1 1 4\r\n0 2 1 5\r\n0 3 1 6\r\n"), want);
+}
+
+TEST(io_errors, lone_carriage_returns) {
+  expect_error("3 2\r1 2 3\r4 5 6\r", 1, {"carriage return without a line feed", "LF or CRLF"});
+  expect_error("3 2\n1 2 3\n4 5\r6\n", 3, {"carriage return without a line feed"});
+  expect_error("3 2\r\n1 2 3\r\r\n4 5 6\r\n", 2, {"carriage return without a line feed"});
+}
+
+TEST(io_errors, binary_bytes_are_shown_escaped) {
+  const std::string msg = error_of(std::string("3 2\n1 \x01\xff\0 3\n4 5 6\n", 17), "bin.txt");
+  EXPECT_EQ(msg.rfind("bin.txt:2: ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("\\x01\\xff\\x00"), std::string::npos) << msg;
+  // A BOM anywhere but at the start is no whitespace.
+  expect_error(
+      "3 2\n\xEF\xBB\xBF"
+      "1 2 3\n4 5 6\n",
+      2, {"expected an integer", "\\xef\\xbb\\xbf1"});
+}
+
+// Limits (instance.hpp): sizes refused on the sizes line before the times are allocated, and
+// times such that every makespan fits 32 bits.
+TEST(io_errors, size_and_time_limits) {
+  expect_error("65536 2\n", 1, {"number of jobs", "1..65535", "65536"});
+  expect_error("3 1001\n", 1, {"number of machines", "1..1000", "1001"});
+  expect_error("99999999999999999999 3\n", 1, {"number of jobs", "out of range"});
+  expect_error("3 -99999999999999999999\n", 1, {"number of machines", "out of range"});
+  // LB2's tables: n m (m - 1) / 2 entries; 1000 x 1000 would be 499500000.
+  expect_error("# huge\n1000 1000\n1 2 3\n", 2, {"too large", "499500000", "33554432"});
+  expect_error("65535 20\n", 1, {"truncated"});  // 12.4 M entries: allowed, and truncated
+  // (n + m - 1) x max p <= INT32_MAX: 3000 + 2 - 1 = 3001 cells, times at most 715589.
+  std::string row1, row2;
+  for (int j = 0; j < 3000; ++j) {
+    row1 += " 715589";
+    row2 += j == 2999 ? " 715590" : " 1";
+  }
+  EXPECT_NO_THROW(parse_text("3000 2\n" + row1 + "\n" + row1 + "\n"));
+  expect_error("3000 2\n" + row1 + "\n" + row2 + "\n", 3, {"too large", "32 bits", "at most 715589"});
+  expect_error("3 2\n1 2 3\n4 5 2147483648\n", 3, {"too large", "at most 1000000"});
+  EXPECT_EQ(time_limit(3, 2), max_time);
+  EXPECT_EQ(time_limit(65535, 20), 2147483647 / 65554);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input
 
@@ -289,13 +344,16 @@ TEST(io_errors, load_instance_specs) {
     const char* spec;
     const char* needle;
   };
-  for (const expectation& x : {expectation{"ta999", "ta001 .. ta120"}, expectation{"ta121", "ta001 .. ta120"},
-                               expectation{"ta000", "ta001 .. ta120"}, expectation{"random:5,3", "random:N,M,SEED"},
-                               expectation{"random:5,3,1,7", "random:N,M,SEED"},
-                               expectation{"random:0,3,1", "N must be"}, expectation{"random:5,0,1", "M in"},
-                               expectation{"random:-5,3,1", "N must be"}, expectation{"random:5,3,0", "SEED"},
-                               expectation{"random:5,3,2147483647", "SEED"}, expectation{"random:a,3,1", "integer"},
-                               expectation{"random:", "random:"}, expectation{"nosuchfile.txt", "no such file"}}) {
+  for (const expectation& x :
+       {expectation{"ta999", "ta001 .. ta120"}, expectation{"ta121", "ta001 .. ta120"},
+        expectation{"ta000", "ta001 .. ta120"}, expectation{"random:5,3", "random:N,M,SEED"},
+        expectation{"random:5,3,1,7", "random:N,M,SEED"}, expectation{"random:0,3,1", "N must be"},
+        expectation{"random:5,0,1", "M in"}, expectation{"random:-5,3,1", "N must be"},
+        expectation{"random:5,3,0", "SEED"}, expectation{"random:5,3,2147483647", "SEED"},
+        expectation{"random:a,3,1", "integer"}, expectation{"random:", "random:"},
+        expectation{"nosuchfile.txt", "no such file"}, expectation{"random:5,3,1,", "integer"},
+        expectation{"random:,,", "integer"}, expectation{"random:99999999999999999999,3,1", "out of range"},
+        expectation{"random:5,1001,1", "M in 1..1000"}, expectation{"random:1000,1000,1", "too large"}}) {
     SCOPED_TRACE(x.spec);
     const std::string msg = message_of(x.spec);
     EXPECT_NE(msg.find(x.spec), std::string::npos) << "message should name the spec: " << msg;
@@ -314,6 +372,9 @@ TEST(io_errors, validate_rejects_inconsistent_instances) {
   EXPECT_THROW(validate(bad, "x"), input_error);
   bad = inst;
   bad.n = 0;
+  EXPECT_THROW(validate(bad, "x"), input_error);
+  bad = inst;
+  bad.p[1] = max_time + 1;
   EXPECT_THROW(validate(bad, "x"), input_error);
 }
 

@@ -1,23 +1,45 @@
 #include "problem/instance.hpp"
 
+#include <algorithm>
+#include <climits>
+
 #include "problem/error.hpp"
 
 namespace pfsp {
 
+int time_limit(int n, int m) {
+  const long long cells = static_cast<long long>(n) + m - 1;
+  return static_cast<int>(std::min<long long>(max_time, INT_MAX / std::max(cells, 1LL)));
+}
+
+void check_sizes(long long n, long long m, const std::string& origin, int line) {
+  if (n < 1 || n > max_jobs)
+    throw file_error(origin, line,
+                     "number of jobs must be in 1.." + std::to_string(max_jobs) + ", got " + std::to_string(n));
+  if (m < 1 || m > max_machines)
+    throw file_error(origin, line,
+                     "number of machines must be in 1.." + std::to_string(max_machines) + ", got " + std::to_string(m));
+  const long long entries = n * (m * (m - 1) / 2);  // <= 65535 * 499500: no overflow
+  if (entries > max_lb2_entries)
+    throw file_error(origin, line,
+                     std::to_string(n) + " jobs x " + std::to_string(m) +
+                         " machines is too large: LB2's tables need n m (m - 1) / 2 = " + std::to_string(entries) +
+                         " entries, at most " + std::to_string(max_lb2_entries) + " are allowed");
+}
+
 void validate(const instance& inst, const std::string& origin) {
-  if (inst.n <= 0) throw file_error(origin, 0, "number of jobs must be positive, got " + std::to_string(inst.n));
-  if (inst.m <= 0) throw file_error(origin, 0, "number of machines must be positive, got " + std::to_string(inst.m));
-  if (inst.n > 65535) throw file_error(origin, 0, "at most 65535 jobs are supported, got " + std::to_string(inst.n));
+  check_sizes(inst.n, inst.m, origin, 0);
   if (inst.p.size() != static_cast<std::size_t>(inst.n) * inst.m)
-    throw file_error(
-        origin, 0,
-        "expected " + std::to_string(inst.n * inst.m) + " processing times, got " + std::to_string(inst.p.size()));
+    throw file_error(origin, 0,
+                     "expected " + std::to_string(static_cast<long long>(inst.n) * inst.m) + " processing times, got " +
+                         std::to_string(inst.p.size()));
+  const int limit = time_limit(inst.n, inst.m);
   for (std::size_t i = 0; i < inst.p.size(); ++i)
-    if (inst.p[i] <= 0)
+    if (inst.p[i] <= 0 || inst.p[i] > limit)
       throw file_error(origin, 0,
                        "processing time of job " + std::to_string(i % inst.n + 1) + " on machine " +
-                           std::to_string(i / inst.n + 1) + " must be a positive integer, got " +
-                           std::to_string(inst.p[i]));
+                           std::to_string(i / inst.n + 1) + " must be an integer in 1.." + std::to_string(limit) +
+                           ", got " + std::to_string(inst.p[i]));
 }
 
 }  // namespace pfsp

@@ -45,7 +45,31 @@ struct instance {
   instance_view view() const { return {n, m, p.data()}; }
 };
 
-// Throws input_error unless sizes are positive and consistent and all times are > 0.
+// Limits of every instance, whatever its source (file, random:N,M,SEED, checkpoint).
+// - n <= max_jobs: a job index is a 16-bit job_t in every node (search/types.hpp).
+// - m <= max_machines and n * m (m - 1) / 2 <= max_lb2_entries: LB2's tables (bound_data) hold a
+//   Johnson order and a lag per job for each of the m (m - 1) / 2 machine pairs, 8 bytes an
+//   entry: at most 256 MiB, refused before anything that size is allocated.
+// - 1 <= p(k, j) <= time_limit(n, m). Every makespan is the length of a longest path through the
+//   m x n grid of times moving right or down: n + m - 1 cells (Taillard 1990). Every value the
+//   solver keeps in an int (completion times, heads, tails, lags, LB1, LB2, NEH's job totals) is a
+//   sum of times over part of one such path, so (n + m - 1) * max p <= INT32_MAX keeps them all
+//   exact in 32 bits. The sum over all the times (iterated greedy's temperature, `pfsp info`) is
+//   computed in 64 bits.
+inline constexpr int max_jobs = 65535;
+inline constexpr int max_machines = 1000;
+inline constexpr long long max_lb2_entries = 1LL << 25;
+inline constexpr int max_time = 1'000'000;
+
+// The largest processing time an n x m instance may have: min(max_time, INT32_MAX / (n + m - 1)).
+int time_limit(int n, int m);
+
+// Throws file_error(origin, line, ...) unless 1 <= n <= max_jobs, 1 <= m <= max_machines and the
+// LB2 tables fit max_lb2_entries.
+void check_sizes(long long n, long long m, const std::string& origin, int line);
+
+// Throws input_error unless sizes are within the limits above and consistent and every time is in
+// 1..time_limit(n, m).
 void validate(const instance& inst, const std::string& origin);
 
 }  // namespace pfsp

@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <istream>
+#include <iterator>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "problem/error.hpp"
@@ -25,41 +27,97 @@ bool is_text_line(const std::string& first_token) {
          first_token[0] == '+';
 }
 
+// Text of the input as shown in a message: at most 40 bytes, anything but printable ASCII as \xHH
+// (the input may be binary).
+std::string shown(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < 40; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (text.size() > 40) out += "...";
+  return out;
+}
+
 long long parse_int(const std::string& tok, const std::string& origin, int line, const char* what) {
   long long v = 0;
   const auto* b = tok.data();
   const auto* e = tok.data() + tok.size();
   auto [ptr, ec] = std::from_chars(b, e, v);
+  if (ec == std::errc::result_out_of_range && ptr == e)
+    throw file_error(origin, line,
+                     std::string("expected an integer ") + what + ", got '" + shown(tok) + "', which is out of range");
   if (ec != std::errc() || ptr != e)
-    throw file_error(origin, line, std::string("expected an integer ") + what + ", got '" + tok + "'");
+    throw file_error(origin, line, std::string("expected an integer ") + what + ", got '" + shown(tok) + "'");
   return v;
 }
 
-int checked_time(const std::string& tok, const std::string& origin, int line) {
+// A processing time in 1..limit (limit = time_limit(n, m), instance.hpp).
+int checked_time(const std::string& tok, const std::string& origin, int line, int limit) {
   const long long v = parse_int(tok, origin, line, "processing time");
-  if (v <= 0) throw file_error(origin, line, "processing times must be positive integers, got " + tok);
-  if (v > 1'000'000) throw file_error(origin, line, "processing time " + tok + " is too large (at most 1000000)");
+  if (v <= 0) throw file_error(origin, line, "processing times must be positive integers, got " + shown(tok));
+  if (v > limit) {
+    if (limit == max_time)
+      throw file_error(
+          origin, line,
+          "processing time " + std::to_string(v) + " is too large (at most " + std::to_string(max_time) + ")");
+    throw file_error(origin, line,
+                     "processing time " + std::to_string(v) +
+                         " is too large for this instance: a makespan spans n + m - 1 times " +
+                         "and must fit 32 bits (2147483647), so times are at most " + std::to_string(limit));
+  }
   return static_cast<int>(v);
 }
+
+// Whitespace is space, tab, CR (of a CRLF line end), vertical tab and form feed.
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 }  // namespace
 
 instance parse_instance(std::istream& in, const std::string& origin) {
-  // Split into lines; text lines (starting with a letter, '#' or '+') are headers and skipped
-  // before the sizes line and between it and the matrix.
+  // The whole input, then lines. Accepted: LF or CRLF line ends, tabs as spaces, a UTF-8 byte
+  // order mark. Refused: a CR not followed by LF (classic Mac OS line ends), with its line.
+  // Text lines (starting with a letter, '#' or '+') are headers and skipped before the sizes line
+  // and between it and the matrix. O(size of the input).
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw file_error(origin, 0, "error while reading");
+  std::string_view rest(text);
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
   std::vector<data_line> lines;
-  std::string raw;
   int number = 0;
   bool any_data = false;
-  while (std::getline(in, raw)) {
+  while (!rest.empty()) {
+    const std::size_t eol = rest.find('\n');
+    const std::string_view raw = rest.substr(0, eol);
+    rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
     ++number;
-    std::istringstream ss(raw);
+    const std::size_t cr = raw.find('\r');
+    if (cr != std::string_view::npos && cr + 1 != raw.size())
+      throw file_error(origin, number,
+                       "carriage return without a line feed (classic Mac OS line ends); expected LF or CRLF "
+                       "line ends");
     data_line dl{number, {}};
-    for (std::string t; ss >> t;) dl.tokens.push_back(t);
+    for (std::size_t i = 0; i < raw.size();) {
+      if (is_blank(raw[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t e = i;
+      while (e < raw.size() && !is_blank(raw[e])) ++e;
+      dl.tokens.emplace_back(raw.substr(i, e - i));
+      i = e;
+    }
     if (dl.tokens.empty()) continue;
     if (is_text_line(dl.tokens[0])) {
       if (any_data && lines.size() > 1)
-        throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + raw + "'");
+        throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + shown(raw) + "'");
       // After the sizes line, a header line ("processing times :") holds no number; a line that
       // does is a damaged matrix row, reported here rather than as a truncation further on.
       if (any_data) {
@@ -67,7 +125,8 @@ instance parse_instance(std::istream& in, const std::string& origin) {
           long long v = 0;
           const auto& tok = dl.tokens[t];
           if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
-            throw file_error(origin, number, "expected a row of integer processing times, got '" + dl.tokens[0] + "'");
+            throw file_error(origin, number,
+                             "expected a row of integer processing times, got '" + shown(dl.tokens[0]) + "'");
         }
       }
       continue;
@@ -82,16 +141,15 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     throw file_error(origin, head.number, "expected 'n m' (number of jobs and machines), got one number");
   const long long n = parse_int(head.tokens[0], origin, head.number, "number of jobs");
   const long long m = parse_int(head.tokens[1], origin, head.number, "number of machines");
-  if (n <= 0 || n > 65535)
-    throw file_error(origin, head.number, "number of jobs must be in 1..65535, got " + head.tokens[0]);
-  if (m <= 0 || m > 10000)
-    throw file_error(origin, head.number, "number of machines must be in 1..10000, got " + head.tokens[1]);
+  check_sizes(n, m, origin, head.number);
+  const int limit = time_limit(static_cast<int>(n), static_cast<int>(m));
 
+  // The times are allocated only once the rows are there (the sizes line alone could ask for
+  // anything up to the limits).
   instance inst;
   inst.name = std::filesystem::path(origin).stem().string();
   inst.n = static_cast<int>(n);
   inst.m = static_cast<int>(m);
-  inst.p.assign(static_cast<std::size_t>(n * m), 0);
 
   const std::size_t rows = lines.size() - 1;
   if (rows == 0)
@@ -128,6 +186,7 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     if (rows > static_cast<std::size_t>(n))
       throw file_error(origin, lines[n + 1].number,
                        "unexpected data after the " + std::to_string(n) + " job rows (one instance per file)");
+    inst.p.assign(static_cast<std::size_t>(n * m), 0);
     for (long long j = 0; j < n; ++j) {
       const auto& row = lines[j + 1];
       if (row.tokens.size() != static_cast<std::size_t>(2 * m))
@@ -140,8 +199,8 @@ instance parse_instance(std::istream& in, const std::string& origin) {
         if (idx != base + k)
           throw file_error(origin, row.number,
                            "expected machine " + std::to_string(base + k) + " in position " + std::to_string(k + 1) +
-                               " (a flow shop visits machines in order), got " + row.tokens[2 * k]);
-        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[2 * k + 1], origin, row.number);
+                               " (a flow shop visits machines in order), got " + shown(row.tokens[2 * k]));
+        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[2 * k + 1], origin, row.number, limit);
       }
     }
   } else {
@@ -152,6 +211,7 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     if (rows > static_cast<std::size_t>(m))
       throw file_error(origin, lines[m + 1].number,
                        "unexpected data after the " + std::to_string(m) + " machine rows (one instance per file)");
+    inst.p.assign(static_cast<std::size_t>(n * m), 0);
     for (long long k = 0; k < m; ++k) {
       const auto& row = lines[k + 1];
       if (row.tokens.size() != static_cast<std::size_t>(n))
@@ -159,7 +219,7 @@ instance parse_instance(std::istream& in, const std::string& origin) {
                          "expected " + std::to_string(n) + " processing times for machine " + std::to_string(k + 1) +
                              ", got " + std::to_string(row.tokens.size()));
       for (long long j = 0; j < n; ++j)
-        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[j], origin, row.number);
+        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[j], origin, row.number, limit);
     }
   }
   validate(inst, origin);
@@ -169,7 +229,7 @@ instance parse_instance(std::istream& in, const std::string& origin) {
 instance read_instance_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw file_error(path, 0, "is a directory, expected an instance file");
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw file_error(path, 0, "cannot open file (and it is not an instance name like ta001)");
   return parse_instance(in, path);
 }
@@ -192,14 +252,21 @@ void write_instance(std::ostream& out, const instance& inst, file_format format)
 
 instance load_instance(const std::string& spec) {
   if (spec.rfind("random:", 0) == 0) {
-    const std::string args = spec.substr(7);
+    const std::string origin = "instance '" + shown(spec) + "'";
+    const std::string_view args = std::string_view(spec).substr(7);
     std::vector<long long> v;
-    std::stringstream ss(args);
-    for (std::string t; std::getline(ss, t, ',');) v.push_back(parse_int(t, "instance '" + spec + "'", 0, "value"));
-    if (v.size() != 3) throw input_error("instance '" + spec + "': expected random:N,M,SEED");
-    if (v[0] <= 0 || v[0] > 65535 || v[1] <= 0 || v[1] > 10000)
-      throw input_error("instance '" + spec + "': N must be in 1..65535 and M in 1..10000");
-    if (v[2] <= 0 || v[2] >= 2147483647LL) throw input_error("instance '" + spec + "': SEED must be in 1..2147483646");
+    for (std::size_t b = 0;;) {
+      const std::size_t e = args.find(',', b);
+      v.push_back(parse_int(std::string(args.substr(b, e == std::string_view::npos ? e : e - b)), origin, 0, "value"));
+      if (e == std::string_view::npos || v.size() > 3) break;
+      b = e + 1;
+    }
+    if (v.size() != 3) throw input_error(origin + ": expected random:N,M,SEED");
+    if (v[0] <= 0 || v[0] > max_jobs || v[1] <= 0 || v[1] > max_machines)
+      throw input_error(origin + ": N must be in 1.." + std::to_string(max_jobs) + " and M in 1.." +
+                        std::to_string(max_machines));
+    check_sizes(v[0], v[1], origin, 0);
+    if (v[2] <= 0 || v[2] >= 2147483647LL) throw input_error(origin + ": SEED must be in 1..2147483646");
     return generate_taillard(static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<std::uint32_t>(v[2]));
   }
   if (find_taillard(spec)) return taillard_instance(spec);
