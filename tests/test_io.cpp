@@ -8,7 +8,9 @@
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <streambuf>
 #include <string>
+#include <vector>
 
 #include "problem/error.hpp"
 #include "problem/io.hpp"
@@ -229,6 +231,43 @@ TEST(io_errors, size_and_time_limits) {
   expect_error("3 2\n1 2 3\n4 5 2147483648\n", 3, {"too large", "at most 1000000"});
   EXPECT_EQ(time_limit(3, 2), max_time);
   EXPECT_EQ(time_limit(65535, 20), 2147483647 / 65554);
+}
+
+// Endless "1 1 1 ..." (like /dev/zero): the reader stops at max_input_bytes.
+class endless_ones : public std::streambuf {
+ public:
+  endless_ones() : buf_(1 << 16) {
+    for (std::size_t i = 0; i < buf_.size(); ++i) buf_[i] = i % 2 ? ' ' : '1';
+  }
+
+ protected:
+  int_type underflow() override {
+    setg(buf_.data(), buf_.data(), buf_.data() + buf_.size());
+    return traits_type::to_int_type(buf_[0]);
+  }
+
+ private:
+  std::vector<char> buf_;
+};
+
+// Huge inputs are refused without memory beyond the input itself (a token is kept only where a
+// row needs it; rows beyond the sizes' are not read).
+TEST(io_errors, huge_rows_and_inputs) {
+  std::string many(2'000'000, ' ');
+  for (std::size_t i = 0; i < many.size(); i += 2) many[i] = '1';
+  expect_error("3 2\n" + many + "\n4 5 6\n", 2, {"expected 3 processing times for machine 1", "got 1000000"});
+  std::string rows = "2 2\n";
+  for (int i = 0; i < 200000; ++i) rows += "1 2\n";
+  expect_error(rows, 4, {"unexpected data after the 2 machine rows"});
+  expect_error("2 2\nheader " + many + "\n", 2, {"expected a row of integer processing times", "'header'"});
+  endless_ones ones;
+  std::istream in(&ones);
+  try {
+    parse_instance(in, "endless");
+    ADD_FAILURE() << "no error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("endless: larger than 256 MiB"), std::string::npos) << e.what();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

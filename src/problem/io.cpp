@@ -1,11 +1,12 @@
 #include "problem/io.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <istream>
-#include <iterator>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <string_view>
@@ -19,7 +20,8 @@ namespace {
 
 struct data_line {
   int number;                       // 1-based line number in the source
-  std::vector<std::string> tokens;  // whitespace-separated tokens
+  std::vector<std::string> tokens;  // the first whitespace-separated tokens (see `keep`)
+  std::size_t count;                // all of them
 };
 
 bool is_text_line(const std::string& first_token) {
@@ -86,14 +88,28 @@ instance parse_instance(std::istream& in, const std::string& origin) {
   // order mark. Refused: a CR not followed by LF (classic Mac OS line ends), with its line.
   // Text lines (starting with a letter, '#' or '+') are headers and skipped before the sizes line
   // and between it and the matrix. O(size of the input).
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // Memory stays proportional to what an instance within the limits can need: at most
+  // max_input_bytes are read, at most max(n, m) + 2 data lines and max(n, 2m) tokens a line kept.
+  std::string text;
+  {
+    std::vector<char> buf(1 << 16);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+      text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+      if (text.size() > max_input_bytes)
+        throw file_error(origin, 0,
+                         "larger than " + std::to_string(max_input_bytes >> 20) +
+                             " MiB: no instance within the limits needs that much (README, \"Input files\")");
+    }
+  }
   if (in.bad()) throw file_error(origin, 0, "error while reading");
   std::string_view rest(text);
   if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
   std::vector<data_line> lines;
+  std::size_t keep = 2;                                             // tokens kept a line: 2 for the sizes line
+  std::size_t max_lines = std::numeric_limits<std::size_t>::max();  // data lines worth reading
   int number = 0;
   bool any_data = false;
-  while (!rest.empty()) {
+  while (!rest.empty() && lines.size() < max_lines) {
     const std::size_t eol = rest.find('\n');
     const std::string_view raw = rest.substr(0, eol);
     rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
@@ -103,7 +119,8 @@ instance parse_instance(std::istream& in, const std::string& origin) {
       throw file_error(origin, number,
                        "carriage return without a line feed (classic Mac OS line ends); expected LF or CRLF "
                        "line ends");
-    data_line dl{number, {}};
+    data_line dl{number, {}, 0};
+    bool text_line = false;
     for (std::size_t i = 0; i < raw.size();) {
       if (is_blank(raw[i])) {
         ++i;
@@ -111,33 +128,41 @@ instance parse_instance(std::istream& in, const std::string& origin) {
       }
       std::size_t e = i;
       while (e < raw.size() && !is_blank(raw[e])) ++e;
-      dl.tokens.emplace_back(raw.substr(i, e - i));
+      const std::string_view tok = raw.substr(i, e - i);
       i = e;
-    }
-    if (dl.tokens.empty()) continue;
-    if (is_text_line(dl.tokens[0])) {
-      if (any_data && lines.size() > 1)
-        throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + shown(raw) + "'");
+      if (dl.count == 0) text_line = is_text_line(std::string(tok.substr(0, 1)));
       // After the sizes line, a header line ("processing times :") holds no number; a line that
       // does is a damaged matrix row, reported here rather than as a truncation further on.
-      if (any_data) {
-        for (std::size_t t = 1; t < dl.tokens.size(); ++t) {
-          long long v = 0;
-          const auto& tok = dl.tokens[t];
-          if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
-            throw file_error(origin, number,
-                             "expected a row of integer processing times, got '" + shown(dl.tokens[0]) + "'");
-        }
+      if (text_line && any_data && dl.count > 0) {
+        long long v = 0;
+        if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
+          throw file_error(origin, number,
+                           "expected a row of integer processing times, got '" + shown(dl.tokens[0]) + "'");
       }
-      continue;
+      if (dl.count < keep || (text_line && dl.count == 0)) dl.tokens.emplace_back(tok);
+      ++dl.count;
+      if (text_line && any_data && lines.size() > 1)
+        throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + shown(raw) + "'");
     }
+    if (dl.count == 0 || text_line) continue;
     any_data = true;
     lines.push_back(std::move(dl));
+    if (lines.size() == 1 && lines[0].count >= 2) {
+      // The sizes, if they read as such (errors are reported below): the rows to keep.
+      long long n = 0, m = 0;
+      const auto& t = lines[0].tokens;
+      const bool ok = std::from_chars(t[0].data(), t[0].data() + t[0].size(), n).ec == std::errc() &&
+                      std::from_chars(t[1].data(), t[1].data() + t[1].size(), m).ec == std::errc();
+      if (ok && n >= 1 && n <= max_jobs && m >= 1 && m <= max_machines) {
+        keep = static_cast<std::size_t>(std::max(n, 2 * m));
+        max_lines = static_cast<std::size_t>(std::max(n, m)) + 2;
+      }
+    }
   }
   if (lines.empty()) throw file_error(origin, 0, "empty file: expected a line 'n m' followed by processing times");
 
   const auto& head = lines[0];
-  if (head.tokens.size() < 2)
+  if (head.count < 2)
     throw file_error(origin, head.number, "expected 'n m' (number of jobs and machines), got one number");
   const long long n = parse_int(head.tokens[0], origin, head.number, "number of jobs");
   const long long m = parse_int(head.tokens[1], origin, head.number, "number of machines");
@@ -160,7 +185,7 @@ instance parse_instance(std::istream& in, const std::string& origin) {
   const auto& first = lines[1];
   // Job-per-row if the first row has 2m tokens whose even positions count machines in order.
   bool job_rows = false;
-  if (first.tokens.size() == static_cast<std::size_t>(2 * m)) {
+  if (first.count == static_cast<std::size_t>(2 * m)) {
     // Detection only: a first token that is no integer is reported by the parser of the layout.
     auto whole_int = [](const std::string& t, long long& v) {
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
@@ -189,11 +214,10 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     inst.p.assign(static_cast<std::size_t>(n * m), 0);
     for (long long j = 0; j < n; ++j) {
       const auto& row = lines[j + 1];
-      if (row.tokens.size() != static_cast<std::size_t>(2 * m))
+      if (row.count != static_cast<std::size_t>(2 * m))
         throw file_error(origin, row.number,
                          "expected " + std::to_string(m) + " 'machine time' pairs (" + std::to_string(2 * m) +
-                             " integers) for job " + std::to_string(j + 1) + ", got " +
-                             std::to_string(row.tokens.size()));
+                             " integers) for job " + std::to_string(j + 1) + ", got " + std::to_string(row.count));
       for (long long k = 0; k < m; ++k) {
         const long long idx = parse_int(row.tokens[2 * k], origin, row.number, "machine index");
         if (idx != base + k)
@@ -214,10 +238,10 @@ instance parse_instance(std::istream& in, const std::string& origin) {
     inst.p.assign(static_cast<std::size_t>(n * m), 0);
     for (long long k = 0; k < m; ++k) {
       const auto& row = lines[k + 1];
-      if (row.tokens.size() != static_cast<std::size_t>(n))
+      if (row.count != static_cast<std::size_t>(n))
         throw file_error(origin, row.number,
                          "expected " + std::to_string(n) + " processing times for machine " + std::to_string(k + 1) +
-                             ", got " + std::to_string(row.tokens.size()));
+                             ", got " + std::to_string(row.count));
       for (long long j = 0; j < n; ++j)
         inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[j], origin, row.number, limit);
     }

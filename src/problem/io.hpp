@@ -2,6 +2,7 @@
 // OR-Library and the VRF benchmark, detected automatically.
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 
@@ -14,7 +15,9 @@ enum class file_format { taillard, job_rows };
 // Parses an instance from text. `origin` names the source in error messages ("file:line: ...").
 // Taillard: optional text header lines, a line "n m [seed ub lb]", optional text lines, then m
 // rows of n times. Job rows: a line "n m", then n rows of m "machine time" pairs with machines
-// in order (0-based or 1-based). Throws input_error naming the line and what was expected.
+// in order (0-based or 1-based). LF or CRLF line ends, tabs, a UTF-8 BOM; at most
+// max_input_bytes. Throws input_error naming the line and what was expected.
+inline constexpr std::size_t max_input_bytes = std::size_t{256} << 20;
 instance parse_instance(std::istream& in, const std::string& origin);
 
 // Reads a file (throws input_error if it cannot be opened).
