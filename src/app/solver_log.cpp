@@ -11,7 +11,7 @@ namespace pfsp {
 namespace {
 
 // Column widths of a row; the column header uses the same (docs/solver_log.md).
-constexpr int w_time = 9, w_nodes = 14, w_rate = 9, w_open = 12, w_inc = 10, w_lb = 10, w_gap = 8, w_done = 11,
+constexpr int w_time = 9, w_nodes = 14, w_rate = 9, w_open = 12, w_inc = 11, w_lb = 11, w_gap = 8, w_done = 11,
               w_left = 9;
 
 std::string fmt(const char* f, double v) {
