@@ -1,6 +1,8 @@
 #include "app/solver_log.hpp"
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -130,7 +132,7 @@ std::vector<std::string> solver_log_summary(const solve_result& r, double wall_s
 solver_log::solver_log(std::ostream* console, const std::string& file) : console_(console), path_(file) {
   if (!file.empty()) {
     file_.open(file, std::ios::out | std::ios::trunc);
-    if (!file_) throw input_error("--log " + file + ": cannot open the file for writing");
+    if (!file_) throw input_error("--log " + file + ": cannot open the file for writing: " + std::strerror(errno));
   }
 }
 
