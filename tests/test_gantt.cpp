@@ -103,7 +103,8 @@ void expect_labels_readable(const gantt_layout& L, const std::string& what, int 
     EXPECT_GE(b.ly, b.y - 1e-9) << what;
     EXPECT_LE(b.ly + b.lh, b.y + b.h + 1e-9) << what;
     // The box is the estimated size of the text it holds.
-    const double text_w = estimated_text_width(std::to_string(b.op.job + 1), b.label == gantt_bar::label_kind::horizontal ? L.font_size : b.lw);
+    const double text_w = estimated_text_width(std::to_string(b.op.job + 1),
+                                               b.label == gantt_bar::label_kind::horizontal ? L.font_size : b.lw);
     EXPECT_NEAR(b.label == gantt_bar::label_kind::horizontal ? b.lw : b.lh, text_w, 1e-9) << what;
     rows[b.op.machine].push_back(&b);
   }
@@ -187,7 +188,8 @@ std::string xml_problem(const std::string& x) {
     if (std::count(tag.begin(), tag.end(), '"') % 2) return "unbalanced quotes in <" + tag + ">";
     if (!tag.empty() && tag[0] == '/') {
       const std::string name = tag.substr(1);
-      if (open.empty() || open.back() != name) return "</" + name + "> closes <" + (open.empty() ? "" : open.back()) + ">";
+      if (open.empty() || open.back() != name)
+        return "</" + name + "> closes <" + (open.empty() ? "" : open.back()) + ">";
       open.pop_back();
     } else if (tag.empty() || tag.back() != '/') {
       open.push_back(tag.substr(0, tag.find_first_of(" \n\t")));

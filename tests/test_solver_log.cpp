@@ -128,8 +128,8 @@ TEST(solver_log, header_and_summary_blocks) {
   EXPECT_EQ(h[0], "pfsp 0.1.0 (commit abc1234)");
   std::string all;
   for (const auto& l : h) all += l + '\n';
-  for (const char* needle : {"ta001: 20 jobs x 5 machines", "cpu-mt, 2 threads", "lb1-lb2, lb2 pairs all",
-                             "min-branch", "1297 (neh", "time 10 s, nodes none"})
+  for (const char* needle : {"ta001: 20 jobs x 5 machines", "cpu-mt, 2 threads", "lb1-lb2, lb2 pairs all", "min-branch",
+                             "1297 (neh", "time 10 s, nodes none"})
     EXPECT_TRUE(contains(all, needle)) << "lacks '" << needle << "'\n" << all;
   solve_result r;
   r.status = solve_status::time_limit;
@@ -140,8 +140,9 @@ TEST(solver_log, header_and_summary_blocks) {
   r.stats.total_seconds = 2;
   std::string sum;
   for (const auto& l : solver_log_summary(r, 2.5)) sum += l + '\n';
-  for (const char* needle : {"status          time_limit", "makespan        1300", "lower bound     1200",
-                             "gap             7.69%", "nodes           1000 branched", "wall 2.500 s", "nodes/s         500"})
+  for (const char* needle :
+       {"status          time_limit", "makespan        1300", "lower bound     1200", "gap             7.69%",
+        "nodes           1000 branched", "wall 2.500 s", "nodes/s         500"})
     EXPECT_TRUE(contains(sum, needle)) << "lacks '" << needle << "'\n" << sum;
 }
 

@@ -123,7 +123,8 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
   std::ostringstream ub;
   if (info.initial_ub) {
     ub << info.initial_ub << " (" << info.initial_ub_source;
-    if (info.initial_ub_source != "--ub" && !resumed) ub << ", " << std::fixed << std::setprecision(3) << heuristic_seconds << " s";
+    if (info.initial_ub_source != "--ub" && !resumed)
+      ub << ", " << std::fixed << std::setprecision(3) << heuristic_seconds << " s";
     ub << ")";
   } else {
     ub << "none";

@@ -35,7 +35,8 @@ int gantt_from_result(const std::string& result_path, const std::string& svg_pat
   try {
     j = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
-    throw file_error(result_path, 0, std::string("not valid JSON (expected a result of pfsp solve --json): ") + e.what());
+    throw file_error(result_path, 0,
+                     std::string("not valid JSON (expected a result of pfsp solve --json): ") + e.what());
   }
   auto expect = [&](bool ok, const std::string& what) {
     if (!ok) throw file_error(result_path, 0, what);

@@ -2,9 +2,9 @@
 
 #include <cerrno>
 #include <climits>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 
 #include "problem/error.hpp"
@@ -85,9 +85,9 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
   h.push_back(kv("bound", s.bound + (s.bound == "lb1" ? "" : ", lb2 pairs " + s.lb2_pairs)));
   h.push_back(kv("branching", s.branching + ", selection " + s.selection));
   h.push_back(kv("initial ub", s.initial_ub));
-  h.push_back(kv("limits", "time " + (s.time_limit > 0 ? fmt("%g s", s.time_limit) : std::string("none")) +
-                               ", nodes " + (s.node_limit ? std::to_string(s.node_limit) : std::string("none")) +
-                               ", a row every " + fmt("%g s", s.interval)));
+  h.push_back(kv("limits", "time " + (s.time_limit > 0 ? fmt("%g s", s.time_limit) : std::string("none")) + ", nodes " +
+                               (s.node_limit ? std::to_string(s.node_limit) : std::string("none")) + ", a row every " +
+                               fmt("%g s", s.interval)));
   h.push_back(kv("done, left", s.tree_estimate ? "closed share of the tree weight; time left at its recent rate"
                                                : "explored share of the n! schedules; no time forecast"));
   return h;
@@ -103,12 +103,14 @@ std::string solver_log_row(const progress_info& p) {
   const double rate = p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed : 0.0;
   const bool tree = p.tree_done >= 0;
   std::string left_cell = "-";
-  if (tree) left_cell = p.forecast_seconds < 0 && std::isfinite(p.forecast_seconds) ? "?" : log_duration(p.forecast_seconds);
+  if (tree)
+    left_cell = p.forecast_seconds < 0 && std::isfinite(p.forecast_seconds) ? "?" : log_duration(p.forecast_seconds);
   return right(log_duration(p.elapsed), w_time) + right(log_count(p.nodes, w_nodes - 2), w_nodes) +
          right(log_rate(rate), w_rate) + right(log_count(p.open, w_open - 2), w_open) +
          right(has_incumbent(p.best) ? std::to_string(p.best) : "-", w_inc) +
-         right(p.global_lb >= 0 ? std::to_string(p.global_lb) : "-", w_lb) + right(log_gap(p.best, p.global_lb), w_gap) +
-         right(log_percent(tree ? p.tree_done : p.explored), w_done) + right(left_cell, w_left);
+         right(p.global_lb >= 0 ? std::to_string(p.global_lb) : "-", w_lb) +
+         right(log_gap(p.best, p.global_lb), w_gap) + right(log_percent(tree ? p.tree_done : p.explored), w_done) +
+         right(left_cell, w_left);
 }
 
 std::vector<std::string> solver_log_summary(const solve_result& r, double wall_seconds) {

@@ -29,16 +29,16 @@ struct solver_log_setup {
   std::string initial_ub;  // "1297 (ig, 0.012 s)" or "none"
   double time_limit = 0;   // 0: none
   std::uint64_t node_limit = 0;
-  double interval = 1;       // seconds between rows
+  double interval = 1;         // seconds between rows
   bool tree_estimate = false;  // the backend reports the tree weight and a forecast (GPU device loop)
 };
 
 // Fixed-width cells (right-aligned in the column's width). "-" where a value is unknown.
-std::string log_count(std::uint64_t v, int width);       // integer, or 1.2346e+13 if wider than `width`
-std::string log_rate(double per_second);                 // 950, 12.3k, 4.56M, 1.20G, 3.40T
-std::string log_duration(double seconds);                // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
-std::string log_percent(double fraction);                // 12.3457%, 100%, 1.23e-15%, 0%
-std::string log_gap(int incumbent, int lower_bound);     // (incumbent - lb) / incumbent; "-" if either unknown
+std::string log_count(std::uint64_t v, int width);    // integer, or 1.2346e+13 if wider than `width`
+std::string log_rate(double per_second);              // 950, 12.3k, 4.56M, 1.20G, 3.40T
+std::string log_duration(double seconds);             // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
+std::string log_percent(double fraction);             // 12.3457%, 100%, 1.23e-15%, 0%
+std::string log_gap(int incumbent, int lower_bound);  // (incumbent - lb) / incumbent; "-" if either unknown
 
 std::vector<std::string> solver_log_header(const solver_log_setup& s);
 std::string solver_log_columns();

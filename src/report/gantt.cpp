@@ -25,11 +25,21 @@ std::string escape(const std::string& s) {
   r.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      case '\'': r += "&apos;"; break;
+      case '&':
+        r += "&amp;";
+        break;
+      case '<':
+        r += "&lt;";
+        break;
+      case '>':
+        r += "&gt;";
+        break;
+      case '"':
+        r += "&quot;";
+        break;
+      case '\'':
+        r += "&apos;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0.
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') r += c;
@@ -69,8 +79,7 @@ const char* const font_family = "DejaVu Sans, Helvetica, Arial, sans-serif";
 std::vector<operation> schedule_operations(const instance& inst, std::span<const int> schedule) {
   const int n = inst.n, m = inst.m;
   if (static_cast<int>(schedule.size()) != n)
-    throw input_error("schedule has " + std::to_string(schedule.size()) + " jobs, the instance " +
-                      std::to_string(n));
+    throw input_error("schedule has " + std::to_string(schedule.size()) + " jobs, the instance " + std::to_string(n));
   std::vector<char> seen(n, 0);
   for (int j : schedule) {
     if (j < 0 || j >= n || seen[j])
@@ -205,8 +214,8 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   const double bottom = L.plot_y + L.plot_h;
   s << "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
   for (const gantt_tick& t : L.ticks)
-    s << "<line x1=\"" << num(t.x) << "\" y1=\"" << num(L.plot_y) << "\" x2=\"" << num(t.x) << "\" y2=\""
-      << num(bottom) << "\"/>\n";
+    s << "<line x1=\"" << num(t.x) << "\" y1=\"" << num(L.plot_y) << "\" x2=\"" << num(t.x) << "\" y2=\"" << num(bottom)
+      << "\"/>\n";
   s << "</g>\n<g fill=\"#f4f4f4\">\n";
   const int m = L.row_height > 0 ? static_cast<int>(std::lround(L.plot_h / L.row_height)) : 0;
   for (int k = 1; k < m; k += 2)
@@ -221,8 +230,8 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   // Bars: a tooltip each (job, machine, start, end); critical ones outlined in black.
   s << "<g stroke=\"#ffffff\" stroke-width=\"0.5\">\n";
   for (const gantt_bar& b : L.bars) {
-    s << "<rect x=\"" << num(b.x) << "\" y=\"" << num(b.y) << "\" width=\"" << num(b.w) << "\" height=\""
-      << num(b.h) << "\" fill=\"" << b.fill << '"';
+    s << "<rect x=\"" << num(b.x) << "\" y=\"" << num(b.y) << "\" width=\"" << num(b.w) << "\" height=\"" << num(b.h)
+      << "\" fill=\"" << b.fill << '"';
     if (b.critical) s << " stroke=\"#000000\" stroke-width=\"1.6\"";
     s << "><title>job " << b.op.job + 1 << " (position " << b.op.position + 1 << ") on M" << b.op.machine + 1 << ": "
       << b.op.start << " - " << b.op.end << (b.critical ? ", critical" : "") << "</title></rect>\n";
@@ -234,8 +243,8 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
     if (b.label == gantt_bar::label_kind::horizontal)
       s << "<text x=\"" << num(cx) << "\" y=\"" << num(cy + 0.35 * fs) << "\">" << b.op.job + 1 << "</text>\n";
     else
-      s << "<text font-size=\"" << num(b.lw) << "\" transform=\"translate(" << num(cx + 0.35 * b.lw) << ' '
-        << num(cy) << ") rotate(-90)\">" << b.op.job + 1 << "</text>\n";
+      s << "<text font-size=\"" << num(b.lw) << "\" transform=\"translate(" << num(cx + 0.35 * b.lw) << ' ' << num(cy)
+        << ") rotate(-90)\">" << b.op.job + 1 << "</text>\n";
   }
   s << "</g>\n";
 
@@ -278,14 +287,14 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   double ly = bottom + 3.4 * fs + 12 + fs;
   double lx = L.plot_x;
   s << "<g fill=\"#222222\">\n";
-  s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - fs) << "\" width=\"" << num(2 * fs) << "\" height=\""
-    << num(fs) << "\" fill=\"#cccccc\" stroke=\"#000000\" stroke-width=\"1.6\"/>\n";
+  s << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly - fs) << "\" width=\"" << num(2 * fs) << "\" height=\"" << num(fs)
+    << "\" fill=\"#cccccc\" stroke=\"#000000\" stroke-width=\"1.6\"/>\n";
   s << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly - fs / 2) << "\" x2=\"" << num(lx + 2 * fs) << "\" y2=\""
     << num(ly - fs / 2) << "\" stroke=\"#d62728\" stroke-width=\"2\"/>\n";
   s << "<text x=\"" << num(lx + 2 * fs + 6) << "\" y=\"" << num(ly - 0.15 * fs)
     << "\">critical path (operations outlined; each starts when the one before ends)</text>\n";
-  lx += 2 * fs + 6 + estimated_text_width("critical path (operations outlined; each starts when the one before ends)",
-                                          fs * 0.9) +
+  lx += 2 * fs + 6 +
+        estimated_text_width("critical path (operations outlined; each starts when the one before ends)", fs * 0.9) +
         24;
   s << "<line x1=\"" << num(lx) << "\" y1=\"" << num(ly - fs / 2) << "\" x2=\"" << num(lx + 2 * fs) << "\" y2=\""
     << num(ly - fs / 2) << "\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n";
@@ -304,8 +313,8 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
       const double x = L.plot_x + (j % per_line) * swatch;
       const double y = ly + 1.8 * fs * (1 + j / per_line);
       s << "<rect x=\"" << num(x) << "\" y=\"" << num(y - fs) << "\" width=\"" << num(fs) << "\" height=\"" << num(fs)
-        << "\" fill=\"" << colour[j] << "\"/><text x=\"" << num(x + fs + 4) << "\" y=\"" << num(y - 0.15 * fs)
-        << "\">J" << j + 1 << "</text>\n";
+        << "\" fill=\"" << colour[j] << "\"/><text x=\"" << num(x + fs + 4) << "\" y=\"" << num(y - 0.15 * fs) << "\">J"
+        << j + 1 << "</text>\n";
     }
   }
   s << "</g>\n</svg>\n";

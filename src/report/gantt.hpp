@@ -33,11 +33,11 @@ std::vector<operation> schedule_operations(const instance& inst, std::span<const
 std::vector<operation> critical_path(const instance& inst, std::span<const int> schedule);
 
 struct gantt_options {
-  std::string title;      // empty: "<instance name>: n jobs x m machines, makespan C"
-  int width = 0;          // total width in px; 0 = auto (grows with n, 960 .. 3600)
-  int row_height = 0;     // px per machine; 0 = auto (30, at least 16)
-  double font_size = 12;  // px, labels and axes
-  bool critical = true;   // mark the critical path
+  std::string title;       // empty: "<instance name>: n jobs x m machines, makespan C"
+  int width = 0;           // total width in px; 0 = auto (grows with n, 960 .. 3600)
+  int row_height = 0;      // px per machine; 0 = auto (30, at least 16)
+  double font_size = 12;   // px, labels and axes
+  bool critical = true;    // mark the critical path
   bool job_legend = true;  // one swatch per job when n <= 40
 };
 
