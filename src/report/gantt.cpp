@@ -70,6 +70,13 @@ std::string hsl_to_hex(double h, double s, double l) {
   return buf;
 }
 
+// "M20", "J500": built by appending (g++ 12 warns, wrongly, with -Wrestrict on "M" + std::string).
+std::string prefixed(char c, int v) {
+  std::string s(1, c);
+  s += std::to_string(v);
+  return s;
+}
+
 double vertical_font(double fs) { return std::max(8.0, 0.8 * fs); }
 
 const char* const font_family = "DejaVu Sans, Helvetica, Arial, sans-serif";
@@ -141,7 +148,7 @@ gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> sch
                                : inst.name + ": " + std::to_string(n) + " jobs x " + std::to_string(m) +
                                      " machines, makespan " + std::to_string(L.makespan);
   const double fs = L.font_size;
-  L.plot_x = estimated_text_width("M" + std::to_string(m), fs) + 20;
+  L.plot_x = estimated_text_width(prefixed('M', m), fs) + 20;
   L.plot_y = 2.6 * fs + 24;  // title, then the makespan label above the plot
   L.plot_w = std::max(100.0, L.width - L.plot_x - 24);
   L.plot_h = m * L.row_height;
@@ -149,7 +156,7 @@ gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> sch
   // Below the plot: tick labels, axis name, legend (one line, or more with job swatches).
   double legend_h = 2 * fs;
   if (opt.job_legend && n <= 40) {
-    const double swatch = estimated_text_width("J" + std::to_string(n), fs) + 26;
+    const double swatch = estimated_text_width(prefixed('J', n), fs) + 26;
     const int per_line = std::max(1, static_cast<int>(L.plot_w / swatch));
     legend_h += (1.8 * fs) * ((n + per_line - 1) / per_line);
   }
@@ -307,7 +314,7 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   if (opt.job_legend && n > 0 && n <= 40) {
     std::vector<std::string> colour(n);
     for (const gantt_bar& b : L.bars) colour[b.op.job] = b.fill;
-    const double swatch = estimated_text_width("J" + std::to_string(n), fs) + 26;
+    const double swatch = estimated_text_width(prefixed('J', n), fs) + 26;
     const int per_line = std::max(1, static_cast<int>(L.plot_w / swatch));
     for (int j = 0; j < n; ++j) {
       const double x = L.plot_x + (j % per_line) * swatch;
