@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include "app/gantt_cli.hpp"
+#include "app/solver_log.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
@@ -74,6 +76,8 @@ struct solve_args {
   double time_limit = 0;
   long long node_limit = 0;
   std::string json;
+  std::string gantt;  // --gantt FILE.svg
+  std::string log;    // --log FILE: the solver log (docs/solver_log.md)
   bool quiet = false;
   bool no_progress = false;
   bool profile = false;
@@ -96,6 +100,41 @@ void print_header(std::ostream& out, const instance& inst) {
     out << "  best known " << inst.known->ub
         << (inst.known->optimal ? " (optimal)" : " (open, lb " + std::to_string(inst.known->lb) + ")");
   out << '\n';
+}
+
+solver_log_setup log_setup(const instance& inst, const solve_options& opt, const run_info& info,
+                           const std::string& backend, const solve_args& a, bool device_loop, double heuristic_seconds,
+                           bool resumed) {
+  solver_log_setup s;
+  s.version = PFSP_VERSION;
+  s.commit = git_commit();
+  s.instance = inst.name;
+  s.n = inst.n;
+  s.m = inst.m;
+  if (inst.known)
+    s.best_known = std::to_string(inst.known->ub) +
+                   (inst.known->optimal ? ", optimal" : ", open, lb " + std::to_string(inst.known->lb));
+  s.backend = backend + (backend == "cpu-mt" || backend == "gpu" ? ", " + std::to_string(a.threads) + " threads" : "") +
+              (backend == "gpu" ? (device_loop ? ", device loop" : ", host loop") : "");
+  s.bound = std::string(to_string(opt.bound));
+  s.lb2_pairs = info.lb2_pairs;
+  s.branching = std::string(to_string(opt.branch));
+  s.selection = a.select;
+  std::ostringstream ub;
+  if (info.initial_ub) {
+    ub << info.initial_ub << " (" << info.initial_ub_source;
+    if (info.initial_ub_source != "--ub" && !resumed)
+      ub << ", " << std::fixed << std::setprecision(3) << heuristic_seconds << " s";
+    ub << ")";
+  } else {
+    ub << "none";
+  }
+  s.initial_ub = ub.str();
+  s.time_limit = opt.time_limit;
+  s.node_limit = opt.node_limit;
+  s.interval = opt.progress_interval;
+  s.tree_estimate = device_loop;
+  return s;
 }
 
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
@@ -158,32 +197,11 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       throw input_error("--checkpoint " + a.checkpoint + ": directory '" + parent.string() + "' does not exist");
   }
 
-  if (!a.quiet && !a.no_progress) {
-    opt.on_progress = [&err](const progress_info& p) {
-      std::ostringstream s;
-      s << std::fixed << std::setprecision(1) << "[" << std::setw(7) << p.elapsed << " s] nodes " << p.nodes << " ("
-        << std::setprecision(2) << (p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed / 1e6 : 0.0)
-        << " M/s)  best " << p.best << "  open " << p.open;
-      if (p.global_lb >= 0)
-        s << "  lb " << p.global_lb << "  gap " << std::setprecision(2)
-          << 100.0 * (p.best - p.global_lb) / std::max(p.best, 1) << " %";
-      if (p.tree_done >= 0) {
-        // The closed share of the B&B tree (tree weight, search/tree_estimate.hpp) and the time
-        // left at its recent rate ("?" while the history is short, "inf" while it stands still).
-        s << "  tree " << std::setprecision(4) << 100.0 * p.tree_done << " %  left ";
-        if (p.forecast_seconds < 0)
-          s << "?";
-        else if (!std::isfinite(p.forecast_seconds))
-          s << "inf";
-        else
-          s << std::setprecision(2) << std::scientific << p.forecast_seconds / 3600.0 << std::fixed << " h";
-      } else {
-        s << "  explored " << std::setprecision(4) << 100.0 * p.explored << " %";
-      }
-      s << "\n";
-      err << s.str() << std::flush;
-    };
-  }
+  // The solver log (docs/solver_log.md): on stderr unless --quiet or --no-progress (stdout has
+  // the result either way), and in full to --log FILE.
+  if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
+  solver_log log(a.quiet || a.no_progress ? nullptr : &err, a.log);
+  if (log.active()) opt.on_progress = [&log](const progress_info& p) { log.row(p); };
 
   std::string backend = a.backend;
   if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
@@ -232,6 +250,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   info.threads = a.threads;
   info.resume_file = a.resume;
   info.checkpoint_file = a.checkpoint;
+  info.instance_spec = a.instance_spec;
   incumbent start;
   info.initial_ub_source = "none";
   int improvers = a.improver_threads;
@@ -347,6 +366,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     for (const auto& [k, l] : pairs) info.lb2_pairs += " " + std::to_string(k + 1) + "-" + std::to_string(l + 1);
   }
   const bound_data data(inst, pairs);
+  log.header(log_setup(inst, opt, info, backend, a, device_loop, heuristic_seconds, resumed.has_value()));
   // Iterated greedy on the idle CPU cores while the GPU searches (heuristic/improver.hpp).
   if (improvers > 0 && !device_loop)
     throw input_error(
@@ -399,6 +419,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
                   " but the schedule evaluates to " + std::to_string(check));
   }
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  log.summary(r, info.wall_seconds);
   if (resumed)
     r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
                       " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");
@@ -414,6 +435,12 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     print_result(out, inst, opt, r, info);
   }
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
+  if (!a.gantt.empty()) {
+    if (r.schedule.empty())
+      err << "pfsp: warning: --gantt " << a.gantt << " not written: no schedule was found\n";
+    else
+      write_gantt(a.gantt, inst, r.schedule);
+  }
   if (!last_write_ok)
     throw input_error("--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error);
   return exit_code_for(r.status);
@@ -519,11 +546,17 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   solve->add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
       ->check(CLI::Range(0LL, 4000000000000000000LL));
   solve->add_option("--json", a.json, "write the result as JSON to this file (atomically)");
-  solve->add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'");
-  solve->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  solve->add_option("--gantt", a.gantt,
+                    "draw the schedule found as a Gantt chart (SVG: machines as rows, the critical path and the "
+                    "makespan marked) to this file (atomically)");
+  solve->add_option("--log", a.log,
+                    "write the solver log (header, a row per progress interval, summary; docs/solver_log.md) to this "
+                    "file too, flushed per line, whatever --quiet and --no-progress say");
+  solve->add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'; no solver log on stderr");
+  solve->add_flag("--no-progress", a.no_progress, "no solver log on stderr (stdout keeps the result)");
   solve
       ->add_option("--progress-interval", a.progress_interval,
-                   "seconds between progress lines and progress-trace snapshots in the JSON")
+                   "seconds between rows of the solver log and progress-trace snapshots in the JSON")
       ->check(CLI::Range(0.01, 1e6))
       ->capture_default_str();
   solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
@@ -562,6 +595,13 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   auto* info = app.add_subcommand("info", "Sizes, root bounds, NEH value and best known bounds of an instance");
   info->add_option("instance", info_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
 
+  std::string gantt_result, gantt_svg_path, gantt_instance;
+  auto* gantt = app.add_subcommand("gantt", "Draw the schedule of a result (pfsp solve --json) as a Gantt chart (SVG)");
+  gantt->add_option("result", gantt_result, "a result JSON written by pfsp solve --json")->required();
+  gantt->add_option("-o,--output", gantt_svg_path, "the SVG file to write (atomically)")->required();
+  gantt->add_option("--instance", gantt_instance,
+                    "the instance (name, random:N,M,SEED or file) when the result's cannot be loaded (a file moved)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -586,6 +626,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
                       gpu_args
 #endif
       );
+    if (gantt->parsed()) return gantt_from_result(gantt_result, gantt_svg_path, gantt_instance, out);
     return do_info(info_spec, out);
   } catch (const input_error& e) {
     err << "pfsp: " << e.what() << "\n";

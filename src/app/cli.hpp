@@ -1,4 +1,5 @@
-// The command-line interface: `pfsp solve INSTANCE [options]`, `pfsp info INSTANCE`.
+// The command-line interface: `pfsp solve INSTANCE [options]`, `pfsp info INSTANCE`,
+// `pfsp gantt RESULT.json -o FILE.svg`.
 #pragma once
 
 #include <atomic>
@@ -34,6 +35,7 @@ struct run_info {
   std::string initial_ub_source;  // "ig", "neh", "--ub", "checkpoint", "none"
   std::string resume_file;        // --resume
   std::string checkpoint_file;    // --checkpoint
+  std::string instance_spec;      // as given to pfsp solve (name, random:N,M,SEED or file): `pfsp gantt` reloads it
   std::string lb2_pairs = "all";  // --lb2-pairs, and the pairs it gave ("1-2 2-3 ...", 1-based machines)
   // Time to answer as a user waits for it: from the instance loaded to the result checked, with
   // the start heuristic and the pair learning that the solver's own time (stats.total_seconds)

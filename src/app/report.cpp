@@ -115,6 +115,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   j["schedule"] = one_based;
   j["lower_bound"] = r.lower_bound;
   j["instance"] = {{"name", inst.name}, {"n", inst.n}, {"m", inst.m}};
+  if (!info.instance_spec.empty()) j["instance"]["spec"] = info.instance_spec;
   if (inst.known)
     j["instance"]["best_known"] = {{"lb", inst.known->lb}, {"ub", inst.known->ub}, {"optimal", inst.known->optimal}};
   j["nodes"] = {{"branched", r.stats.branched},

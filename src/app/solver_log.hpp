@@ -1,0 +1,68 @@
+// The solver log: a header block, one aligned row per progress interval, a summary block, in the
+// manner of HiGHS's branch-and-bound log. Written to stderr and to `--log FILE`; the format is
+// documented in docs/solver_log.md. The formatting functions are pure (unit-tested); `solver_log`
+// is the sink that sends their lines where the options say.
+#pragma once
+
+#include <fstream>
+#include <iosfwd>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "search/types.hpp"
+
+namespace pfsp {
+
+// What the header says about the run; every field is already formatted by the caller.
+struct solver_log_setup {
+  std::string version;     // "0.1.0"
+  std::string commit;      // "2136227"
+  std::string instance;    // "ta001"
+  int n = 0, m = 0;        // jobs, machines
+  std::string best_known;  // "1278, optimal" or empty
+  std::string backend;     // "cpu-mt, 2 threads", "gpu, device loop"
+  std::string bound;       // "lb1"
+  std::string lb2_pairs;   // "all", "learn: 1-2 2-3 ..."
+  std::string branching;   // "min-branch"
+  std::string selection;   // "depth-first"
+  std::string initial_ub;  // "1297 (ig, 0.012 s)" or "none"
+  double time_limit = 0;   // 0: none
+  std::uint64_t node_limit = 0;
+  double interval = 1;         // seconds between rows
+  bool tree_estimate = false;  // the backend reports the tree weight and a forecast (GPU device loop)
+};
+
+// Fixed-width cells (right-aligned in the column's width). "-" where a value is unknown.
+std::string log_count(std::uint64_t v, int width);    // integer, or 1.2346e+13 if wider than `width`
+std::string log_rate(double per_second);              // 950, 12.3k, 4.56M, 1.20G, 3.40T
+std::string log_duration(double seconds);             // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
+std::string log_percent(double fraction);             // 12.3457%, 100%, 1.23e-15%, 0%
+std::string log_gap(int incumbent, int lower_bound);  // (incumbent - lb) / incumbent; "-" if either unknown
+
+std::vector<std::string> solver_log_header(const solver_log_setup& s);
+std::string solver_log_columns();
+std::string solver_log_row(const progress_info& p);
+// `wall_seconds` 0: left out.
+std::vector<std::string> solver_log_summary(const solve_result& r, double wall_seconds);
+
+// Sends lines to the console (stderr) and to a file. Rows may come from a solver's thread.
+class solver_log {
+ public:
+  // `console` null: nothing on the console (--quiet, --no-progress). `file` empty: no file; else
+  // opened (truncated) now, input_error if it cannot be.
+  solver_log(std::ostream* console, const std::string& file);
+  void header(const solver_log_setup& s);
+  void row(const progress_info& p);
+  void summary(const solve_result& r, double wall_seconds);
+  bool active() const { return console_ != nullptr || file_.is_open(); }
+
+ private:
+  void write(const std::string& line);
+  std::mutex mutex_;
+  std::ostream* console_;
+  std::ofstream file_;
+  std::string path_;
+};
+
+}  // namespace pfsp
