@@ -550,7 +550,7 @@ TEST(checkpoint_cli, node_limit_then_resume_until_done) {
   EXPECT_EQ(json_branched(json), total) << "the pieces must add up to the uninterrupted run";
   EXPECT_GE(pieces, 4);
   EXPECT_NE(test::slurp(json).find("\"resumed_from\""), std::string::npos);
-  EXPECT_NE(test::slurp(ck).find("\ncomplete 1\n"), std::string::npos);
+  EXPECT_TRUE(read_search_state(ck).complete);
 
   // Resuming a complete search only reports it.
   const auto again = run_pfsp({"solve", "ta012", "--resume", ck, "--no-progress"});
@@ -583,8 +583,22 @@ TEST(checkpoint_cli, bad_checkpoints_and_options_exit_2) {
   const std::string cut = dir.file("cut.ckpt");
   { std::ofstream(cut, std::ios::binary) << text.substr(0, text.size() / 2); }
   const auto r = run_pfsp({"solve", "ta014", "--resume", cut});
-  expect_input_error(r, {cut + ":"});
-  EXPECT_TRUE(std::regex_search(r.err, std::regex("cut\\.ckpt:[0-9]+: "))) << r.describe();
+  expect_input_error(r, {cut + ": ", "truncated"});
+
+  // The text format names the line.
+  const std::string tk = dir.file("t.ckpt");
+  ASSERT_EQ(run_pfsp({"solve", "ta014", "--backend", "cpu", "-q", "--checkpoint", tk, "--checkpoint-format", "text",
+                      "--node-limit", "500"})
+                .exit_code,
+            4);
+  const std::string tt = test::slurp(tk);
+  EXPECT_EQ(tt.rfind("pfsp-checkpoint 1\n", 0), 0u);
+  { std::ofstream(cut, std::ios::binary) << tt.substr(0, tt.size() / 2); }
+  const auto rt = run_pfsp({"solve", "ta014", "--resume", cut});
+  expect_input_error(rt, {cut + ":"});
+  EXPECT_TRUE(std::regex_search(rt.err, std::regex("cut\\.ckpt:[0-9]+: "))) << rt.describe();
+  expect_input_error(run_pfsp({"solve", "ta014", "--checkpoint", ck, "--checkpoint-format", "json"}),
+                     {"--checkpoint-format"});
 }
 
 // Ctrl-C saves the state; so does the periodic writer, which is all a killed run leaves.
