@@ -220,12 +220,14 @@ class permutation_check {
   std::vector<std::uint64_t> bits_;
 };
 
+// `node`: the open node's index, or -1 for the incumbent (named only when the check fails).
 template <class Job>
 void read_permutation(const byte_reader& r, std::size_t offset, permutation_check& check, int n, job_t* out,
-                      const std::string& what) {
+                      long long node) {
   const unsigned char* p = r.at(offset);
   if (!check.ok<Job>(p))
-    r.fail(offset, what + ": " + check.why<Job>(p) + "; expected a permutation of 0.." + std::to_string(n - 1));
+    r.fail(offset, (node < 0 ? std::string("incumbent") : "open node " + std::to_string(node)) + ": " +
+                       check.why<Job>(p) + "; expected a permutation of 0.." + std::to_string(n - 1));
   if constexpr (std::is_same_v<Job, job_t> && std::endian::native == std::endian::little) {
     std::memcpy(out, p, static_cast<std::size_t>(n) * sizeof(Job));
   } else {
@@ -255,7 +257,7 @@ void decode_nodes(const byte_reader& r, std::size_t offset, std::int32_t lb_base
                                            " is out of range 0.." + std::to_string(INT_MAX));
     s.nodes[i] = node_meta{limit1, limit2, static_cast<std::int32_t>(lb)};
     read_permutation<Job>(r, offset + 2 * sizeof(Job) + sizeof(Lb), check, n,
-                          s.perms.data() + i * static_cast<std::size_t>(n), "open node " + std::to_string(i));
+                          s.perms.data() + i * static_cast<std::size_t>(n), static_cast<long long>(i));
   }
 }
 
@@ -484,9 +486,9 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
     std::vector<job_t> perm(static_cast<std::size_t>(n));
     permutation_check check(n);
     if (w == 1)
-      read_permutation<std::uint8_t>(r, at, check, n, perm.data(), "incumbent");
+      read_permutation<std::uint8_t>(r, at, check, n, perm.data(), -1);
     else
-      read_permutation<std::uint16_t>(r, at, check, n, perm.data(), "incumbent");
+      read_permutation<std::uint16_t>(r, at, check, n, perm.data(), -1);
     s.best_schedule.assign(perm.begin(), perm.end());
     at += static_cast<std::size_t>(n) * w;
   }
