@@ -300,6 +300,7 @@ std::uint64_t block_checksum(const void* data, std::size_t len) {
 std::string to_binary(const search_state& s) {
   PFSP_EXPECTS(s.n >= 1 && s.n <= 65535 && s.m >= 1, "checkpoint of an instance of 1..65535 jobs");
   PFSP_EXPECTS(s.perms.size() == s.nodes.size() * static_cast<std::size_t>(s.n), "n jobs per open node");
+  PFSP_EXPECTS(s.stack_sizes.size() <= max_stacks && s.lb2_pairs.size() <= 0xFFFFFFFFu, "stack and pair counts");
   const std::size_t n = static_cast<std::size_t>(s.n);
   const std::size_t w = s.n <= 255 ? 1 : 2;  // job ids and limits, 0..n
   std::int32_t lb_base = 0, lb_max = 0;
