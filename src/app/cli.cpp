@@ -319,7 +319,8 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   std::vector<std::pair<int, int>> pairs;
   std::string pair_note;
   if (resumed && opt.bound != bound_kind::lb1) {
-    // The checkpoint's pairs, which --lb2-pairs, if given, must describe.
+    // The checkpoint's pairs, which --lb2-pairs, if given, must describe (learned pairs are not
+    // learned again: the learning's start, the heuristic's schedule, is not the checkpoint's).
     pairs = resumed->lb2_pairs;
     if (a.lb2_pairs_given && a.lb2_pairs != "auto") {
       const std::size_t all = static_cast<std::size_t>(inst.m) * static_cast<std::size_t>(inst.m - 1) / 2;
@@ -327,7 +328,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       if (a.lb2_pairs.rfind("learn:", 0) == 0) want = std::strtoull(a.lb2_pairs.c_str() + 6, nullptr, 10);
       const bool match = a.lb2_pairs == "all"        ? pairs.empty()
                          : a.lb2_pairs == "adjacent" ? pairs == bound_data::adjacent_pairs(inst.m)
-                                                     : !pairs.empty() && pairs.size() == want && want < all;
+                                                     : (pairs.empty() ? want >= all : pairs.size() == want);
       if (!match)
         throw file_error(a.resume, 0,
                          "cannot resume: the checkpoint was made with LB2 machine pairs " +
