@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -83,6 +84,7 @@ struct solve_args {
   bool profile = false;
   bool shared_queue = false;
   std::string checkpoint;
+  std::string checkpoint_format = "binary";  // binary (version 2) | text (version 1)
   double checkpoint_interval = 60;
   double progress_interval = 1.0;
   std::string resume;
@@ -92,6 +94,7 @@ struct solve_args {
   bool bound_given = false;
   bool branch_given = false;
   bool ub_given = false;
+  bool lb2_pairs_given = false;
 };
 
 void print_header(std::ostream& out, const instance& inst) {
@@ -221,8 +224,12 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   }
 #endif
   if (a.bound == "auto" && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
+  // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
+  // text format cannot record them, so auto does not learn when it writes text.
+  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == "text";
   std::string lb2_pairs = a.lb2_pairs;
-  if (lb2_pairs == "auto") lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !checkpointing ? "learn" : "all";
+  if (lb2_pairs == "auto")
+    lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? "learn" : "all";
   if (backend == "gpu" && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -316,7 +323,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     opt.checkpoint_interval = a.checkpoint_interval;
     opt.on_checkpoint = [&](const search_state& s) {
       try {
-        write_file_atomically(a.checkpoint, to_text(s));
+        write_file_atomically(a.checkpoint, a.checkpoint_format == "text" ? to_text(s) : to_binary(s));
         last_write_ok = true;
         last_open = s.open();
       } catch (const std::exception& e) {
@@ -330,12 +337,36 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
   // LB2's machine pairs: all, Nabeshima's adjacent ones, or a subset learned by a short search.
   std::vector<std::pair<int, int>> pairs;
   std::string pair_note;
-  if (lb2_pairs != "all") {
+  if (resumed && opt.bound != bound_kind::lb1) {
+    // The checkpoint's pairs, which --lb2-pairs, if given, must describe (learned pairs are not
+    // learned again: the learning's start, the heuristic's schedule, is not the checkpoint's).
+    pairs = resumed->lb2_pairs;
+    if (a.lb2_pairs_given && a.lb2_pairs != "auto") {
+      const std::size_t all = static_cast<std::size_t>(inst.m) * static_cast<std::size_t>(inst.m - 1) / 2;
+      std::size_t want = static_cast<std::size_t>(std::max(1, inst.m - 1));
+      if (a.lb2_pairs.rfind("learn:", 0) == 0) want = std::strtoull(a.lb2_pairs.c_str() + 6, nullptr, 10);
+      const bool match = a.lb2_pairs == "all"        ? pairs.empty()
+                         : a.lb2_pairs == "adjacent" ? pairs == bound_data::adjacent_pairs(inst.m)
+                                                     : (pairs.empty() ? want >= all : pairs.size() == want);
+      if (!match)
+        throw file_error(a.resume, 0,
+                         "cannot resume: the checkpoint was made with LB2 machine pairs " +
+                             describe_lb2_pairs(pairs, inst.m) + ", this run asks for --lb2-pairs " + a.lb2_pairs);
+    }
+    if (text_checkpoint && !pairs.empty())
+      throw input_error("--checkpoint-format text cannot record the checkpoint's LB2 machine pairs (" +
+                        describe_lb2_pairs(pairs, inst.m) + "); use --checkpoint-format binary");
+    if (!pairs.empty()) {
+      info.lb2_pairs = "checkpoint:";
+      for (const auto& [k, l] : pairs) info.lb2_pairs += " " + std::to_string(k + 1) + "-" + std::to_string(l + 1);
+    }
+  } else if (lb2_pairs != "all") {
     if (opt.bound == bound_kind::lb1)
       throw input_error("--lb2-pairs " + lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
-    if (resumed || !a.checkpoint.empty())
+    if (text_checkpoint)
       throw input_error("--lb2-pairs " + lb2_pairs +
-                        " cannot be combined with --checkpoint or --resume yet (checkpoints do not record the pairs)");
+                        " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
+                        "--checkpoint-format binary");
     if (lb2_pairs == "adjacent") {
       pairs = bound_data::adjacent_pairs(inst.m);
     } else {
@@ -511,7 +542,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->add_option("--lb2-pairs", a.lb2_pairs,
                    "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the K "
                    "pairs that most often give the maximum in a short search before the run; default K = m-1), or "
-                   "auto (learn on the GPU device loop without checkpoints, all elsewhere)")
+                   "auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
       ->check([](const std::string& v) {
         return v == "auto" || v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
                    ? std::string()
@@ -565,6 +596,12 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       "--checkpoint", a.checkpoint,
       "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
       "and when the run stops");
+  solve
+      ->add_option("--checkpoint-format", a.checkpoint_format,
+                   "binary (version 2: compact, checksummed, records the LB2 pairs) or text (version 1); --resume "
+                   "reads either")
+      ->check(CLI::IsMember({"binary", "text"}))
+      ->capture_default_str();
   solve->add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
@@ -618,6 +655,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   a.bound_given = solve->count("--bound") > 0;
   a.branch_given = solve->count("--branching") > 0;
   a.ub_given = solve->count("--ub") > 0;
+  a.lb2_pairs_given = solve->count("--lb2-pairs") > 0;
   try {
     if (solve->parsed())
       return do_solve(a, join_args(argc, argv), out, err, interrupt

@@ -158,6 +158,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   if (opt.resume) {
     // Saved stacks are dealt to the threads in turn (the thread count may differ).
     PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+    check_lb2_pairs(*opt.resume, data, "the checkpoint");
     std::vector<dfs_pool*> pools;
     for (auto& d : dq) pools.push_back(&d->pool);
     restore_stacks(*opt.resume, pools);
@@ -180,7 +181,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   auto state = [&](bool complete) {
     solve_stats piece;
     for (const auto& st : stats) piece += st;
-    search_state s = make_search_state(data.problem(), opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    search_state s = make_search_state(data, opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
     s.complete = complete;
     for (auto& d : dq) {
       std::lock_guard lock(d->mu);
@@ -315,6 +316,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   std::vector<solve_stats> stats(T);
   if (opt.resume) {
     PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+    check_lb2_pairs(*opt.resume, data, "the checkpoint");
     restore_stacks(*opt.resume, {&queue});
   } else {
     expander ex(data, opt.bound, opt.branch, false);
@@ -332,7 +334,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   auto state = [&](bool complete) {
     solve_stats piece;
     for (const auto& st : stats) piece += st;
-    search_state s = make_search_state(data.problem(), opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    search_state s = make_search_state(data, opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
     s.complete = complete;
     s.add_stack(queue);
     return s;

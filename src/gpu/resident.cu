@@ -994,6 +994,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
     // The checkpoint's open nodes, its stacks one above the other, go to engine 0.
     const search_state& rs = *opt.resume;
     PFSP_EXPECTS(rs.n == n, "checkpoint for another instance size");
+    check_lb2_pairs(rs, data, "the checkpoint");
     node_batch<Job> b;
     b.perms.resize(rs.open() * static_cast<std::size_t>(n));
     b.limits.resize(rs.open());
@@ -1258,7 +1259,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   auto state = [&](bool complete) {
     for (auto& eng : engines) take_leaf(*eng);
     const solve_stats piece = totals().first;
-    search_state cs = make_search_state(data.problem(), opt, threshold, best, piece, ctl.elapsed(), backend_name);
+    search_state cs = make_search_state(data, opt, threshold, best, piece, ctl.elapsed(), backend_name);
     cs.complete = complete;
     auto add = [&](const node_batch<Job>& b) {
       if (b.empty()) return;

@@ -94,6 +94,53 @@ search_state make_search_state(const instance& inst, const solve_options& opt, i
   return s;
 }
 
+search_state make_search_state(const bound_data& data, const solve_options& opt, int threshold, const incumbent& best,
+                               const solve_stats& piece, double piece_seconds, std::string_view backend) {
+  search_state s = make_search_state(data.problem(), opt, threshold, best, piece, piece_seconds, backend);
+  s.lb2_pairs = lb2_pairs_of(data, opt.bound);
+  return s;
+}
+
+std::vector<std::pair<int, int>> lb2_pairs_of(const bound_data& data, bound_kind bound) {
+  std::vector<std::pair<int, int>> pairs;
+  if (bound == bound_kind::lb1) return pairs;
+  const int m = data.problem().m;
+  const std::vector<int>& first = data.pair_first();
+  const std::vector<int>& second = data.pair_second();
+  bool all = first.size() == static_cast<std::size_t>(m) * static_cast<std::size_t>(m - 1) / 2;
+  std::size_t p = 0;
+  for (int k = 0; all && k < m; ++k)
+    for (int l = k + 1; all && l < m; ++l, ++p) all = first[p] == k && second[p] == l;
+  if (all) return pairs;
+  for (std::size_t i = 0; i < first.size(); ++i) pairs.emplace_back(first[i], second[i]);
+  return pairs;
+}
+
+std::string describe_lb2_pairs(const std::vector<std::pair<int, int>>& pairs, int m) {
+  const long long all = static_cast<long long>(m) * (m - 1) / 2;
+  if (pairs.empty()) return "all (" + std::to_string(all) + " pairs)";
+  std::string list;
+  for (std::size_t i = 0; i < pairs.size() && i < 40; ++i) {
+    if (i) list += ' ';
+    list += std::to_string(pairs[i].first + 1);
+    list += '-';
+    list += std::to_string(pairs[i].second + 1);
+  }
+  if (pairs.size() > 40) list += " ...";
+  if (pairs == bound_data::adjacent_pairs(m))
+    return "adjacent (" + std::to_string(pairs.size()) + " pairs: " + list + ")";
+  return std::to_string(pairs.size()) + " of " + std::to_string(all) + " pairs: " + list;
+}
+
+void check_lb2_pairs(const search_state& s, const bound_data& data, const std::string& file) {
+  const std::vector<std::pair<int, int>> here = lb2_pairs_of(data, s.bound);
+  if (here != s.lb2_pairs)
+    throw file_error(file, 0,
+                     "cannot resume: the checkpoint was made with LB2 machine pairs " +
+                         describe_lb2_pairs(s.lb2_pairs, s.m) + "; this run evaluates " +
+                         describe_lb2_pairs(here, data.problem().m));
+}
+
 void restore_stacks(const search_state& s, const std::vector<dfs_pool*>& pools) {
   PFSP_EXPECTS(!pools.empty(), "restore_stacks needs at least one pool");
   std::size_t first = 0;
@@ -131,6 +178,9 @@ void restore_stacks(const search_state& s, const std::vector<dfs_pool*>& pools) 
 // ---------------------------------------------------------------------------------------------
 
 std::string to_text(const search_state& s) {
+  if (!s.lb2_pairs.empty())
+    throw input_error("the text checkpoint format (version 1) cannot record LB2 machine pairs (" +
+                      describe_lb2_pairs(s.lb2_pairs, s.m) + "); use the binary format");
   std::ostringstream o;
   o << "pfsp-checkpoint " << search_state::format_version << '\n';
   std::string name = s.instance_name;
@@ -423,15 +473,30 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
   return s;
 }
 
+bool is_binary_checkpoint(std::string_view first_bytes) {
+  // The magic's first byte (0x89, not ASCII), or its letters after a damaged first byte.
+  return (!first_bytes.empty() && static_cast<unsigned char>(first_bytes[0]) == 0x89) ||
+         (first_bytes.size() >= 7 && first_bytes.substr(1, 6) == "PFSPCK");
+}
+
+search_state parse_checkpoint(std::string_view bytes, const std::string& file) {
+  if (bytes.empty())
+    throw file_error(file, 0,
+                     "empty file; expected a pfsp checkpoint (binary, or text with 'pfsp-checkpoint 1' on line 1)");
+  return is_binary_checkpoint(bytes) ? parse_binary_search_state(bytes, file) : parse_search_state(bytes, file);
+}
+
 search_state read_search_state(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw file_error(path, 0, "cannot open checkpoint file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw file_error(path, 0, "error while reading checkpoint file");
-  const std::string text = buf.str();
-  if (text.empty()) throw file_error(path, 0, "empty file; expected a pfsp checkpoint ('pfsp-checkpoint 1' on line 1)");
-  return parse_search_state(text, path);
+  // One read of the file's size: no copy through a string stream (a binary checkpoint of tens of
+  // millions of nodes is gigabytes).
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw file_error(path, 0, "cannot tell the size of the checkpoint file");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), size)) throw file_error(path, 0, "error while reading checkpoint file");
+  return parse_checkpoint(bytes, path);
 }
 
 void check_resumable(const search_state& s, const instance& inst, const solve_options& opt, const std::string& file) {
@@ -466,6 +531,11 @@ void check_resumable(const search_state& s, const instance& inst, const solve_op
                        "the incumbent's schedule has makespan " + std::to_string(value) + ", not the stated " +
                            std::to_string(s.best_makespan) + " (corrupted file?)");
   }
+}
+
+void check_resumable(const search_state& s, const bound_data& data, const solve_options& opt, const std::string& file) {
+  check_resumable(s, data.problem(), opt, file);
+  check_lb2_pairs(s, data, file);
 }
 
 }  // namespace pfsp

@@ -31,6 +31,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   if constexpr (depth_first) {
     if (opt.resume) {
       PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
+      check_lb2_pairs(*opt.resume, data, "the checkpoint");
       restore_stacks(*opt.resume, {&pool});
     }
   }
@@ -47,7 +48,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   }
   // The state between two expansions: every open node is in the pool.
   auto state = [&](bool complete) {
-    search_state s = make_search_state(data.problem(), opt, threshold, best, st, ctl.elapsed(), backend);
+    search_state s = make_search_state(data, opt, threshold, best, st, ctl.elapsed(), backend);
     s.complete = complete;
     if constexpr (depth_first) s.add_stack(pool);
     return s;

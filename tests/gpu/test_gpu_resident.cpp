@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "bound/pair_learning.hpp"
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
 #include "heuristic/neh.hpp"
@@ -295,7 +296,8 @@ TEST(GpuResident, LimitsAndInterruptEndWithTheirStatus) {
 }
 
 // Checkpoint/restart: with the optimum as ub the tree is fixed, so a search cut into pieces by
-// node limits, each piece resumed from the previous one's checkpoint (through the text format),
+// node limits, each piece resumed from the previous one's checkpoint (through the text and the
+// binary format in turn),
 // the pieces alternating between the device loop and the sequential CPU solver, expands exactly
 // the uninterrupted sequential search's nodes; and from a heuristic start it proves the optimum.
 TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
@@ -319,7 +321,9 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
         piece.node_limit = limit;
         piece.resume = saved ? &*saved : nullptr;
         std::optional<search_state> written;
-        piece.on_checkpoint = [&](const search_state& st) { written = parse_search_state(to_text(st), "piece"); };
+        piece.on_checkpoint = [&](const search_state& st) {
+          written = parse_checkpoint(pieces % 3 == 1 ? to_text(st) : to_binary(st), "piece");
+        };
         incumbent start = first;
         if (saved && !saved->best_schedule.empty()) start = incumbent(saved->best_makespan, saved->best_schedule);
         gpu::gpu_policy p;
@@ -347,6 +351,55 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
       }
     }
   }
+}
+
+// The same with LB2 over learned machine pairs (--lb2-pairs learn): the device loop records the
+// pairs in its checkpoints (binary format), the pieces evaluate them, and they add up to the
+// uninterrupted search; a checkpoint's pairs differing from the run's are refused.
+TEST(GpuResident, CheckpointPiecesKeepLearnedPairs) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta014");
+  solve_options o;
+  o.bound = bound_kind::lb2;
+  o.branch = branching::min_min;
+  o.initial_ub = inst.known->ub;
+  const std::vector<std::pair<int, int>> pairs = learn_pairs(inst, inst.m - 1, *o.initial_ub).pairs;
+  const bound_data data(inst, pairs);
+  const solve_result whole = solve_sequential(data, o, incumbent());
+  const std::uint64_t limit = whole.stats.branched / 5 + 1;
+  std::optional<search_state> saved;
+  solve_result r;
+  int pieces = 0;
+  gpu::gpu_policy p;
+  p.pool_size = 16384;
+  do {
+    solve_options piece = o;
+    piece.node_limit = limit;
+    piece.resume = saved ? &*saved : nullptr;
+    std::optional<search_state> written;
+    piece.on_checkpoint = [&](const search_state& st) { written = parse_checkpoint(to_binary(st), "piece"); };
+    r = pieces % 2 == 0 ? gpu::solve_resident(data, piece, p, incumbent()) : solve_sequential(data, piece, incumbent());
+    ASSERT_TRUE(written) << "piece " << pieces;
+    EXPECT_EQ(written->lb2_pairs, pairs) << "piece " << pieces;
+    saved = written;
+    ++pieces;
+  } while (!saved->complete && pieces < 200);
+  ASSERT_TRUE(saved->complete);
+  EXPECT_GE(pieces, 3);
+  EXPECT_EQ(r.stats.branched, whole.stats.branched);
+  EXPECT_EQ(r.stats.bounds, whole.stats.bounds);
+  EXPECT_EQ(r.lower_bound, inst.known->ub);
+
+  solve_options piece = o;
+  piece.node_limit = limit;
+  std::optional<search_state> first;
+  piece.on_checkpoint = [&](const search_state& st) { first = st; };
+  gpu::solve_resident(data, piece, p, incumbent());
+  ASSERT_TRUE(first && !first->complete);
+  const bound_data all_pairs(inst);
+  solve_options again = o;
+  again.resume = &*first;
+  EXPECT_THROW(gpu::solve_resident(all_pairs, again, p, incumbent()), input_error);
 }
 
 // Several loop engines (here on one device: the coordination is the same as across devices)
