@@ -19,6 +19,7 @@ import itertools
 import os
 import random
 import shutil
+import struct
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fuzz")
@@ -112,6 +113,66 @@ def checkpoint(stacks=None, complete=False, incumbent=None, threshold=2147483647
 def reseal(body):
     """Seals a hand-made body (everything before the end line)."""
     return body + f"end {fnv1a(body.encode('latin-1')):016x}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints (binary format version 2, src/search/checkpoint_binary.cpp; decision 006)
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def block_checksum(data):
+    """FNV-1a 64 in four interleaved lanes of 8-byte words, then byte-wise over lanes and length."""
+    lane = [FNV_OFFSET, FNV_OFFSET ^ 1, FNV_OFFSET ^ 2, FNV_OFFSET ^ 3]
+    i, n = 0, len(data)
+    while i + 32 <= n:
+        for k in range(4):
+            w = int.from_bytes(data[i + 8 * k:i + 8 * k + 8], "little")
+            lane[k] = ((lane[k] ^ w) * FNV_PRIME) & MASK64
+        i += 32
+    k = 0
+    while i + 8 <= n:
+        lane[k] = ((lane[k] ^ int.from_bytes(data[i:i + 8], "little")) * FNV_PRIME) & MASK64
+        i, k = i + 8, k + 1
+    if i < n:
+        lane[k] = ((lane[k] ^ int.from_bytes(data[i:].ljust(8, b"\0"), "little")) * FNV_PRIME) & MASK64
+    return fnv1a(b"".join(v.to_bytes(8, "little") for v in lane + [n]))
+
+
+def binary_checkpoint(stacks=None, complete=False, incumbent=None, threshold=2147483647, header=None, seal=True):
+    """The bytes of a binary checkpoint of TIMES (bound lb1, min-branch, no --ub, 1-byte jobs);
+    header overrides fields by name (version, n, m, flags, job_width, bound_width, open, stacks)."""
+    if stacks is None:
+        stacks = [[(-1, N, 0, list(range(N)))]]
+    nodes = [x for st in stacks for x in st]
+    lb_base = min((x[2] for x in nodes), default=0)
+    h = {"version": 2, "n": N, "m": M, "bound": 0, "branching": 2,
+         "flags": (2 if incumbent else 0) | (4 if complete else 0), "job_width": 1, "bound_width": 1,
+         "open": len(nodes), "stacks": len(stacks), "hash": times_hash(TIMES)}
+    h.update(header or {})
+    name, backend = b"checkpoint_instance", b"cpu (sequential, depth-first)"
+    out = bytes([0x89]) + b"PFSPCK\n"
+    out += h["version"].to_bytes(4, "little") + h["n"].to_bytes(4, "little") + h["m"].to_bytes(4, "little")
+    out += bytes([h["bound"], h["branching"], h["flags"], h["job_width"], h["bound_width"], 0, 0, 0])
+    for v in (0, threshold, incumbent[0] if incumbent else 0, lb_base):
+        out += v.to_bytes(4, "little", signed=True)
+    out += h["hash"].to_bytes(8, "little") + bytes(32)  # branched, bounds, pruned, leaves
+    out += struct.pack("<ddd", 0.0, 0.5, 0.0)  # explored, elapsed, bound seconds
+    for v in (len(name), len(backend), 0, h["stacks"]):
+        out += v.to_bytes(4, "little")
+    out += h["open"].to_bytes(8, "little") + name + backend
+    if incumbent:
+        out += bytes(incumbent[1])
+    for st in stacks:
+        out += len(st).to_bytes(8, "little")
+    for l1, l2, lb, perm in nodes:
+        out += bytes([l1 + 1, l2, lb - lb_base] + perm)
+    return out + (block_checksum(out).to_bytes(8, "little") if seal else b"")
+
+
+def reseal_binary(data):
+    """Replaces the checksum of a (modified) binary checkpoint."""
+    return data[:-8] + block_checksum(data[:-8]).to_bytes(8, "little")
 
 
 def main():
@@ -282,10 +343,31 @@ def main():
     ckpt("complete_with_nodes.ckpt", checkpoint(complete=True, incumbent=(opt, opt_perm)), 2, 0,
          "complete but has open nodes")
     ckpt("trailing_text.ckpt", good + "x\n", 2, len(good_lines) + 1, "after the 'end' line")
-    ckpt("crlf.ckpt", crlf(good), 2, 1, "not supported")
+    ckpt("crlf.ckpt", crlf(good), 2, 1, "CR LF")
     ckpt("tabs.ckpt", reseal(checkpoint(seal=False).replace("n 7", "n\t7")), 2, 3, "expected a line 'n")
     ckpt("binary_garbage.bin", bytes(rng.randrange(256) for _ in range(300)), 2, 1, "expected")
     ckpt("binary_zeros.bin", b"\x00" * 64, 2, 1, "expected")
+
+    # Binary checkpoints (version 2): byte offsets instead of lines (expect 0: "FILE: byte offset K")
+    bgood = binary_checkpoint()
+    ckpt("valid_root_v2.ckpt", bgood, 0, opt)
+    ckpt("valid_seven_stacks_v2.ckpt", binary_checkpoint(stacks=children), 0, opt)
+    ckpt("valid_complete_v2.ckpt", binary_checkpoint(stacks=[[]], complete=True, incumbent=(opt, opt_perm),
+                                                     threshold=opt), 0, opt)
+    ckpt("truncated_magic_v2.ckpt", bgood[:5], 2, 0, "truncated")
+    ckpt("truncated_header_v2.ckpt", bgood[:100], 2, 0, "truncated")
+    ckpt("truncated_nodes_v2.ckpt", bgood[:-9], 2, 0, "truncated")
+    ckpt("flipped_checksum_v2.ckpt", bgood[:60] + bytes([bgood[60] ^ 0x10]) + bgood[61:], 2, 0, "checksum")
+    ckpt("flipped_job_v2.ckpt", reseal_binary(bgood[:-9] + bytes([bgood[-9] ^ 1]) + bgood[-8:]), 2, 0,
+         "permutation")
+    ckpt("wrong_version_v2.ckpt", binary_checkpoint(header={"version": 7}), 2, 0, "version")
+    ckpt("wrong_job_width_v2.ckpt", binary_checkpoint(header={"job_width": 2}), 2, 0, "width")
+    ckpt("huge_open_count_v2.ckpt", binary_checkpoint(header={"open": 1 << 62}), 2, 0, "truncated")
+    ckpt("huge_n_v2.ckpt", binary_checkpoint(header={"n": 70000}), 2, 0, "n")
+    ckpt("wrong_times_hash_v2.ckpt", binary_checkpoint(header={"hash": 0x0123456789ABCDEF}), 2, 0,
+         "different processing times")
+    ckpt("wrong_instance_m_v2.ckpt", binary_checkpoint(header={"m": 4}), 2, 0, "cannot resume")
+    ckpt("trailing_bytes_v2.ckpt", reseal_binary(bgood[:-8] + b"xx" + bgood[-8:]), 2, 0, "")
 
     with open(os.path.join(ROOT, "expected.tsv"), "w") as f:
         f.write("# kind\tname\texit\texpect\tneedle  (written by scripts/make_fuzz_corpus.py)\n")

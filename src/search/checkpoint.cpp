@@ -268,6 +268,8 @@ class reader {
       fail("last line has no newline (truncated?); expected '" + std::string(key) + " ...'");
     std::string_view line = text_.substr(pos_, e - pos_);
     pos_ = e + 1;
+    if (!line.empty() && line.back() == '\r')
+      fail("line ends in CR LF; checkpoints are written with LF line ends (was the file converted?)");
     if (line.substr(0, key.size()) != key || (line.size() > key.size() && line[key.size()] != ' ')) {
       std::string shown(line.substr(0, 40));
       fail("expected a line '" + std::string(key) + " ...', found '" + shown + (line.size() > 40 ? "...'" : "'"));
