@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct corpus_case {
   std::string expect;  // exit 0: makespan; exit 2: line (0: whole file), - for a spec
   std::string needle;
 };
+
+// gtest prints a parameter by its bytes unless told otherwise (the ctest names would carry them).
+void PrintTo(const corpus_case& c, std::ostream* os) { *os << c.kind << '/' << c.name; }
 
 std::vector<corpus_case> read_cases() {
   std::vector<corpus_case> cases;
