@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "support.hpp"

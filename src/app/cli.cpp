@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
@@ -17,7 +18,6 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"

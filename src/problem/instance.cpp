@@ -1,6 +1,6 @@
 #include "problem/instance.hpp"
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/taillard.hpp"
 
 namespace pfsp {

@@ -39,15 +39,15 @@
 #include <string>
 #include <vector>
 
+#include "base/cuda_check.cuh"
+#include "base/device_buffer.cuh"
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
 #include "gpu/bound_kernels.cuh"
-#include "gpu/cuda_check.cuh"
-#include "gpu/device_buffer.cuh"
 #include "gpu/pool_layout.hpp"
 #include "gpu/tools/random_parents.hpp"
-#include "problem/error.hpp"
 #include "problem/io.hpp"
 
 #ifndef PFSP_GIT_COMMIT

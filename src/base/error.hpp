@@ -1,4 +1,5 @@
-// Host-side errors. Host code throws; destructors never throw (RMM detail/error.hpp style).
+// Host-side errors of pfsp and the divergence library. Host code throws; destructors never throw
+// (RMM detail/error.hpp style); host+device code asserts instead (hd.hpp).
 #pragma once
 
 #include <stdexcept>
@@ -23,6 +24,13 @@ inline input_error file_error(const std::string& file, int line, const std::stri
   if (line > 0) return input_error(file + ":" + std::to_string(line) + ": " + what);
   return input_error(file + ": " + what);
 }
+
+// A failed CUDA call, thrown by PFSP_CUDA_TRY (cuda_check.cuh) with the call, file and line.
+// Declared here, without a CUDA header, so that code compiled by g++ can catch it.
+class cuda_error : public error {
+ public:
+  using error::error;
+};
 
 }  // namespace pfsp
 

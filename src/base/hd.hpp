@@ -1,5 +1,5 @@
-// Portability macro for functions compiled for both host and device (Kokkos-style).
-// The core is plain C++20: this header includes no CUDA header, so g++ builds it alone.
+// Portability macro for functions compiled for both host and device (Kokkos-style), shared by
+// pfsp's layers and the divergence library. Includes no CUDA header, so g++ builds it alone.
 #pragma once
 
 // PFSP_UNROLL before a loop over machines: fully unrolled in device code when the machine count

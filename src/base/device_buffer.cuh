@@ -1,15 +1,18 @@
-// Owners and views of GPU-side memory (RMM device_buffer / cuco *_ref style). An owner is RAII
-// and lives on the host; a view owns nothing, is trivially copyable, and is what a kernel gets.
+// Owners and views of GPU-side memory (RMM device_buffer / cuco *_ref style), for pfsp's gpu/
+// and the divergence library's kernels alike. An owner is RAII and lives on the host; a view owns
+// nothing, is trivially copyable, and is what a kernel gets. CUDA code only.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
-#include "gpu/cuda_check.cuh"
+#include "base/cuda_check.cuh"
+#include "base/error.hpp"
 
-namespace pfsp::gpu {
+namespace pfsp {
 
 // Non-owning view of `size` elements in device memory.
 template <class T>
@@ -18,7 +21,8 @@ struct device_span {
   std::size_t size = 0;
 };
 
-// Owner of device memory (cudaMalloc). Move-only; contents uninitialised.
+// Owner of device memory (cudaMalloc). Move-only; contents uninitialised unless built from a
+// host vector.
 template <class T>
 class device_buffer {
  public:
@@ -26,6 +30,8 @@ class device_buffer {
   explicit device_buffer(std::size_t count) : size_(count) {
     if (count > 0) PFSP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
   }
+  // A copy of `host` (on the default stream; the copy may still be running on return).
+  explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
   device_buffer(device_buffer&& o) noexcept
@@ -50,6 +56,26 @@ class device_buffer {
   }
   void copy_to_host(T* dst, std::size_t count, cudaStream_t stream) const {
     if (count > 0) PFSP_CUDA_TRY(cudaMemcpyAsync(dst, data_, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  }
+
+  // Checked, vector-shaped copies (the divergence library's runners): `count` elements from
+  // `host` to [offset, offset + count), asynchronous on `stream`; download() is synchronous.
+  void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) {
+    upload(host.data(), host.size(), 0, stream);
+  }
+  void upload(const T* host, std::size_t count, std::size_t offset = 0, cudaStream_t stream = nullptr) {
+    PFSP_EXPECTS(offset + count <= size_, "device_buffer::upload out of range");
+    if (count > 0)
+      PFSP_CUDA_TRY(cudaMemcpyAsync(data_ + offset, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(size_);
+    if (size_ > 0) PFSP_CUDA_TRY(cudaMemcpy(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+  // Every byte set to `byte` (0xff poisons outputs before a check, 0 resets counters).
+  void fill_bytes(int byte, cudaStream_t stream = nullptr) {
+    if (size_ > 0) PFSP_CUDA_TRY(cudaMemsetAsync(data_, byte, size_ * sizeof(T), stream));
   }
 
  private:
@@ -134,4 +160,4 @@ class cuda_event {
   cudaEvent_t e_ = nullptr;
 };
 
-}  // namespace pfsp::gpu
+}  // namespace pfsp
