@@ -12,7 +12,7 @@
 // takes `default_path` (deferred context switching, Section 3.3). The whole warp then executes only
 // one side of the branch, so there is no serialisation of both paths.
 //
-// A branch workload B provides, all PFSP_DIV_HD and const:
+// A branch workload B provides, all PFSP_HD and const:
 //   using context = ...;                    // trivially copyable
 //   context init(std::uint32_t task) const;
 //   bool decide(context& c) const;          // the managed branch's condition for this iteration
@@ -41,19 +41,19 @@ struct branch_map_counts {
   std::uint32_t not_taken = 0;  // ... false
 };
 
-PFSP_DIV_HD bool vote_now(std::uint32_t iteration, std::uint32_t interval) {
+PFSP_HD bool vote_now(std::uint32_t iteration, std::uint32_t interval) {
   return interval <= 1 || iteration % interval == 0;
 }
 
 // Listing 1's consensus: the side with more contexts, attached (live lanes) and pooled.
-PFSP_DIV_HD bool consensus(lane_mask want, lane_mask live, branch_map_counts k) {
+PFSP_HD bool consensus(lane_mask want, lane_mask live, branch_map_counts k) {
   const std::uint32_t yes = static_cast<std::uint32_t>(popc(want & live)) + k.taken;
   const std::uint32_t no = static_cast<std::uint32_t>(popc(~want & live)) + k.not_taken;
   return yes > no;
 }
 
 // The lowest `count` lanes of m.
-PFSP_DIV_HD lane_mask first_lanes(lane_mask m, std::uint32_t count) {
+PFSP_HD lane_mask first_lanes(lane_mask m, std::uint32_t count) {
   lane_mask out = 0;
   for (std::uint32_t i = 0; i < count && m != 0; ++i) {
     const lane_mask low = m & (~m + 1u);
@@ -65,7 +65,7 @@ PFSP_DIV_HD lane_mask first_lanes(lane_mask m, std::uint32_t count) {
 
 // Lanes that swap in a pooled context when the warp takes side `c`: those without a fitting
 // context, in lane order, as many as the list for `c` holds.
-PFSP_DIV_HD lane_mask switch_loaders(lane_mask live, lane_mask want, bool c, branch_map_counts k) {
+PFSP_HD lane_mask switch_loaders(lane_mask live, lane_mask want, bool c, branch_map_counts k) {
   const lane_mask fit = live & (c ? want : ~want);
   return first_lanes(~fit, c ? k.taken : k.not_taken);
 }
@@ -77,7 +77,7 @@ struct lane_switch {
   std::uint32_t store_pos = 0;
 };
 
-PFSP_DIV_HD lane_switch plan_switch(int lane, lane_mask live, lane_mask want, bool c, branch_map_counts k) {
+PFSP_HD lane_switch plan_switch(int lane, lane_mask live, lane_mask want, bool c, branch_map_counts k) {
   lane_switch s;
   const lane_mask loaders = switch_loaders(live, want, c, k);
   if (!has_lane(loaders, lane)) return s;
@@ -91,7 +91,7 @@ PFSP_DIV_HD lane_switch plan_switch(int lane, lane_mask live, lane_mask want, bo
   return s;
 }
 
-PFSP_DIV_HD branch_map_counts counts_after_switch(lane_mask live, lane_mask want, bool c, branch_map_counts k) {
+PFSP_HD branch_map_counts counts_after_switch(lane_mask live, lane_mask want, bool c, branch_map_counts k) {
   const lane_mask loaders = switch_loaders(live, want, c, k);
   const std::uint32_t loaded = static_cast<std::uint32_t>(popc(loaders));
   const std::uint32_t stored = static_cast<std::uint32_t>(popc(loaders & live));

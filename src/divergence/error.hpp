@@ -1,19 +1,13 @@
-// Host-side errors of the divergence library. Host code throws; kernels assert (hd.hpp).
+// Host-side checks of the divergence library. The error type is the base layer's pfsp::error
+// (host code throws; kernels assert with PFSP_HD_ASSERT); the prefix names the library in the
+// message, which pfsp's CLI and the bench driver print as is.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
-namespace pfsp::divergence {
+#include "base/error.hpp"
 
-class error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-}  // namespace pfsp::divergence
-
-#define PFSP_DIV_EXPECTS(cond, msg)                                                                  \
-  do {                                                                                               \
-    if (!(cond)) throw ::pfsp::divergence::error(std::string("divergence: check failed: ") + (msg)); \
+#define PFSP_DIV_EXPECTS(cond, msg)                                                      \
+  do {                                                                                   \
+    if (!(cond)) throw ::pfsp::error(std::string("divergence: check failed: ") + (msg)); \
   } while (0)

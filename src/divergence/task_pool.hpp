@@ -46,15 +46,15 @@ struct task_pool_params {
 struct task_range {
   std::uint32_t next = 0;
   std::uint32_t end = 0;
-  PFSP_DIV_HD std::uint32_t size() const { return end > next ? end - next : 0u; }
-  PFSP_DIV_HD bool empty() const { return next >= end; }
+  PFSP_HD std::uint32_t size() const { return end > next ? end - next : 0u; }
+  PFSP_HD bool empty() const { return next >= end; }
 };
 
-PFSP_DIV_HD std::uint32_t min_u32(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
+PFSP_HD std::uint32_t min_u32(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
 
 // The range handed out by one fetch-and-add of `amount` on the global counter, whose old value was
 // `old_next`, out of `total` tasks. Counters may run past `total`; the range is then empty.
-PFSP_DIV_HD task_range range_from_counter(std::uint32_t old_next, std::uint32_t amount, std::uint32_t total) {
+PFSP_HD task_range range_from_counter(std::uint32_t old_next, std::uint32_t amount, std::uint32_t total) {
   const std::uint32_t b = min_u32(old_next, total);
   const std::uint32_t e = amount > total - b ? total : b + amount;
   return {b, e};
@@ -62,7 +62,7 @@ PFSP_DIV_HD task_range range_from_counter(std::uint32_t old_next, std::uint32_t 
 
 // Frey 4.3. `finished`: lanes holding a completed task; `busy`: lanes still iterating. Lanes that
 // found every pool empty are retired and count as neither, so Ballot(k) cannot wait forever.
-PFSP_DIV_HD bool leave_computation_loop(fetch_control c, int finished, int busy, std::uint32_t k) {
+PFSP_HD bool leave_computation_loop(fetch_control c, int finished, int busy, std::uint32_t k) {
   if (busy == 0) return true;
   switch (c) {
     case fetch_control::any:
@@ -78,7 +78,7 @@ PFSP_DIV_HD bool leave_computation_loop(fetch_control c, int finished, int busy,
 
 // The lanes of `need` take consecutive tasks starting at `base`, in lane order (ballot + popc,
 // no atomic per lane).
-PFSP_DIV_HD std::uint32_t lane_task(std::uint32_t base, lane_mask need, int lane) {
+PFSP_HD std::uint32_t lane_task(std::uint32_t base, lane_mask need, int lane) {
   return base + static_cast<std::uint32_t>(rank_in(need, lane));
 }
 
@@ -92,7 +92,7 @@ struct hybrid_fetch {
   int fetch_lane = -1;           // the lane that does the global fetch
 };
 
-PFSP_DIV_HD hybrid_fetch plan_hybrid_fetch(task_range local, lane_mask need, std::uint32_t chunk) {
+PFSP_HD hybrid_fetch plan_hybrid_fetch(task_range local, lane_mask need, std::uint32_t chunk) {
   hybrid_fetch f;
   const std::uint32_t n = static_cast<std::uint32_t>(popc(need));
   f.from_local = min_u32(n, local.size());
@@ -108,8 +108,8 @@ PFSP_DIV_HD hybrid_fetch plan_hybrid_fetch(task_range local, lane_mask need, std
 
 // Task of `lane` (a lane of `need`) after a hybrid fetch; `refilled` is the range the global fetch
 // returned (ignored when f.refill == 0). Invalid (>= end) means the pools are exhausted.
-PFSP_DIV_HD bool hybrid_lane_task(task_range local, lane_mask need, int lane, const hybrid_fetch& f,
-                                  task_range refilled, std::uint32_t* task) {
+PFSP_HD bool hybrid_lane_task(task_range local, lane_mask need, int lane, const hybrid_fetch& f, task_range refilled,
+                              std::uint32_t* task) {
   const std::uint32_t r = static_cast<std::uint32_t>(rank_in(need, lane));
   if (r < f.from_local) {
     *task = local.next + r;
@@ -120,21 +120,21 @@ PFSP_DIV_HD bool hybrid_lane_task(task_range local, lane_mask need, int lane, co
 }
 
 // The warp's pool after the fetch.
-PFSP_DIV_HD task_range hybrid_pool_after(task_range local, lane_mask need, const hybrid_fetch& f, task_range refilled) {
+PFSP_HD task_range hybrid_pool_after(task_range local, lane_mask need, const hybrid_fetch& f, task_range refilled) {
   if (f.refill == 0) return {local.next + f.from_local, local.end};
   const std::uint32_t used = static_cast<std::uint32_t>(popc(need)) - f.from_local;
   return {min_u32(refilled.next + used, refilled.end), refilled.end};
 }
 
 // Static block pool of Local: block b owns tasks [b * chunk, (b + 1) * chunk).
-PFSP_DIV_HD task_range local_block_range(std::uint32_t block, std::uint32_t chunk, std::uint32_t total) {
+PFSP_HD task_range local_block_range(std::uint32_t block, std::uint32_t chunk, std::uint32_t total) {
   const std::uint64_t b = static_cast<std::uint64_t>(block) * chunk;
   const std::uint64_t e = b + chunk;
   return {static_cast<std::uint32_t>(b < total ? b : total), static_cast<std::uint32_t>(e < total ? e : total)};
 }
 
 // The work a kernel is given: tasks 0..n-1, each an independent iterative computation. A
-// termination workload W provides, all PFSP_DIV_HD and const:
+// termination workload W provides, all PFSP_HD and const:
 //   using state = ...;                       // trivially copyable task context
 //   state init(std::uint32_t task) const;
 //   bool step(state& s) const;               // one iteration; false once the task is complete

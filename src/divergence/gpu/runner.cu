@@ -1,6 +1,6 @@
 #include <cuda_runtime.h>
 
-#include "divergence/gpu/cuda_check.hpp"
+#include "base/cuda_check.cuh"
 #include "divergence/gpu/runner.hpp"
 #include "divergence/gpu/runner_internal.hpp"
 
@@ -8,9 +8,9 @@ namespace pfsp::divergence::gpu {
 
 device_info current_device() {
   int dev = 0;
-  PFSP_DIV_CUDA_TRY(cudaGetDevice(&dev));
+  PFSP_CUDA_TRY(cudaGetDevice(&dev));
   cudaDeviceProp prop{};
-  PFSP_DIV_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+  PFSP_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
   return {prop.name, prop.multiProcessorCount, prop.major, prop.minor};
 }
 

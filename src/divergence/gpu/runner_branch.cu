@@ -1,8 +1,8 @@
 // Frey's Monte Carlo branch case on the device: plain kernel vs task-context switching.
 #include <functional>
 
+#include "base/device_buffer.cuh"
 #include "divergence/gpu/context_switch.cuh"
-#include "divergence/gpu/device_buffer.hpp"
 #include "divergence/gpu/runner_detail.cuh"
 #include "divergence/workloads/monte_carlo.hpp"
 
@@ -22,7 +22,7 @@ run_result run_branch(const mc_branch_spec& spec, const std::optional<context_sw
   if (!strategy) {
     launch = [&] {
       plain_branch_kernel<mc_branch><<<detail::blocks_for(spec.tasks, switch_block_threads), switch_block_threads>>>(b);
-      PFSP_DIV_CUDA_CHECK_LAUNCH();
+      PFSP_CUDA_CHECK_LAUNCH("plain_branch_kernel");
     };
   } else {
     const context_switch_params p = *strategy;
@@ -30,14 +30,13 @@ run_result run_branch(const mc_branch_spec& spec, const std::optional<context_sw
                      "context switching: pool_contexts must be a multiple of 32, at most 2048");
     auto kernel = context_switch_kernel<mc_branch>;
     const std::size_t smem = (switch_block_threads / warp_size) * switch_warp_bytes<mc_branch>(p.pool_contexts);
-    PFSP_DIV_CUDA_TRY(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    PFSP_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     const unsigned blocks = detail::persistent_blocks(kernel, switch_block_threads, smem, opt.blocks_per_sm);
     launch = [=, &counter] {
-      PFSP_DIV_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(std::uint32_t)));
+      PFSP_CUDA_TRY(cudaMemsetAsync(counter.data(), 0, sizeof(std::uint32_t)));
       kernel<<<blocks, switch_block_threads, smem>>>(b, counter.data(), p.pool_contexts, p.vote_interval,
                                                      p.default_path);
-      PFSP_DIV_CUDA_CHECK_LAUNCH();
+      PFSP_CUDA_CHECK_LAUNCH("context_switch_kernel");
     };
   }
   run_result r;
@@ -45,7 +44,7 @@ run_result run_branch(const mc_branch_spec& spec, const std::optional<context_sw
   if (keep_output) {
     sums.fill_bytes(0xff);
     launch();
-    PFSP_DIV_CUDA_TRY(cudaDeviceSynchronize());
+    PFSP_CUDA_TRY(cudaDeviceSynchronize());
     r.output = sums.download();
   }
   return r;

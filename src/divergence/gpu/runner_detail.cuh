@@ -1,4 +1,5 @@
-// Shared by the runner translation units: event timing and persistent-grid sizing.
+// Shared by the runner translation units: event timing (pfsp::cuda_event, base layer) and
+// persistent-grid sizing.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -6,29 +7,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "divergence/gpu/cuda_check.hpp"
+#include "base/cuda_check.cuh"
+#include "base/device_buffer.cuh"
 #include "divergence/gpu/runner.hpp"
 
 namespace pfsp::divergence::gpu::detail {
-
-// RAII CUDA event.
-class event {
- public:
-  event() { PFSP_DIV_CUDA_TRY(cudaEventCreate(&e_)); }
-  ~event() { cudaEventDestroy(e_); }
-  event(const event&) = delete;
-  event& operator=(const event&) = delete;
-  void record(cudaStream_t s = nullptr) { PFSP_DIV_CUDA_TRY(cudaEventRecord(e_, s)); }
-  void sync() { PFSP_DIV_CUDA_TRY(cudaEventSynchronize(e_)); }
-  float ms_since(const event& start) const {
-    float ms = 0.0f;
-    PFSP_DIV_CUDA_TRY(cudaEventElapsedTime(&ms, start.e_, e_));
-    return ms;
-  }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
 
 inline timing summarize(std::vector<double> ms) {
   timing t;
@@ -46,24 +29,24 @@ inline timing summarize(std::vector<double> ms) {
 template <class Run>
 timing time_runs(Run&& run, const timing_options& opt) {
   for (int i = 0; i < opt.warmups; ++i) run();
-  PFSP_DIV_CUDA_TRY(cudaDeviceSynchronize());
+  PFSP_CUDA_TRY(cudaDeviceSynchronize());
   std::vector<double> ms;
-  event start, stop;
+  cuda_event start, stop;
   for (int i = 0; i < std::max(1, opt.repeats); ++i) {
-    start.record();
+    start.record(nullptr);
     run();
-    stop.record();
-    stop.sync();
-    ms.push_back(stop.ms_since(start));
+    stop.record(nullptr);
+    stop.synchronize();
+    ms.push_back(stop.since(start));
   }
-  PFSP_DIV_CUDA_CHECK_LAUNCH();
+  PFSP_CUDA_CHECK_LAUNCH("the timed runs' kernels");
   return summarize(std::move(ms));
 }
 
 inline int multiprocessors() {
   int dev = 0, sms = 0;
-  PFSP_DIV_CUDA_TRY(cudaGetDevice(&dev));
-  PFSP_DIV_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  PFSP_CUDA_TRY(cudaGetDevice(&dev));
+  PFSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   return sms;
 }
 
@@ -71,7 +54,7 @@ inline int multiprocessors() {
 template <class Kernel>
 unsigned persistent_blocks(Kernel kernel, int threads, std::size_t smem, std::uint32_t blocks_per_sm) {
   int per_sm = static_cast<int>(blocks_per_sm);
-  if (per_sm == 0) PFSP_DIV_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  if (per_sm == 0) PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
   return static_cast<unsigned>(std::max(1, per_sm) * multiprocessors());
 }
 

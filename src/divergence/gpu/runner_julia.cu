@@ -15,7 +15,7 @@ run_result run_julia(const julia_spec& spec, const std::optional<task_pool_param
   if (keep_output) {
     image.fill_bytes(0xff);
     launch_termination(w, counter.data(), strategy, opt);
-    PFSP_DIV_CUDA_TRY(cudaDeviceSynchronize());
+    PFSP_CUDA_TRY(cudaDeviceSynchronize());
     r.output = image.download();
   }
   return r;

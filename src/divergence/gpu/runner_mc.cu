@@ -19,7 +19,7 @@ run_result run_mc_termination(const mc_termination_spec& spec, const std::option
     iterations.fill_bytes(0xff);
     sums.fill_bytes(0xff);
     launch_termination(w, counter.data(), strategy, opt);
-    PFSP_DIV_CUDA_TRY(cudaDeviceSynchronize());
+    PFSP_CUDA_TRY(cudaDeviceSynchronize());
     r.output = iterations.download();
     const auto s = sums.download();
     r.output.insert(r.output.end(), s.begin(), s.end());

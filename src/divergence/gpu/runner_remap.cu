@@ -7,7 +7,7 @@
 #include <cmath>
 #include <functional>
 
-#include "divergence/gpu/device_buffer.hpp"
+#include "base/device_buffer.cuh"
 #include "divergence/gpu/remap_kernels.cuh"
 #include "divergence/gpu/runner_detail.cuh"
 #include "divergence/workloads/rng.hpp"
@@ -32,7 +32,7 @@ float host_uniform(std::uint32_t key, std::uint32_t i, float lo, float hi) {
 
 void fill_uniform(float* out, std::uint64_t n, std::uint32_t key, float lo, float hi) {
   fill_uniform_kernel<<<1024, 256>>>(out, n, key, lo, hi);
-  PFSP_DIV_CUDA_CHECK_LAUNCH();
+  PFSP_CUDA_CHECK_LAUNCH("fill_uniform_kernel");
 }
 
 // All chunks resident on the device; the host keeps what the remappers read.
@@ -87,7 +87,7 @@ struct remap_data {
       call_s = device_buffer<float>(n);
       put_s = device_buffer<float>(n);
     }
-    PFSP_DIV_CUDA_TRY(cudaDeviceSynchronize());
+    PFSP_CUDA_TRY(cudaDeviceSynchronize());
   }
 
   gafort_view gafort_chunk(std::size_t c) {
@@ -176,7 +176,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
       gather_kernel<float><<<blocks, remap_block_threads>>>(from.strike, src, d.strike_s.data(), d.n);
       gather_kernel<float><<<blocks, remap_block_threads>>>(from.years, src, d.years_s.data(), d.n);
     }
-    PFSP_DIV_CUDA_CHECK_LAUNCH();
+    PFSP_CUDA_CHECK_LAUNCH("gather_kernel (BlackScholes inputs)");
   }
   ev.k0.record();
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
@@ -198,7 +198,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
       }
     }
   }
-  PFSP_DIV_CUDA_CHECK_LAUNCH();
+  PFSP_CUDA_CHECK_LAUNCH("the remap experiment's kernels");
   ev.k1.record();
   if (layout) {  // move the output back
     if (gafort) {
@@ -208,7 +208,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
       scatter_kernel<float><<<blocks, remap_block_threads>>>(d.call_s.data(), src, to.call, d.n);
       scatter_kernel<float><<<blocks, remap_block_threads>>>(d.put_s.data(), src, to.put, d.n);
     }
-    PFSP_DIV_CUDA_CHECK_LAUNCH();
+    PFSP_CUDA_CHECK_LAUNCH("scatter_kernel (BlackScholes outputs)");
   }
   ev.stop.record();
 }

@@ -3,7 +3,7 @@
 // runner_julia.cu), so each workload's 13 pool kernels compile in parallel.
 #pragma once
 
-#include "divergence/gpu/device_buffer.hpp"
+#include "base/device_buffer.cuh"
 #include "divergence/gpu/runner_detail.cuh"
 #include "divergence/gpu/task_pool.cuh"
 #include "divergence/task_pool_sim.hpp"
@@ -16,9 +16,9 @@ void launch_pool(const W& w, std::uint32_t* counter, const task_pool_params& p, 
   const unsigned blocks = Pool == pool_kind::local
                               ? blocks_for(w.size(), static_cast<int>(std::max(1u, p.chunk)))
                               : persistent_blocks(kernel, pool_block_threads, 0, opt.blocks_per_sm);
-  PFSP_DIV_CUDA_TRY(cudaMemsetAsync(counter, 0, sizeof(std::uint32_t)));
+  PFSP_CUDA_TRY(cudaMemsetAsync(counter, 0, sizeof(std::uint32_t)));
   kernel<<<blocks, pool_block_threads>>>(w, counter, p.chunk, p.idle_threshold, p.check_interval);
-  PFSP_DIV_CUDA_CHECK_LAUNCH();
+  PFSP_CUDA_CHECK_LAUNCH("task_pool_kernel");
 }
 
 template <class W, pool_kind Pool>
@@ -41,7 +41,7 @@ void launch_termination(const W& w, std::uint32_t* counter, const std::optional<
                         const timing_options& opt) {
   if (!strategy) {
     plain_termination_kernel<W><<<blocks_for(w.size(), pool_block_threads), pool_block_threads>>>(w);
-    PFSP_DIV_CUDA_CHECK_LAUNCH();
+    PFSP_CUDA_CHECK_LAUNCH("plain_termination_kernel");
     return;
   }
   const task_pool_params& p = *strategy;

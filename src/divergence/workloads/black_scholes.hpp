@@ -23,7 +23,7 @@ struct black_scholes_view {
 };
 
 // Polynomial approximation of the cumulative normal distribution (Abramowitz-Stegun 26.2.17).
-PFSP_DIV_HD float cnd(float d) {
+PFSP_HD float cnd(float d) {
   const float k = 1.0f / fma_rn(0.2316419f, fabsf(d), 1.0f);
   float poly = fma_rn(k, 1.330274429f, -1.821255978f);
   poly = fma_rn(k, poly, 1.781477937f);
@@ -37,13 +37,13 @@ PFSP_DIV_HD float cnd(float d) {
 // d1 of option i: the value of the kernel's only condition (remappers classify by d1 > 0).
 // Every multiply-add is an fma_rn, so the plain and the redirected kernels (compiled separately)
 // give bit-identical prices.
-PFSP_DIV_HD float black_scholes_d1(const black_scholes_view& v, std::uint32_t i) {
+PFSP_HD float black_scholes_d1(const black_scholes_view& v, std::uint32_t i) {
   const float t = v.years[i];
   const float drift = fma_rn(0.5f * v.volatility, v.volatility, v.riskfree);
   return fma_rn(drift, t, logf(v.price[i] / v.strike[i])) / (v.volatility * sqrtf(t));
 }
 
-PFSP_DIV_HD void black_scholes_option(const black_scholes_view& v, std::uint32_t i) {
+PFSP_HD void black_scholes_option(const black_scholes_view& v, std::uint32_t i) {
   const float s = v.price[i], x = v.strike[i], t = v.years[i];
   const float sqrt_t = sqrtf(t);
   const float d1 = black_scholes_d1(v, i);

@@ -23,7 +23,7 @@ struct gafort_view {
 };
 
 // The child of element i; reads column i of genes. Identical on host and device (fma_rn only).
-PFSP_DIV_HD float gafort_child(const gafort_view& v, std::uint32_t i) {
+PFSP_HD float gafort_child(const gafort_view& v, std::uint32_t i) {
   float acc = v.fitness[i];
   const std::uint32_t trips = v.trips[i];
   std::uint32_t pos = 0;

@@ -58,22 +58,22 @@ struct julia {
     std::uint32_t iteration;
     float zr, zi;
   };
-  PFSP_DIV_HD std::uint32_t size() const { return width * height; }
-  PFSP_DIV_HD std::uint32_t pixel_of(std::uint32_t task) const {
+  PFSP_HD std::uint32_t size() const { return width * height; }
+  PFSP_HD std::uint32_t pixel_of(std::uint32_t task) const {
     const std::uint32_t tiles_x = width / 8u;
     const std::uint32_t tile = task / 32u, l = task % 32u;
     const std::uint32_t px = (tile % tiles_x) * 8u + l % 8u;
     const std::uint32_t py = (tile / tiles_x) * 4u + l / 8u;
     return py * width + px;
   }
-  PFSP_DIV_HD state init(std::uint32_t task) const {
+  PFSP_HD state init(std::uint32_t task) const {
     const std::uint32_t p = pixel_of(task);
     const float zr = fma_rn(static_cast<float>(p % width), dx, x0);
     const float zi = fma_rn(static_cast<float>(p / width), dy, y0);
     return {p, 0u, zr, zi};
   }
   // fma everywhere: no contraction choice is left to the compiler, so host and device agree.
-  PFSP_DIV_HD bool step(state& s) const {
+  PFSP_HD bool step(state& s) const {
     if (fma_rn(s.zr, s.zr, s.zi * s.zi) > 4.0f || s.iteration >= crunch) return false;
     const float nr = fma_rn(s.zr, s.zr, fma_rn(-s.zi, s.zi, cr));
     s.zi = fma_rn(2.0f * s.zr, s.zi, ci);
@@ -81,7 +81,7 @@ struct julia {
     ++s.iteration;
     return true;
   }
-  PFSP_DIV_HD void finish(const state& s) const { out[s.pixel] = s.iteration; }
+  PFSP_HD void finish(const state& s) const { out[s.pixel] = s.iteration; }
 };
 
 }  // namespace pfsp::divergence

@@ -24,16 +24,16 @@ struct mc_termination {
     std::uint32_t iteration;
     std::uint32_t sum;
   };
-  PFSP_DIV_HD std::uint32_t size() const { return tasks; }
-  PFSP_DIV_HD state init(std::uint32_t task) const { return {task, 0u, 0u}; }
-  PFSP_DIV_HD bool step(state& s) const {
+  PFSP_HD std::uint32_t size() const { return tasks; }
+  PFSP_HD state init(std::uint32_t task) const { return {task, 0u, 0u}; }
+  PFSP_HD bool step(state& s) const {
     const std::uint32_t r = hash_draw(s.task, s.iteration);
     ++s.iteration;
     if (r < kill_threshold || s.iteration >= max_iterations) return false;
     s.sum += r;
     return true;
   }
-  PFSP_DIV_HD void finish(const state& s) const {
+  PFSP_HD void finish(const state& s) const {
     out_iterations[s.task] = s.iteration;
     out_sum[s.task] = s.sum;
   }
@@ -53,21 +53,21 @@ struct mc_branch {
     std::uint32_t iteration;
     std::uint32_t sum;
   };
-  PFSP_DIV_HD std::uint32_t size() const { return tasks; }
-  PFSP_DIV_HD context init(std::uint32_t task) const { return {task, 0u, 0u}; }
-  PFSP_DIV_HD bool decide(context& c) const { return hash_draw(c.task, 2u * c.iteration) < branch_threshold; }
-  PFSP_DIV_HD void branch(context& c) const {
+  PFSP_HD std::uint32_t size() const { return tasks; }
+  PFSP_HD context init(std::uint32_t task) const { return {task, 0u, 0u}; }
+  PFSP_HD bool decide(context& c) const { return hash_draw(c.task, 2u * c.iteration) < branch_threshold; }
+  PFSP_HD void branch(context& c) const {
     // A key distinct from the decision stream: the task id with the top bit flipped, xor-mixed.
     const std::uint32_t key = hash_draw(c.task ^ 0x80000000u, c.iteration);
     std::uint32_t s = 0;
     for (std::uint32_t j = 0; j < inner; ++j) s += hash_draw(key, j);
     c.sum += s;
   }
-  PFSP_DIV_HD bool advance(context& c) const {
+  PFSP_HD bool advance(context& c) const {
     c.sum ^= hash_draw(c.task, 2u * c.iteration + 1u) >> 16;
     return ++c.iteration < outer;
   }
-  PFSP_DIV_HD void finish(const context& c) const { out_sum[c.task] = c.sum; }
+  PFSP_HD void finish(const context& c) const { out_sum[c.task] = c.sum; }
 };
 
 }  // namespace pfsp::divergence

@@ -11,7 +11,7 @@
 namespace pfsp::divergence {
 
 // 64-bit finaliser of MurmurHash3 over (key, counter), upper word. Uniform in [0, 2^32).
-PFSP_DIV_HD std::uint32_t hash_draw(std::uint32_t key, std::uint32_t counter) {
+PFSP_HD std::uint32_t hash_draw(std::uint32_t key, std::uint32_t counter) {
   std::uint64_t x = (static_cast<std::uint64_t>(key) << 32) | counter;
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
