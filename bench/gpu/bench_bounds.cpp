@@ -33,8 +33,8 @@
 #include "gpu/bounder.hpp"
 #include "gpu/pool_layout.hpp"
 #include "gpu/strategy.hpp"
-#include "gpu/tools/random_parents.hpp"
 #include "problem/io.hpp"
+#include "random_parents.hpp"
 #include "search/types.hpp"
 
 #ifndef PFSP_GIT_COMMIT

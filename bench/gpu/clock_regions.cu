@@ -47,8 +47,8 @@
 #include "bound/node_parts.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/pool_layout.hpp"
-#include "gpu/tools/random_parents.hpp"
 #include "problem/io.hpp"
+#include "random_parents.hpp"
 
 #ifndef PFSP_GIT_COMMIT
 #define PFSP_GIT_COMMIT "unknown"
