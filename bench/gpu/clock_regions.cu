@@ -17,7 +17,8 @@
 // (the replay below), lane = mean of each lane's own elapsed cycles, warp = mean cycles the warp
 // spent in the region, and simt = sum of the lanes' work / sum of (lanes x warp cycles), the
 // share of the warp's lane-cycles that did useful work (1 = no divergence loss). Every bound is
-// checked against child_bound on the CPU.
+// checked against child_bound on the CPU; ctest runs that check for every variant, placement,
+// sort and bound kind (GpuClock.*, tests/gpu/CMakeLists.txt, label gpu).
 //
 //   pfsp_gpu_clock [--instances ta021,ta051] [--bound lb2|lb1|lb1-lb2] [--children 65536]
 //                  [--kernels plain,branchless] [--memory shared|global] [--sort none,host]
