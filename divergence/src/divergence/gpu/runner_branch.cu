@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "base/device_buffer.cuh"
+#include "divergence/error.hpp"
 #include "divergence/gpu/context_switch.cuh"
 #include "divergence/gpu/runner_detail.cuh"
 #include "divergence/workloads/monte_carlo.hpp"

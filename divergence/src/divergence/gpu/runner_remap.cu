@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "base/device_buffer.cuh"
+#include "divergence/error.hpp"
 #include "divergence/gpu/remap_kernels.cuh"
 #include "divergence/gpu/runner_detail.cuh"
 #include "divergence/workloads/rng.hpp"
@@ -152,7 +153,7 @@ struct remap_data {
 // The events bracketing one chunk: [start, k0) D[] upload and input moves, [k0, k1) the kernel,
 // [k1, stop) output moves.
 struct chunk_events {
-  detail::event start, k0, k1, stop;
+  cuda_event start, k0, k1, stop;
 };
 
 // Enqueues chunk c with `plan` (nullptr: plain) realised by `mechanism`.
@@ -160,7 +161,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
   const unsigned blocks = detail::blocks_for(d.n, remap_block_threads);
   const bool gafort = d.spec.workload == remap_workload::gafort;
   const std::uint32_t passes = gafort ? 1u : std::max(1u, d.spec.bs_passes);
-  ev.start.record();
+  ev.start.record(nullptr);
   if (plan) d.source.upload(plan->source.data(), d.n);
   const std::uint32_t* src = d.source.data();
   const bool layout = plan && mechanism == remap_mechanism::layout_transformation;
@@ -178,7 +179,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
     }
     PFSP_CUDA_CHECK_LAUNCH("gather_kernel (BlackScholes inputs)");
   }
-  ev.k0.record();
+  ev.k0.record(nullptr);
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
     if (gafort) {
       if (!plan) {
@@ -199,7 +200,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
     }
   }
   PFSP_CUDA_CHECK_LAUNCH("the remap experiment's kernels");
-  ev.k1.record();
+  ev.k1.record(nullptr);
   if (layout) {  // move the output back
     if (gafort) {
       scatter_kernel<float><<<blocks, remap_block_threads>>>(d.out_s.data(), src, d.gafort_chunk(c).out, d.n);
@@ -210,7 +211,7 @@ void enqueue_chunk(remap_data& d, std::size_t c, const remap_plan* plan, remap_m
     }
     PFSP_CUDA_CHECK_LAUNCH("scatter_kernel (BlackScholes outputs)");
   }
-  ev.stop.record();
+  ev.stop.record(nullptr);
 }
 
 // The device of the pipeline. finish() returns the chunk's wall time on the critical path, from
@@ -222,7 +223,7 @@ class device_executor final : public chunk_executor<remap_plan> {
     const remap_plan id = identity_plan(d_.n);
     for (const remap_plan* p : {static_cast<const remap_plan*>(nullptr), &id}) {
       enqueue_chunk(d_, 0, p, mechanism_, ev_);
-      ev_.stop.sync();
+      ev_.stop.synchronize();
     }
   }
   void launch(std::size_t chunk, const remap_plan* plan) override {
@@ -230,9 +231,9 @@ class device_executor final : public chunk_executor<remap_plan> {
     enqueue_chunk(d_, chunk, plan, mechanism_, ev_);
   }
   double finish() override {
-    ev_.stop.sync();
-    kernel_ms += ev_.k1.ms_since(ev_.k0);
-    moves_ms += ev_.k0.ms_since(ev_.start) + ev_.stop.ms_since(ev_.k1);
+    ev_.stop.synchronize();
+    kernel_ms += ev_.k1.since(ev_.k0);
+    moves_ms += ev_.k0.since(ev_.start) + ev_.stop.since(ev_.k1);
     return std::chrono::duration<double>(clock_type::now() - t0_).count();
   }
   double kernel_ms = 0.0, moves_ms = 0.0;
@@ -318,8 +319,8 @@ remap_kernel_times time_remap_kernels(const remap_spec& spec_in, remap_plan_kind
   chunk_events ev;
   auto kernel_only = [&](const remap_plan* p, remap_mechanism m) {
     enqueue_chunk(d, 0, p, m, ev);
-    ev.stop.sync();
-    return static_cast<double>(ev.k1.ms_since(ev.k0));
+    ev.stop.synchronize();
+    return static_cast<double>(ev.k1.since(ev.k0));
   };
   auto median_of = [&](auto&& f) {
     for (int i = 0; i < opt.warmups; ++i) (void)f();
@@ -332,8 +333,8 @@ remap_kernel_times time_remap_kernels(const remap_spec& spec_in, remap_plan_kind
   t.layout_kernel = median_of([&] { return kernel_only(&plan, remap_mechanism::layout_transformation); });
   t.layout_total = median_of([&] {
     enqueue_chunk(d, 0, &plan, remap_mechanism::layout_transformation, ev);
-    ev.stop.sync();
-    return static_cast<double>(ev.stop.ms_since(ev.start));
+    ev.stop.synchronize();
+    return static_cast<double>(ev.stop.since(ev.start));
   });
   return t;
 }
