@@ -45,7 +45,7 @@ say "pfsp divergence on $(hostname), commit $PFSP_GIT_COMMIT, $(date -u +%FT%TZ)
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$SUMMARY"
 
 BENCH="$BUILD/pfsp_divergence_bench"
-TEST="$BUILD/tests/divergence/test_divergence_gpu"
+TEST="$BUILD/divergence/tests/test_divergence_gpu"
 if has_step build; then
   PREFIX=()
   if compgen -G ".deps/*.deb" >/dev/null; then

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/taillard.hpp"
 #include "run_process.hpp"
 #include "search/checkpoint.hpp"

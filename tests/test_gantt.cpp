@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "report/gantt.hpp"

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/pool_layout.hpp"
 #include "gpu/strategy.hpp"
-#include "problem/error.hpp"
 #include "run_process.hpp"
 #include "support.hpp"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "support.hpp"

@@ -11,11 +11,11 @@
 #include <random>
 #include <set>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/lb2.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
-#include "problem/error.hpp"
 #include "search/sequential.hpp"
 #include "support.hpp"
 

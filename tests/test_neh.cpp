@@ -8,9 +8,9 @@
 #include <random>
 #include <vector>
 
+#include "base/error.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/taillard.hpp"
 #include "support.hpp"
 

@@ -13,10 +13,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "cpu/parallel.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/taillard.hpp"
 #include "search/control.hpp"
 #include "search/sequential.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/taillard.hpp"
 #include "support.hpp"
 

@@ -13,6 +13,7 @@
 
 #include "app/gantt_cli.hpp"
 #include "app/solver_log.hpp"
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
@@ -20,7 +21,6 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "app/cli.hpp"
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "report/gantt.hpp"
 

@@ -3,11 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <map>
 
+#include "base/error.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/policy.hpp"
 #include "gpu/resident.hpp"
 #include "gpu/solver.hpp"
-#include "problem/error.hpp"
 
 namespace pfsp {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "app/cli.hpp"
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <ostream>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 namespace {

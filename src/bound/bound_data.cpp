@@ -4,7 +4,7 @@
 #include <numeric>
 #include <string>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 #include "problem/instance.hpp"
 
 namespace pfsp {

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
-#include "problem/error.hpp"
 
 namespace pfsp {
 

@@ -5,8 +5,8 @@
 // (The chained form of Gmys et al. 2020.) O(m) from the parts.
 #pragma once
 
+#include "base/hd.hpp"
 #include "bound/node_parts.hpp"
-#include "problem/hd.hpp"
 
 namespace pfsp {
 

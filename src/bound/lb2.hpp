@@ -5,9 +5,9 @@
 // O(m^2 n / 2) per node: this is the part the papers move to the GPU.
 #pragma once
 
+#include "base/hd.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/lb1.hpp"
-#include "problem/hd.hpp"
 
 namespace pfsp {
 

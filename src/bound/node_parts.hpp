@@ -8,8 +8,8 @@
 // View / Inst: any basic_bound_view / basic_instance_view (deduced; bound_data.hpp).
 #pragma once
 
+#include "base/hd.hpp"
 #include "bound/bound_data.hpp"
-#include "problem/hd.hpp"
 #include "problem/makespan.hpp"
 
 namespace pfsp {

@@ -9,7 +9,7 @@
 #include <random>
 #include <thread>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 #include "search/node_pool.hpp"

@@ -4,15 +4,15 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <sstream>
 
+#include "base/device_buffer.cuh"
+#include "base/error.hpp"
 #include "bound/compact_tables.hpp"
 #include "divergence/pipeline.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/bounder.hpp"
 #include "gpu/bounder_access.cuh"
-#include "gpu/device_buffer.cuh"
 #include "gpu/strategy_runner.cuh"
-#include "problem/error.hpp"
 
 namespace pfsp::gpu {
 namespace {

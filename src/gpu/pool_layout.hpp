@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 
 namespace pfsp::gpu {
 

@@ -27,14 +27,14 @@
 #include <thread>
 #include <vector>
 
+#include "base/cuda_check.cuh"
+#include "base/device_buffer.cuh"
+#include "base/error.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/bounder_access.cuh"
-#include "gpu/cuda_check.cuh"
-#include "gpu/device_buffer.cuh"
 #include "gpu/loop_bound.cuh"
 #include "gpu/resident.hpp"
 #include "gpu/resident_step.hpp"
-#include "problem/error.hpp"
 #include "problem/makespan.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"

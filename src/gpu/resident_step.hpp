@@ -5,7 +5,7 @@
 // smallest bound ends on top and is popped first.
 #pragma once
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 #include "search/direction.hpp"
 
 namespace pfsp::gpu {

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <vector>
 
+#include "base/error.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/host_bounder.hpp"
 #include "gpu/host_workers.hpp"
 #include "gpu/node_store.hpp"
-#include "problem/error.hpp"
 #include "search/expander.hpp"
 
 namespace pfsp::gpu {

@@ -4,9 +4,9 @@
 #include <charconv>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/pool_layout.hpp"
-#include "problem/error.hpp"
 
 namespace pfsp::gpu {
 namespace {

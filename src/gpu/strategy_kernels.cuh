@@ -22,12 +22,12 @@
 #include <cub/device/device_select.cuh>
 #include <sstream>
 
+#include "base/device_buffer.cuh"
+#include "base/error.hpp"
 #include "divergence/gpu/context_switch.cuh"
 #include "divergence/gpu/task_pool.cuh"
 #include "gpu/bound_kernels.cuh"
-#include "gpu/device_buffer.cuh"
 #include "gpu/strategy_runner.cuh"
-#include "problem/error.hpp"
 
 namespace pfsp::gpu {
 

@@ -4,7 +4,7 @@
 #include <climits>
 #include <numeric>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/makespan.hpp"
 
 namespace pfsp {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp::dist {
 namespace {

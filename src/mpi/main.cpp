@@ -14,11 +14,11 @@
 #include <thread>
 
 #include "app/cli.hpp"
+#include "base/error.hpp"
 #include "cpu/parallel.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
-#include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)

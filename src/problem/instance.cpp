@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 

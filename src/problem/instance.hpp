@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 
 namespace pfsp {
 

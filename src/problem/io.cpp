@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/taillard.hpp"
 
 namespace pfsp {

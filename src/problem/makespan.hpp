@@ -1,7 +1,7 @@
 // Makespan of a complete or partial permutation: the recurrence C(j,k) = max(C(j-1,k), C(j,k-1)) + p(k,j).
 #pragma once
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 #include "problem/instance.hpp"
 
 namespace pfsp {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 
 namespace pfsp {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/makespan.hpp"
 
 namespace pfsp {

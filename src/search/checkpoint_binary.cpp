@@ -40,7 +40,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "search/checkpoint.hpp"
 
 namespace pfsp {

@@ -5,7 +5,7 @@
 // directions that were evaluated.
 #pragma once
 
-#include "problem/hd.hpp"
+#include "base/hd.hpp"
 #include "search/types.hpp"
 
 namespace pfsp {

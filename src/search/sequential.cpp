@@ -3,7 +3,7 @@
 #include <numeric>
 #include <type_traits>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
 #include "search/node_pool.hpp"

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "search/checkpoint.hpp"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "problem/error.hpp"
+#include "base/error.hpp"
 #include "problem/io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

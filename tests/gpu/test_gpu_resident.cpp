@@ -8,11 +8,11 @@
 #include <atomic>
 #include <cmath>
 
+#include "base/error.hpp"
 #include "bound/pair_learning.hpp"
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
 #include "heuristic/neh.hpp"
-#include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "search/checkpoint.hpp"

@@ -8,10 +8,10 @@
 
 #include <numeric>
 
+#include "base/error.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/solver.hpp"
 #include "gpu_test_support.hpp"
-#include "problem/error.hpp"
 #include "problem/taillard.hpp"
 #include "support.hpp"
 
