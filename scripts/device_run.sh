@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   PFSP_COMMIT=abc1234 (the commit stamped into results: pass the local HEAD, the copy's .git is stale)
@@ -58,7 +58,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
-TARGETS="pfsp pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"
+TARGETS="pfsp pfsp_bench_checkpoint pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -267,6 +267,13 @@ if has checkpoint; then
     ${CK_RESUME_ARGS:-}
   grep -hE "^(status|makespan|resume|nodes|time|note)" "$LOGS/checkpoint_interrupt.log" "$LOGS/checkpoint_resume.log" | tee -a "$SUMMARY"
   head -c 600 "$ck" >>"$LOGS/checkpoint_resume.log"
+fi
+
+# Binary and text checkpoints' save and load times on this machine's disk (issue 10).
+if has ckbench; then
+  run_logged ckbench 400 "$BUILD/pfsp_bench_checkpoint" --nodes "${CKB_NODES:-1000000,10000000,50000000}" \
+    --dir "${CKB_DIR:-$BUILD}" --json "$OUT/bench_checkpoint.json" --commit "${PFSP_COMMIT:-}"
+  tail -20 "$LOGS/ckbench.log" | tee -a "$SUMMARY"
 fi
 
 # pfsp-mpi on this machine: the MPI tests, then ranks whose chunks run on the GPU's device loop
