@@ -58,7 +58,7 @@ def test_gil_is_released_while_solving():
         t.join()
     assert r.status == "time_limit"
     # Held for the whole second, the GIL would let the thread run only at the 50 ms polls.
-    assert len(ticks) > 200, len(ticks)
+    assert len(ticks) > 100, len(ticks)
 
 
 def test_ctrl_c_interrupts_with_keyboard_interrupt():
