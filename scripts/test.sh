@@ -23,10 +23,11 @@ elif ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepi
   ! python3 -c "import os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))" 2>/dev/null; then
   echo "test.sh: python3 with venv and its headers not found (Debian: python3-venv python3-dev): the Python package's tests not run"
 else
-  venv="$(pwd)/$build/venv"
+  build_abs=$(cd "$build" && pwd)
+  venv="$build_abs/venv"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   # The pip build keeps its CMake tree in $build/pip, so that a second run only recompiles what changed.
   CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$venv/bin/python" -m pip install -q ${PFSP_PIP_ARGS:-} \
-    -C build-dir="$(pwd)/$build/pip" ".[test]"
-  PFSP_BINARY="$(pwd)/$build/pfsp" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests
+    -C build-dir="$build_abs/pip" ".[test]"
+  PFSP_BINARY="$build_abs/pfsp" "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests
 fi

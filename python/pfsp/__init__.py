@@ -20,12 +20,18 @@ from typing import Any, Callable, Optional, Sequence, Union
 from . import _core
 from ._core import Error, InputError
 
-__all__ = ["Instance", "Result", "Progress", "solve", "Error", "InputError", "gpu_built"]
+__all__ = ["Instance", "Result", "Progress", "solve", "Error", "InputError", "gpu_built", "gpu_available"]
 
 
 def gpu_built() -> bool:
     """Whether this build has the GPU backend (nvcc was found when it was compiled)."""
     return _core.gpu_built()
+
+
+def gpu_available() -> bool:
+    """Whether backend="gpu" can run: built with the GPU backend and a CUDA device is present
+    (what backend="auto" picks then)."""
+    return _core.gpu_available()
 
 
 class Instance:

@@ -266,5 +266,12 @@ NB_MODULE(_core, mod) {
     return false;
 #endif
   });
+  mod.def("gpu_available", [] {
+#if defined(PFSP_HAVE_GPU)
+    return gpu_cli_available();
+#else
+    return false;
+#endif
+  });
   mod.def("commit", &git_commit);
 }
