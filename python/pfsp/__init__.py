@@ -38,28 +38,29 @@ class Instance:
     """A flow-shop instance: ``n`` jobs, ``m`` machines, processing times ``times[k][j]`` > 0
     of job ``j`` on machine ``k`` (machine-major, as in Taillard's files)."""
 
-    __slots__ = ("_inst",)
+    __slots__ = ("_inst", "_spec")
 
-    def __init__(self, core: "_core.Instance"):
+    def __init__(self, core: "_core.Instance", spec: str = ""):
         self._inst = core
+        self._spec = spec  # what reloads it (name, random:..., path); empty for a matrix
 
     @classmethod
     def taillard(cls, name: str) -> "Instance":
         """Taillard's instance ``ta001`` .. ``ta120`` (generated from its seed), with its best
         known bounds."""
-        return cls(_core.Instance.taillard(name))
+        return cls(_core.Instance.taillard(name), name)
 
     @classmethod
     def from_file(cls, path: Union[str, "os.PathLike[str]"]) -> "Instance":  # noqa: F821
         """An instance file in Taillard's format or the OR-Library/VRF job-per-row format
         (detected automatically). Raises InputError naming the file, line and expectation."""
-        return cls(_core.Instance.from_file(str(path)))
+        return cls(_core.Instance.from_file(str(path)), str(path))
 
     @classmethod
     def load(cls, spec: str) -> "Instance":
         """What ``pfsp solve INSTANCE`` accepts: ``ta001``..``ta120``, ``random:N,M,SEED`` or a
         file path."""
-        return cls(_core.Instance.load(spec))
+        return cls(_core.Instance.load(spec), spec)
 
     @classmethod
     def from_matrix(cls, times: Any, name: str = "matrix") -> "Instance":
@@ -67,8 +68,9 @@ class Instance:
         ``times[k][j]`` is the processing time of job ``j`` on machine ``k``, a positive integer
         (machine-major, Taillard's layout). Use ``from_matrix(a.T)`` for a jobs x machines array."""
         rows = [list(r) for r in times]
-        if not rows or any(len(r) != len(rows[0]) for r in rows):
-            raise InputError(f"{name}: expected a 2-D array of shape (machines, jobs) with equal rows")
+        if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+            raise InputError(f"{name}: expected a 2-D array of shape (machines, jobs) with equal, non-empty rows")
+        limit = _core.time_limit(len(rows[0]), len(rows))
         flat = []
         for k, row in enumerate(rows):
             for j, v in enumerate(row):
@@ -77,10 +79,9 @@ class Instance:
                     ok = iv == v
                 except (TypeError, ValueError, OverflowError):
                     ok = False
-                if not ok:
-                    raise InputError(
-                        f"{name}: processing time of job {j + 1} on machine {k + 1} must be a positive integer, "
-                        f"got {v!r}")
+                if not ok:  # the C++ side checks the range, with the same message
+                    raise InputError(f"{name}: processing time of job {j + 1} on machine {k + 1} must be an "
+                                     f"integer in 1..{limit}, got {v!r}")
                 flat.append(iv)
         return cls(_core.Instance.from_times(name, len(rows[0]), len(rows), flat))
 
@@ -168,6 +169,17 @@ class Result:
         """The exit code ``pfsp solve`` would return (0, 3, 4, 130)."""
         return self._outcome.exit_code
 
+    def gantt(self, path: Union[str, "os.PathLike[str]", None] = None, *, title: str = "", width: int = 0,  # noqa: F821
+              critical: bool = True) -> str:
+        """The schedule as a Gantt chart (standalone SVG: machines as rows, one critical path and
+        the makespan marked), as ``pfsp solve --gantt`` draws it; written to ``path`` (atomically)
+        when given. ``title`` empty: the instance, its size and the makespan; ``width`` 0: auto.
+        Raises InputError when no schedule was found."""
+        svg = self._outcome.gantt_svg(title, int(width), bool(critical))
+        if path is not None:
+            _core.write_file_atomically(str(path), svg)
+        return svg
+
     def to_dict(self) -> dict:
         """The JSON report of ``pfsp solve --json`` as a dict (``command`` is the Python call)."""
         return _json.loads(_json.dumps(self._d))
@@ -214,7 +226,7 @@ def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str =
         else:
             raise TypeError(f"instance: expected pfsp.Instance or str, got {type(instance).__name__}")
     args = _core.SolveArgs()
-    args.instance_spec = instance.name
+    args.instance_spec = instance._spec or instance.name
     args.backend = backend
     args.bound = bound
     args.bound_given = bound != "auto"
@@ -243,7 +255,7 @@ def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str =
             progress(Progress(**d))
 
     try:
-        outcome = _core.solve(instance._inst, args, command, callback)
+        outcome = _core.solve(instance._inst, args, command, instance._spec, callback)
     except BaseException as e:
         partial = getattr(e, "_pfsp_outcome", None)
         if partial is not None:

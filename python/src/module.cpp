@@ -28,6 +28,7 @@
 #include "problem/error.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
+#include "report/gantt.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -58,8 +59,17 @@ nb::dict progress_dict(const progress_info& p) {
   return d;
 }
 
-py_outcome solve(const instance& inst, const solve_args& a, const std::string& command, nb::object progress,
-                 double poll_seconds) {
+std::string outcome_gantt(const py_outcome& o, const std::string& title, int width, bool critical) {
+  if (o.outcome.result.schedule.empty()) throw input_error("no Gantt chart: no schedule was found");
+  gantt_options g;
+  g.title = title;
+  g.width = width;
+  g.critical = critical;
+  return gantt_svg(o.inst, o.outcome.result.schedule, g);
+}
+
+py_outcome solve(const instance& inst, const solve_args& a, const std::string& command, const std::string& spec,
+                 nb::object progress, double poll_seconds) {
   check_solve_args(a);
   struct shared_state {
     std::mutex m;
@@ -130,6 +140,7 @@ py_outcome solve(const instance& inst, const solve_args& a, const std::string& c
     if (!failure) {
       try {
         out.outcome.info.command = command;
+        out.outcome.info.instance_spec = spec;
         nb::setattr(raised->value(), "_pfsp_outcome", nb::cast(std::move(out)));
       } catch (...) {
         // An exception object without a __dict__: raised without the result.
@@ -139,23 +150,26 @@ py_outcome solve(const instance& inst, const solve_args& a, const std::string& c
   }
   if (failure) std::rethrow_exception(failure);
   out.outcome.info.command = command;
+  out.outcome.info.instance_spec = spec;  // empty for a matrix: the JSON then names no spec
   return out;
 }
 
 instance from_times(const std::string& name, int n, int m, const std::vector<long long>& times) {
+  check_sizes(n, m, name, 0);
   instance inst;
   inst.name = name;
   inst.n = n;
   inst.m = m;
   inst.p.reserve(times.size());
+  const int limit = time_limit(n, m);
   for (std::size_t i = 0; i < times.size(); ++i) {
+    // Checked here in 64 bits (a Python int may not fit an int), with validate()'s message.
     const long long t = times[i];
-    // Beyond int: named like validate()'s message (job, machine, 1-based); validate checks the rest.
-    if (t < INT_MIN || t > INT_MAX)
+    if (t < 1 || t > limit)
       throw file_error(name, 0,
-                       "processing time of job " + std::to_string(n > 0 ? i % n + 1 : 0) + " on machine " +
-                           std::to_string(n > 0 ? i / n + 1 : 0) + " must be a positive integer below 2^31, got " +
-                           std::to_string(t));
+                       "processing time of job " + std::to_string(i % n + 1) + " on machine " +
+                           std::to_string(i / n + 1) + " must be an integer in 1.." + std::to_string(limit) +
+                           ", got " + std::to_string(t));
     inst.p.push_back(static_cast<int>(t));
   }
   validate(inst, name);
@@ -254,11 +268,15 @@ NB_MODULE(_core, mod) {
 
   nb::class_<py_outcome>(mod, "Outcome")
       .def("json", &py_outcome::json)
+      .def("gantt_svg", &outcome_gantt, "title"_a, "width"_a, "critical"_a)
       .def_ro("warnings", &py_outcome::warnings)
       .def_prop_ro("exit_code", [](const py_outcome& o) { return exit_code_for(o.outcome.result.status); });
 
-  mod.def("solve", &solve, "instance"_a, "args"_a, "command"_a, "progress"_a.none(), "poll_seconds"_a = 0.05);
+  mod.def("solve", &solve, "instance"_a, "args"_a, "command"_a, "spec"_a, "progress"_a.none(),
+          "poll_seconds"_a = 0.05);
+  mod.def("write_file_atomically", &write_file_atomically, "path"_a, "text"_a);
   mod.def("default_threads", &default_threads);
+  mod.def("time_limit", &time_limit, "n"_a, "m"_a);
   mod.def("gpu_built", [] {
 #if defined(PFSP_HAVE_GPU)
     return true;

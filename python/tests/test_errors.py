@@ -85,10 +85,13 @@ def test_ub_best_known_of_a_matrix():
 
 
 @pytest.mark.parametrize("matrix, fragment", [
-    ([[1, 0, 3]], "processing time of job 2 on machine 1 must be a positive integer, got 0"),
-    ([[1, 2.5]], "processing time of job 2 on machine 1 must be a positive integer, got 2.5"),
-    ([[1, 2], [3]], "expected a 2-D array of shape (machines, jobs) with equal rows"),
-    ([], "expected a 2-D array of shape (machines, jobs) with equal rows"),
+    ([[1, 0, 3]], "processing time of job 2 on machine 1 must be an integer in 1..1000000, got 0"),
+    ([[1, 2.5]], "processing time of job 2 on machine 1 must be an integer in 1..1000000, got 2.5"),
+    ([[1, 2], [3, 10**12]], "processing time of job 2 on machine 2 must be an integer in 1..1000000, got "
+                            "1000000000000"),
+    ([[1, 2], [3]], "expected a 2-D array of shape (machines, jobs) with equal, non-empty rows"),
+    ([], "expected a 2-D array of shape (machines, jobs) with equal, non-empty rows"),
+    ([[1] * 5] * 1001, "number of machines must be in 1..1000, got 1001"),
 ])
 def test_bad_matrix(matrix, fragment):
     with pytest.raises(pfsp.InputError, match="^m: ") as e:

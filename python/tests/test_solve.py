@@ -121,3 +121,29 @@ def test_same_json_keys_as_the_cli(tmp_path):
     assert sorted(py["options"]) == sorted(cli["options"])
     for key in ("status", "makespan", "lower_bound", "schedule", "instance"):
         assert py[key] == cli[key], key
+
+
+def test_gantt_chart(tmp_path):
+    r = pfsp.solve("ta001", backend="cpu")
+    svg = r.gantt()
+    assert "<svg" in svg and svg.rstrip().endswith("</svg>")
+    path = tmp_path / "ta001.svg"
+    assert r.gantt(path) == svg and path.read_text() == svg
+    assert "Mine" in r.gantt(title="Mine")
+    binary = os.environ.get("PFSP_BINARY")
+    if binary:  # the same chart as pfsp solve --gantt draws for the same schedule
+        import subprocess
+        cli_svg = tmp_path / "cli.svg"
+        subprocess.run([binary, "solve", "ta001", "--backend", "cpu", "-q", "--gantt", str(cli_svg)], check=True,
+                       capture_output=True)
+        assert cli_svg.read_text() == svg
+    empty = pfsp.solve("ta001", ub=1200, heuristic="none")
+    with pytest.raises(pfsp.InputError, match="no schedule was found"):
+        empty.gantt()
+
+
+def test_instance_spec_in_the_json(tmp_path):
+    assert pfsp.solve("ta001", backend="cpu").to_dict()["instance"]["spec"] == "ta001"
+    assert pfsp.solve(pfsp.Instance.load("random:6,3,7"), backend="cpu").to_dict()["instance"]["spec"] == \
+        "random:6,3,7"
+    assert "spec" not in pfsp.solve(pfsp.Instance.from_matrix([[1, 2], [2, 1]]), backend="cpu").to_dict()["instance"]
