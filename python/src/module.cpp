@@ -168,8 +168,8 @@ instance from_times(const std::string& name, int n, int m, const std::vector<lon
     if (t < 1 || t > limit)
       throw file_error(name, 0,
                        "processing time of job " + std::to_string(i % n + 1) + " on machine " +
-                           std::to_string(i / n + 1) + " must be an integer in 1.." + std::to_string(limit) +
-                           ", got " + std::to_string(t));
+                           std::to_string(i / n + 1) + " must be an integer in 1.." + std::to_string(limit) + ", got " +
+                           std::to_string(t));
     inst.p.push_back(static_cast<int>(t));
   }
   validate(inst, name);
@@ -272,8 +272,7 @@ NB_MODULE(_core, mod) {
       .def_ro("warnings", &py_outcome::warnings)
       .def_prop_ro("exit_code", [](const py_outcome& o) { return exit_code_for(o.outcome.result.status); });
 
-  mod.def("solve", &solve, "instance"_a, "args"_a, "command"_a, "spec"_a, "progress"_a.none(),
-          "poll_seconds"_a = 0.05);
+  mod.def("solve", &solve, "instance"_a, "args"_a, "command"_a, "spec"_a, "progress"_a.none(), "poll_seconds"_a = 0.05);
   mod.def("write_file_atomically", &write_file_atomically, "path"_a, "text"_a);
   mod.def("default_threads", &default_threads);
   mod.def("time_limit", &time_limit, "n"_a, "m"_a);

@@ -313,8 +313,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   a.branch_given = solve->count("--branching") > 0;
   a.ub_given = solve->count("--ub") > 0;
   try {
-    if (solve->parsed())
-      return do_solve(a, join_args(argc, argv), out, err, interrupt);
+    if (solve->parsed()) return do_solve(a, join_args(argc, argv), out, err, interrupt);
     if (gantt->parsed()) return gantt_from_result(gantt_result, gantt_svg_path, gantt_instance, out);
     return do_info(info_spec, out);
   } catch (const input_error& e) {
