@@ -1,0 +1,393 @@
+#include "app/solve_api.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "bound/bound_data.hpp"
+#include "bound/pair_learning.hpp"
+#include "cpu/parallel.hpp"
+#include "gpu/strategy.hpp"
+#include "heuristic/improver.hpp"
+#include "heuristic/iterated_greedy.hpp"
+#include "heuristic/neh.hpp"
+#include "base/error.hpp"
+#include "search/sequential.hpp"
+
+namespace pfsp {
+namespace {
+
+const std::map<std::string, bound_kind> bound_names{
+    {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
+const std::map<std::string, branching> branching_names{{"forward", branching::forward},
+                                                       {"backward", branching::backward},
+                                                       {"min-branch", branching::min_branch},
+                                                       {"min-min", branching::min_min}};
+const std::map<std::string, selection> selection_names{{"depth-first", selection::depth_first},
+                                                       {"breadth-first", selection::breadth_first},
+                                                       {"best-first", selection::best_first}};
+
+bool gpu_available() {
+#if defined(PFSP_HAVE_GPU)
+  return gpu_cli_available();
+#else
+  return false;
+#endif
+}
+
+// The messages of CLI11's IsMember and Range checks, as `pfsp solve` prints them.
+void check_member(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
+  std::string set;
+  for (const auto& s : allowed) set += (set.empty() ? "" : ",") + s;
+  throw input_error(option + ": " + v + " not in {" + set + "}");
+}
+
+template <class T>
+void check_range(const std::string& option, T v, T lo, T hi) {
+  if (v >= lo && v <= hi) return;
+  std::ostringstream s;
+  s << option << ": Value " << v << " not in range " << std::to_string(lo) << " to " << std::to_string(hi);
+  throw input_error(s.str());
+}
+
+}  // namespace
+
+void check_solve_args(const solve_args& a) {
+  check_member("--backend", a.backend, {"auto", "cpu", "cpu-mt", "gpu"});
+  check_range("--threads", a.threads, 1, 4096);
+  check_member("--bound", a.bound, {"auto", "lb1", "lb2", "lb1-lb2"});
+  check_range("--improver-threads", a.improver_threads, -1, 256);
+  const std::string& p = a.lb2_pairs;
+  if (!(p == "auto" || p == "all" || p == "adjacent" || p == "learn" || p.rfind("learn:", 0) == 0))
+    throw input_error("--lb2-pairs: '" + p + "': expected auto, all, adjacent, learn or learn:K");
+  check_member("--branching", a.branch, {"forward", "backward", "min-branch", "min-min"});
+  check_member("--selection", a.select, {"depth-first", "breadth-first", "best-first"});
+  check_member("--heuristic", a.heuristic, {"auto", "ig", "neh", "none"});
+  check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
+  check_range("--time-limit", a.time_limit, 0.0, 1e9);
+  check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
+  check_range("--progress-interval", a.progress_interval, 0.01, 1e6);
+  check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
+  check_member("--checkpoint-format", a.checkpoint_format, {"binary", "text"});
+  check_member("--gpu-strategy", a.gpu_strategy, gpu::strategy_names());
+}
+
+solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
+                             const std::atomic<bool>* interrupt) {
+  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
+  const auto wall_start = std::chrono::steady_clock::now();
+  solve_options opt;
+  if (a.bound != "auto") opt.bound = bound_names.at(a.bound);
+  opt.branch = branching_names.at(a.branch);
+  opt.select = selection_names.at(a.select);
+  if (a.ub == "best-known") {
+    if (!inst.known)
+      throw input_error("--ub best-known: " + a.instance_spec +
+                        " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
+    // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
+    opt.initial_ub = inst.known->ub;
+  } else if (!a.ub.empty()) {
+    long long v = 0;
+    std::size_t used = 0;
+    try {
+      v = std::stoll(a.ub, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != a.ub.size() || v < 1 || v > 2000000000LL)
+      throw input_error("--ub " + a.ub + ": expected a makespan in 1..2000000000 or best-known");
+    opt.initial_ub = static_cast<int>(v);
+  }
+  opt.use_neh = !a.no_neh;
+  opt.time_limit = a.time_limit;
+  opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
+  opt.progress_interval = a.progress_interval;
+  opt.threads = a.threads;
+  opt.shared_queue = a.shared_queue;
+  opt.profile = a.profile;
+  opt.interrupt = interrupt;
+
+  // Checkpoint/restart (docs/decisions/003-checkpoints.md).
+  std::optional<search_state> resumed;
+  if (!a.resume.empty()) {
+    resumed = read_search_state(a.resume);
+    if (!a.bound_given) opt.bound = resumed->bound;
+    if (!a.branch_given) opt.branch = resumed->branch;
+    if (!a.ub_given) opt.initial_ub = resumed->ub_option;
+    check_resumable(*resumed, inst, opt, a.resume);
+  }
+  const bool checkpointing = !a.checkpoint.empty() || resumed;
+  if (checkpointing && opt.select != selection::depth_first)
+    throw input_error("--checkpoint and --resume need --selection depth-first");
+  if (!a.checkpoint.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(a.checkpoint).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+      throw input_error("--checkpoint " + a.checkpoint + ": directory '" + parent.string() + "' does not exist");
+  }
+  if (hooks.on_checked) hooks.on_checked();
+  opt.on_progress = hooks.on_progress;
+
+  std::string backend = a.backend;
+  if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
+  // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
+  // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
+  if (!a.branch_given && !resumed) opt.branch = backend == "gpu" ? branching::min_min : branching::min_branch;
+  // Default bound and LB2 pairs: the fastest measured (docs/benchmarks.md): LB1 on the CPU and
+  // the host loop; on the GPU device loop the LB1 -> LB2 chain over the m-1 pairs learned before
+  // the run (ta021-ta030: about half LB1's time to proof; 50x20: the same tree share closed in a
+  // slice, a global lower bound as high or higher).
+  bool device_loop = false;
+#if defined(PFSP_HAVE_GPU)
+  if (backend == "gpu") {
+    gpu_cli_options g = a.gpu;
+    g.strategy = strategy;
+    device_loop = gpu_cli_device_loop(g);
+  }
+#endif
+  if (a.bound == "auto" && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
+  std::string lb2_pairs = a.lb2_pairs;
+  // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
+  // text format cannot record them, so auto does not learn when it writes text.
+  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == "text";
+  if (lb2_pairs == "auto")
+    lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? "learn" : "all";
+  if (backend == "gpu" && !gpu_available()) {
+#if defined(PFSP_HAVE_GPU)
+    throw input_error("--backend gpu: no CUDA device is available on this machine");
+#else
+    throw input_error("--backend gpu: this pfsp was built without CUDA (nvcc was not found at configure time)");
+#endif
+  }
+
+  // The GPU's context is created on a thread while the host computes the start heuristic
+  // (about 0.1 s on an H200 that would otherwise count in the solve's time).
+  std::thread gpu_warm_up;
+#if defined(PFSP_HAVE_GPU)
+  if (backend == "gpu") gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
+#endif
+  struct joiner {
+    std::thread& t;
+    ~joiner() {
+      if (t.joinable()) t.join();
+    }
+  } join_warm_up{gpu_warm_up};
+
+  run_info info;
+  info.backend_opt = backend;
+  info.threads = a.threads;
+  info.resume_file = a.resume;
+  info.checkpoint_file = a.checkpoint;
+  info.instance_spec = a.instance_spec;
+  incumbent start;
+  info.initial_ub_source = "none";
+  int improvers = a.improver_threads;
+  if (improvers < 0)
+    improvers = device_loop ? std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 0, 8) : 0;
+  // auto: NEH where iterated greedy runs beside the search anyway (the device loop's improver
+  // threads: ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG
+  // start, docs/benchmarks.md), IG before the search elsewhere.
+  std::string heuristic = a.no_neh ? "none" : a.heuristic;
+  if (heuristic == "auto") heuristic = improvers > 0 ? "neh" : "ig";
+  opt.use_neh = heuristic != "none";
+  if (resumed) {
+    // The checkpoint's incumbent is at least as good as a fresh heuristic run's start was.
+    if (!resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
+    info.initial_ub = std::min(resumed->threshold, start.value());
+    info.initial_ub_source = "checkpoint";
+  } else if (heuristic != "none") {
+    const auto t0 = std::chrono::steady_clock::now();
+    ig_options ig;
+    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
+    const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
+    info.heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    start = incumbent(h.makespan, h.schedule);
+    info.initial_ub = h.makespan;
+    info.initial_ub_source = heuristic;
+  }
+  if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
+    info.initial_ub = *opt.initial_ub;
+    info.initial_ub_source = "--ub";
+  }
+  if (hooks.on_start) hooks.on_start(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
+
+  // Checkpoints: a failed periodic write is a warning (the search goes on, the previous file is
+  // intact); a failed final write is an error after the result has been printed.
+  bool last_write_ok = true;
+  std::size_t last_open = 0;
+  std::string last_write_error;
+  if (!a.checkpoint.empty()) {
+    opt.checkpoint_interval = a.checkpoint_interval;
+    opt.on_checkpoint = [&](const search_state& s) {
+      try {
+        write_file_atomically(a.checkpoint, a.checkpoint_format == "text" ? to_text(s) : to_binary(s));
+        last_write_ok = true;
+        last_open = s.open();
+      } catch (const std::exception& e) {
+        last_write_ok = false;
+        last_write_error = e.what();
+        if (hooks.on_warning) hooks.on_warning(std::string("checkpoint not written: ") + e.what());
+      }
+    };
+  }
+
+  // LB2's machine pairs: all, Nabeshima's adjacent ones, or a subset learned by a short search.
+  std::vector<std::pair<int, int>> pairs;
+  std::string pair_note;
+  if (resumed && opt.bound != bound_kind::lb1) {
+    // The checkpoint's pairs, which --lb2-pairs, if given, must describe (learned pairs are not
+    // learned again: the learning's start, the heuristic's schedule, is not the checkpoint's).
+    pairs = resumed->lb2_pairs;
+    if (a.lb2_pairs_given && a.lb2_pairs != "auto") {
+      const std::size_t all = static_cast<std::size_t>(inst.m) * static_cast<std::size_t>(inst.m - 1) / 2;
+      std::size_t want = static_cast<std::size_t>(std::max(1, inst.m - 1));
+      if (a.lb2_pairs.rfind("learn:", 0) == 0) want = std::strtoull(a.lb2_pairs.c_str() + 6, nullptr, 10);
+      const bool match = a.lb2_pairs == "all"        ? pairs.empty()
+                         : a.lb2_pairs == "adjacent" ? pairs == bound_data::adjacent_pairs(inst.m)
+                                                     : (pairs.empty() ? want >= all : pairs.size() == want);
+      if (!match)
+        throw file_error(a.resume, 0,
+                         "cannot resume: the checkpoint was made with LB2 machine pairs " +
+                             describe_lb2_pairs(pairs, inst.m) + ", this run asks for --lb2-pairs " + a.lb2_pairs);
+    }
+    if (text_checkpoint && !pairs.empty())
+      throw input_error("--checkpoint-format text cannot record the checkpoint's LB2 machine pairs (" +
+                        describe_lb2_pairs(pairs, inst.m) + "); use --checkpoint-format binary");
+    if (!pairs.empty()) {
+      info.lb2_pairs = "checkpoint:";
+      for (const auto& [k, l] : pairs) {
+        info.lb2_pairs += ' ';
+        info.lb2_pairs += std::to_string(k + 1);
+        info.lb2_pairs += '-';
+        info.lb2_pairs += std::to_string(l + 1);
+      }
+    }
+  } else if (lb2_pairs != "all") {
+    if (opt.bound == bound_kind::lb1)
+      throw input_error("--lb2-pairs " + lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+    if (text_checkpoint)
+      throw input_error("--lb2-pairs " + lb2_pairs +
+                        " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
+                        "--checkpoint-format binary");
+    if (lb2_pairs == "adjacent") {
+      pairs = bound_data::adjacent_pairs(inst.m);
+    } else {
+      int k = std::max(1, inst.m - 1);
+      if (lb2_pairs.size() > 6) {
+        const std::string ks = lb2_pairs.substr(6);
+        std::size_t used = 0;
+        try {
+          k = std::stoi(ks, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
+          throw input_error("--lb2-pairs " + lb2_pairs + ": expected learn:K with K in 1.." +
+                            std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
+      }
+      const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
+      pairs = learned.pairs;
+      info.learn_seconds = learned.seconds;
+      std::ostringstream note;
+      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
+           << learned.seconds << " s:";
+      for (std::size_t i = 0; i < pairs.size(); ++i)
+        note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
+      pair_note = note.str();
+    }
+    info.lb2_pairs = lb2_pairs + ":";
+    for (const auto& [k, l] : pairs) {
+      // Appended piece by piece: g++ 12's -Wrestrict misfires on the chained concatenation here.
+      info.lb2_pairs += ' ';
+      info.lb2_pairs += std::to_string(k + 1);
+      info.lb2_pairs += '-';
+      info.lb2_pairs += std::to_string(l + 1);
+    }
+  }
+  const bound_data data(inst, pairs);
+  if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
+  // Iterated greedy on the idle CPU cores while the GPU searches (heuristic/improver.hpp).
+  if (improvers > 0 && !device_loop)
+    throw input_error(
+        "--improver-threads runs beside the GPU device loop only (the CPU backends and the host loop use the cores)");
+  std::unique_ptr<concurrent_improver> improver;
+  if (improvers > 0 && !(resumed && resumed->complete)) {
+    improver = std::make_unique<concurrent_improver>(inst, start.schedule(), improvers);
+    opt.feed = improver.get();
+  }
+  solve_result r;
+  if (resumed) opt.resume = &*resumed;
+  if (resumed && resumed->complete) {
+    // Nothing left to explore: the checkpoint's result is final.
+    r = finish_result(solve_status::optimal, start, resumed->threshold, INT_MAX, resumed->stats,
+                      resumed->stats.total_seconds);
+    r.backend = resumed->backend;
+    if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
+  } else if (backend == "cpu") {
+    r = solve_sequential(data, opt, start);
+  } else if (backend == "cpu-mt") {
+    r = solve_parallel(data, opt, start);
+  } else {
+#if defined(PFSP_HAVE_GPU)
+    if (gpu_warm_up.joinable()) gpu_warm_up.join();
+    gpu_cli_options g = a.gpu;
+    g.strategy = strategy;
+    r = gpu_cli_solve(data, opt, g, start);
+#else
+    (void)strategy;
+#endif
+  }
+
+  if (improver) {
+    improver->stop();
+    // The improver threads' best may be better than the schedule the search reports and still not
+    // below the initial upper bound (--ub), where the search never takes it: reported instead
+    // (re-evaluated below like every schedule).
+    if (improver->best_value() < (r.schedule.empty() ? INT_MAX : r.makespan)) {
+      r.schedule = improver->best_schedule();
+      r.makespan = evaluate_schedule(inst, r.schedule);
+      r.notes.push_back("the schedule is the improver threads' best (not below the initial upper bound)");
+    }
+  }
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
+  if (!r.schedule.empty()) {
+    const int check = evaluate_schedule(inst, r.schedule);
+    if (check != r.makespan)
+      throw error("internal error: reported makespan " + std::to_string(r.makespan) +
+                  " but the schedule evaluates to " + std::to_string(check));
+  }
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (resumed)
+    r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
+                      " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");
+  if (!a.checkpoint.empty() && last_write_ok)
+    r.notes.push_back(
+        "checkpoint written to " + a.checkpoint +
+        (r.status == solve_status::optimal || r.status == solve_status::proven_bound
+             ? std::string(" (search complete)")
+             : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
+
+  solve_outcome o;
+  opt.interrupt = nullptr;
+  opt.on_progress = nullptr;
+  opt.on_checkpoint = nullptr;
+  opt.resume = nullptr;
+  opt.feed = nullptr;
+  o.opt = std::move(opt);
+  o.result = std::move(r);
+  o.info = std::move(info);
+  if (!last_write_ok)
+    o.checkpoint_error = "--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error;
+  return o;
+}
+
+}  // namespace pfsp

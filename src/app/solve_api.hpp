@@ -1,0 +1,107 @@
+// The solve pipeline behind `pfsp solve`, as a library: the options as the CLI takes them (plain
+// strings and numbers, "auto" resolved here), the start heuristic, LB2 pair learning, the backend
+// call (cpu, cpu-mt, gpu), the concurrent improver, the makespan re-check and the checkpoint
+// notes. The CLI (cli.cpp) and the Python module (python/src/module.cpp) both call
+// solve_instance, so there is one path from options to result.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include "app/cli.hpp"
+#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
+#include "problem/instance.hpp"
+#include "search/checkpoint.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+inline int default_threads() {
+  const unsigned h = std::thread::hardware_concurrency();
+  return h == 0 ? 1 : static_cast<int>(h);
+}
+
+// `pfsp solve`'s options, with the CLI's names and defaults (README, "Usage").
+struct solve_args {
+  std::string instance_spec;
+  std::string backend = "auto";
+  int threads = default_threads();
+  std::string bound = "auto";      // auto: lb1-lb2 on the GPU device loop, lb1 elsewhere
+  std::string lb2_pairs = "auto";  // all | adjacent | learn[:K] | auto (learn on the GPU device loop)
+  int improver_threads = -1;       // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
+  std::string branch = "min-min";
+  std::string select = "depth-first";
+  std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
+  bool no_neh = false;
+  std::string heuristic = "auto";
+  int ig_iterations = -1;  // auto
+  double time_limit = 0;
+  long long node_limit = 0;
+  std::string json;
+  std::string gantt;  // --gantt FILE.svg
+  std::string log;    // --log FILE: the solver log (docs/solver_log.md)
+  bool quiet = false;
+  bool no_progress = false;
+  bool profile = false;
+  bool shared_queue = false;
+  std::string checkpoint;
+  std::string checkpoint_format = "binary";  // binary (version 2) | text (version 1)
+  double checkpoint_interval = 60;
+  double progress_interval = 1.0;
+  std::string resume;
+  std::string gpu_strategy = "plain";  // validated in every build (gpu/strategy.hpp)
+  std::string strategy_params;
+  // Given on the command line (with --resume, those not given come from the checkpoint; without
+  // branch_given, the backend's default branching is taken).
+  bool bound_given = false;
+  bool branch_given = false;
+  bool ub_given = false;
+  bool lb2_pairs_given = false;
+  gpu_cli_options gpu;  // the GPU backend's options (CUDA builds; defaults elsewhere)
+};
+
+// Throws input_error with the CLI's messages where a value is outside what `pfsp solve` accepts
+// (the CLI's parser checks the same before; callers without it, like the Python module, need this).
+void check_solve_args(const solve_args& a);
+
+// What the solve is about to run, passed to solve_hooks::on_start (after the start heuristic,
+// before pair learning: the CLI prints its header) and on_search (tables built, pairs learned,
+// just before the search: the solver log's header).
+struct solve_plan {
+  std::string backend;  // resolved: cpu, cpu-mt or gpu
+  const solve_options& opt;
+  const run_info& info;
+  const search_state* resumed;  // the checkpoint continued, or null
+  bool device_loop;             // the GPU backend's device loop runs
+};
+
+struct solve_hooks {
+  // Called from the solver's thread about every progress interval (not concurrently).
+  std::function<void(const progress_info&)> on_progress;
+  // The options and the checkpoint to resume are checked (the CLI opens its outputs here).
+  std::function<void()> on_checked;
+  std::function<void(const solve_plan&)> on_start;
+  std::function<void(const solve_plan&)> on_search;
+  // A periodic checkpoint could not be written (the search goes on).
+  std::function<void(const std::string&)> on_warning;
+};
+
+struct solve_outcome {
+  solve_options opt;  // as resolved (bound, branching, limits); its callbacks and pointers cleared
+  solve_result result;
+  run_info info;
+  // Non-empty: the final checkpoint was not written (the CLI reports the result, then fails).
+  std::string checkpoint_error;
+};
+
+// Solves `inst` as `pfsp solve` does. `interrupt` (may be null) stops the search when set: the
+// result then has status interrupted with the best schedule and the proven lower bound. Throws
+// input_error for options the instance or the build cannot take, error for internal failures.
+// a.instance_spec is used in messages and run_info only; a.json, a.gantt, a.log, a.quiet and
+// a.no_progress are the caller's.
+solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
+                             const std::atomic<bool>* interrupt);
+
+}  // namespace pfsp
