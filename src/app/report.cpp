@@ -11,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app_commit.hpp"  // generated at build time: PFSP_GIT_COMMIT
 #include "app/cli.hpp"
 #include "base/error.hpp"
 
@@ -73,7 +74,8 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
         << " exists; the best schedule found is longer (the initial upper bound was not reached)\n";
   if (!r.schedule.empty() && r.status != solve_status::optimal && r.status != solve_status::proven_bound &&
       r.lower_bound > 0) {
-    const double gap = 100.0 * (r.makespan - r.lower_bound) / r.lower_bound;
+    // (makespan - lower bound) / makespan, as HiGHS and SCIP print it and the solver log does.
+    const double gap = 100.0 * (r.makespan - r.lower_bound) / r.makespan;
     out << "gap          " << std::fixed << std::setprecision(2) << gap << " %\n" << std::defaultfloat;
   }
   if (!r.schedule.empty()) {
