@@ -107,6 +107,27 @@ TEST(solver_log, rows_align_with_the_column_header_whatever_the_values) {
   const std::string s = solver_log_row(small);
   EXPECT_EQ(s.substr(s.size() - 2), " -") << s;
   EXPECT_TRUE(contains(s, "25.0000%")) << s;
+  // A new incumbent marks its row with '*' in the first column; the columns stay where they are.
+  const std::string marked = solver_log_row(small, true);
+  EXPECT_EQ(marked[0], '*') << marked;
+  EXPECT_EQ(s[0], ' ') << s;
+  EXPECT_EQ(marked.substr(1), s.substr(1));
+}
+
+// The log object marks the rows where the incumbent went down since the row before.
+TEST(solver_log, rows_of_new_incumbents_are_marked) {
+  std::ostringstream console;
+  solver_log log(&console, "");
+  progress_info p;
+  p.elapsed = 1;
+  for (int best : {INT_MAX, 1300, 1300, 1290, 1290}) {
+    p.best = best;
+    log.row(p);
+  }
+  std::istringstream lines(console.str());
+  std::string marks;
+  for (std::string l; std::getline(lines, l);) marks += l.empty() ? '?' : l[0];
+  EXPECT_EQ(marks, " * * ") << console.str();
 }
 
 TEST(solver_log, header_and_summary_blocks) {

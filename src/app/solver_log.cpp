@@ -94,18 +94,18 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
 }
 
 std::string solver_log_columns() {
-  return right("time", w_time) + right("nodes", w_nodes) + right("nodes/s", w_rate) + right("open", w_open) +
+  return std::string(1, ' ') + right("time", w_time) + right("nodes", w_nodes) + right("nodes/s", w_rate) + right("open", w_open) +
          right("incumbent", w_inc) + right("global lb", w_lb) + right("gap", w_gap) + right("done", w_done) +
          right("left", w_left);
 }
 
-std::string solver_log_row(const progress_info& p) {
+std::string solver_log_row(const progress_info& p, bool improved) {
   const double rate = p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed : 0.0;
   const bool tree = p.tree_done >= 0;
   std::string left_cell = "-";
   if (tree)
     left_cell = p.forecast_seconds < 0 && std::isfinite(p.forecast_seconds) ? "?" : log_duration(p.forecast_seconds);
-  return right(log_duration(p.elapsed), w_time) + right(log_count(p.nodes, w_nodes - 2), w_nodes) +
+  return std::string(1, improved ? '*' : ' ') + right(log_duration(p.elapsed), w_time) + right(log_count(p.nodes, w_nodes - 2), w_nodes) +
          right(log_rate(rate), w_rate) + right(log_count(p.open, w_open - 2), w_open) +
          right(has_incumbent(p.best) ? std::to_string(p.best) : "-", w_inc) +
          right(p.global_lb >= 0 ? std::to_string(p.global_lb) : "-", w_lb) +
@@ -151,7 +151,11 @@ void solver_log::header(const solver_log_setup& s) {
   write(solver_log_columns());
 }
 
-void solver_log::row(const progress_info& p) { write(solver_log_row(p)); }
+void solver_log::row(const progress_info& p) {
+  const bool improved = last_best_ >= 0 && has_incumbent(p.best) && p.best < last_best_;
+  last_best_ = p.best;
+  write(solver_log_row(p, improved));
+}
 
 void solver_log::summary(const solve_result& r, double wall_seconds) {
   write("");

@@ -42,7 +42,9 @@ std::string log_gap(int incumbent, int lower_bound);  // (incumbent - lb) / incu
 
 std::vector<std::string> solver_log_header(const solver_log_setup& s);
 std::string solver_log_columns();
-std::string solver_log_row(const progress_info& p);
+// `improved`: the incumbent is better than the previous row's; the row then starts with '*' (as
+// HiGHS marks the rows of new solutions), otherwise with a blank.
+std::string solver_log_row(const progress_info& p, bool improved = false);
 // `wall_seconds` 0: left out.
 std::vector<std::string> solver_log_summary(const solve_result& r, double wall_seconds);
 
@@ -63,6 +65,7 @@ class solver_log {
   std::ostream* console_;
   std::ofstream file_;
   std::string path_;
+  int last_best_ = -1;  // the previous row's incumbent (-1: no row yet)
 };
 
 }  // namespace pfsp
