@@ -223,12 +223,19 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   // intact); a failed final write is an error after the result has been printed.
   bool last_write_ok = true;
   std::size_t last_open = 0;
+  int writes = 0;              // checkpoints written
+  double write_seconds = 0;    // serializing and writing them (the solver's pause is longer: it
+  double last_write_seconds = 0;  // also gathers the state)
   std::string last_write_error;
   if (!a.checkpoint.empty()) {
     opt.checkpoint_interval = a.checkpoint_interval;
     opt.on_checkpoint = [&](const search_state& s) {
       try {
+        const auto t0 = std::chrono::steady_clock::now();
         write_file_atomically(a.checkpoint, a.checkpoint_format == "text" ? to_text(s) : to_binary(s));
+        last_write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        write_seconds += last_write_seconds;
+        ++writes;
         last_write_ok = true;
         last_open = s.open();
       } catch (const std::exception& e) {
@@ -375,6 +382,13 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
         (r.status == solve_status::optimal || r.status == solve_status::proven_bound
              ? std::string(" (search complete)")
              : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
+  if (writes > 0) {
+    std::ostringstream note;
+    note << std::fixed << std::setprecision(3) << writes << " checkpoint" << (writes > 1 ? "s" : "")
+         << " serialized and written in " << write_seconds << " s (the last, " << last_open << " open nodes, in "
+         << last_write_seconds << " s)";
+    r.notes.push_back(note.str());
+  }
 
   solve_outcome o;
   opt.interrupt = nullptr;
