@@ -61,6 +61,8 @@ struct loop_state {
   int found = 0;                        // leaves that improved the threshold (best_perm holds the last)
   unsigned long long iterations = 0;
 };
+// What the host copies between graph launches (docs say 88 bytes: keep them true).
+static_assert(sizeof(loop_state) == 88, "loop_state's size is documented in docs/gpu_backend.md and decision 005");
 
 // Device buffers of the loop, passed by value to every kernel.
 template <class Job>
