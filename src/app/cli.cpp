@@ -194,7 +194,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->add_option("--bound", a.bound,
                    "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the fastest "
                    "measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)")
-      ->check(CLI::IsMember({"auto", "lb1", "lb2", "lb1-lb2"}))
+      ->check(CLI::IsMember(enum_choices<bound_kind>({"auto"})))
       ->capture_default_str();
   solve
       ->add_option("--improver-threads", a.improver_threads,
@@ -217,9 +217,9 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       ->add_option("--branching", a.branch,
                    "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
                    "min-min on the GPU")
-      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}));
+      ->check(CLI::IsMember(enum_choices<branching>()));
   solve->add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
-      ->check(CLI::IsMember({"depth-first", "breadth-first", "best-first"}))
+      ->check(CLI::IsMember(enum_choices<selection>()))
       ->capture_default_str();
   solve->add_option("--ub", a.ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "

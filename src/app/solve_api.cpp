@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
-#include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -24,16 +23,6 @@
 namespace pfsp {
 namespace {
 
-const std::map<std::string, bound_kind> bound_names{
-    {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
-const std::map<std::string, branching> branching_names{{"forward", branching::forward},
-                                                       {"backward", branching::backward},
-                                                       {"min-branch", branching::min_branch},
-                                                       {"min-min", branching::min_min}};
-const std::map<std::string, selection> selection_names{{"depth-first", selection::depth_first},
-                                                       {"breadth-first", selection::breadth_first},
-                                                       {"best-first", selection::best_first}};
-
 bool gpu_available() {
 #if defined(PFSP_HAVE_GPU)
   return gpu_cli_available();
@@ -45,9 +34,7 @@ bool gpu_available() {
 // The messages of CLI11's IsMember and Range checks, as `pfsp solve` prints them.
 void check_member(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
-  std::string set;
-  for (const auto& s : allowed) set += (set.empty() ? "" : ",") + s;
-  throw input_error(option + ": " + v + " not in {" + set + "}");
+  throw input_error(option + ": " + v + " not in {" + join_choices(allowed) + "}");
 }
 
 template <class T>
@@ -63,13 +50,13 @@ void check_range(const std::string& option, T v, T lo, T hi) {
 void check_solve_args(const solve_args& a) {
   check_member("--backend", a.backend, {"auto", "cpu", "cpu-mt", "gpu"});
   check_range("--threads", a.threads, 1, 4096);
-  check_member("--bound", a.bound, {"auto", "lb1", "lb2", "lb1-lb2"});
+  check_member("--bound", a.bound, enum_choices<bound_kind>({"auto"}));
   check_range("--improver-threads", a.improver_threads, -1, 256);
   const std::string& p = a.lb2_pairs;
   if (!(p == "auto" || p == "all" || p == "adjacent" || p == "learn" || p.rfind("learn:", 0) == 0))
     throw input_error("--lb2-pairs: '" + p + "': expected auto, all, adjacent, learn or learn:K");
-  check_member("--branching", a.branch, {"forward", "backward", "min-branch", "min-min"});
-  check_member("--selection", a.select, {"depth-first", "breadth-first", "best-first"});
+  check_member("--branching", a.branch, enum_choices<branching>());
+  check_member("--selection", a.select, enum_choices<selection>());
   check_member("--heuristic", a.heuristic, {"auto", "ig", "neh", "none"});
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
@@ -85,9 +72,9 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
   const auto wall_start = std::chrono::steady_clock::now();
   solve_options opt;
-  if (a.bound != "auto") opt.bound = bound_names.at(a.bound);
-  opt.branch = branching_names.at(a.branch);
-  opt.select = selection_names.at(a.select);
+  if (a.bound != "auto") opt.bound = from_string<bound_kind>(a.bound, "--bound");
+  opt.branch = from_string<branching>(a.branch, "--branching");
+  opt.select = from_string<selection>(a.select, "--selection");
   if (a.ub == "best-known") {
     if (!inst.known)
       throw input_error("--ub best-known: " + a.instance_spec +

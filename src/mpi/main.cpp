@@ -54,9 +54,9 @@ int run(int argc, char** argv, int rank) {
   CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks"};
   app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file (readable by every rank)")
       ->required();
-  app.add_option("--bound", a.bound, "lb1, lb2 or lb1-lb2")->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}));
+  app.add_option("--bound", a.bound, "lb1, lb2 or lb1-lb2")->check(CLI::IsMember(pfsp::enum_choices<pfsp::bound_kind>()));
   app.add_option("--branching", a.branch, "forward, backward, min-branch or min-min")
-      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}));
+      ->check(CLI::IsMember(pfsp::enum_choices<pfsp::branching>()));
   app.add_option("--ub", a.ub, "initial upper bound (prune every node with bound >= it)")
       ->check(CLI::Range(1LL, 1LL << 30));
   app.add_option("--local-backend", a.local, "each rank's solver for its chunks: cpu, cpu-mt or gpu (device loop)")
@@ -91,16 +91,10 @@ int run(int argc, char** argv, int rank) {
   }
 
   using namespace pfsp;
-  static const std::map<std::string, bound_kind> bounds{
-      {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
-  static const std::map<std::string, branching> rules{{"forward", branching::forward},
-                                                      {"backward", branching::backward},
-                                                      {"min-branch", branching::min_branch},
-                                                      {"min-min", branching::min_min}};
   const instance inst = load_instance(a.instance_spec);
   solve_options opt;
-  opt.bound = bounds.at(a.bound);
-  opt.branch = rules.at(a.branch);
+  opt.bound = from_string<bound_kind>(a.bound, "--bound");
+  opt.branch = from_string<branching>(a.branch, "--branching");
   if (a.ub > 0) opt.initial_ub = static_cast<int>(a.ub);
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
