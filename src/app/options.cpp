@@ -116,4 +116,59 @@ void note_given_options(const CLI::App& app, solve_args& a) {
   a.lb2_pairs_given = app.count("--lb2-pairs") > 0;
 }
 
+const std::vector<unsupported_option>& mpi_unsupported_options() {
+  static const std::vector<unsupported_option> v{
+      {"--selection", "each chunk is solved depth-first"},
+      {"--improver-threads", "no improver threads run beside the ranks' searches"},
+      {"--log", "pfsp-mpi writes no solver log"},
+      {"--progress-interval", "pfsp-mpi writes no solver log"},
+      {"--profile", "the ranks do not time their bounding"},
+      {"--checkpoint", "the distributed search cannot save its state"},
+      {"--checkpoint-format", "the distributed search cannot save its state"},
+      {"--checkpoint-interval", "the distributed search cannot save its state"},
+      {"--resume", "the distributed search cannot save its state"},
+      {"--gpu-strategy", "the ranks' GPU solver is the device loop with its defaults"},
+      {"--strategy-params", "the ranks' GPU solver is the device loop with its defaults"},
+  };
+  return v;
+}
+
+namespace {
+const char* const kMpiUnsupportedGroup = "Not supported by pfsp-mpi (refused when given)";
+const char* const kGpuGroup = "GPU backend";
+}  // namespace
+
+void register_mpi_options(CLI::App& app, mpi_args& a) {
+  register_solve_options(app, a.solve);
+  for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(kMpiUnsupportedGroup);
+  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop on
+  // the device of its local rank, with the policy's defaults.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_group() == kGpuGroup) o->group(kMpiUnsupportedGroup);
+  app.add_option("--local-backend", a.dist.local_backend, "the older name of --backend under pfsp-mpi")
+      ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
+      ->excludes("--backend")
+      ->group("Distributed");
+  app.add_option("--frontier-per-worker", a.dist.frontier_per_worker, "frontier nodes built on rank 0 per worker rank")
+      ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+  app.add_option("--chunk-nodes", a.dist.chunk_nodes, "frontier nodes a chunk")
+      ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+}
+
+void check_mpi_options(const CLI::App& app, mpi_args& a) {
+  note_given_options(app, a.solve);
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_group() == kMpiUnsupportedGroup && o->count() > 0) {
+      std::string why = "the ranks' GPU solver is the device loop with its defaults";
+      for (const auto& u : mpi_unsupported_options())
+        if (o->check_name(u.name)) why = u.why;
+      throw input_error(o->get_name() + ": not supported by pfsp-mpi (" + why + ")");
+    }
+  if (!a.dist.local_backend.empty()) a.solve.backend = a.dist.local_backend;
+}
+
 }  // namespace pfsp

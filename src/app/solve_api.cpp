@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
@@ -17,7 +18,6 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "base/error.hpp"
 #include "search/sequential.hpp"
 
 namespace pfsp {
@@ -67,20 +67,13 @@ void check_solve_args(const solve_args& a) {
   check_member("--gpu-strategy", a.gpu_strategy, gpu::strategy_names());
 }
 
-solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
-                             const std::atomic<bool>* interrupt) {
-  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
-  const auto wall_start = std::chrono::steady_clock::now();
-  solve_options opt;
-  if (a.bound != "auto") opt.bound = from_string<bound_kind>(a.bound, "--bound");
-  opt.branch = from_string<branching>(a.branch, "--branching");
-  opt.select = from_string<selection>(a.select, "--selection");
+std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
   if (a.ub == "best-known") {
     if (!inst.known)
       throw input_error("--ub best-known: " + a.instance_spec +
                         " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
     // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
-    opt.initial_ub = inst.known->ub;
+    return inst.known->ub;
   } else if (!a.ub.empty()) {
     long long v = 0;
     std::size_t used = 0;
@@ -91,8 +84,20 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     }
     if (used != a.ub.size() || v < 1 || v > 2000000000LL)
       throw input_error("--ub " + a.ub + ": expected a makespan in 1..2000000000 or best-known");
-    opt.initial_ub = static_cast<int>(v);
+    return static_cast<int>(v);
   }
+  return std::nullopt;
+}
+
+solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
+                             const std::atomic<bool>* interrupt) {
+  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
+  const auto wall_start = std::chrono::steady_clock::now();
+  solve_options opt;
+  if (a.bound != "auto") opt.bound = from_string<bound_kind>(a.bound, "--bound");
+  opt.branch = from_string<branching>(a.branch, "--branching");
+  opt.select = from_string<selection>(a.select, "--selection");
+  opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -65,6 +66,10 @@ struct solve_args {
 // Throws input_error with the CLI's messages where a value is outside what `pfsp solve` accepts
 // (the CLI's parser checks the same before; callers without it, like the Python module, need this).
 void check_solve_args(const solve_args& a);
+
+// --ub as given: none (empty), a makespan in 1..2000000000, or best-known (the instance's best
+// known makespan, Taillard's table). Throws input_error otherwise. pfsp and pfsp-mpi both call it.
+std::optional<int> resolve_ub(const instance& inst, const solve_args& a);
 
 // What the solve is about to run, passed to solve_hooks::on_start (after the start heuristic,
 // before pair learning: the CLI prints its header) and on_search (tables built, pairs learned,
