@@ -183,8 +183,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   app.set_version_flag("--version", std::string("pfsp ") + PFSP_VERSION + " (commit " + git_commit() + ")");
 
   solve_args a;
-  auto* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
-  register_solve_options(*solve, a);
+  CLI::App* solve = add_solve_subcommand(app, a);
 
   std::string info_spec;
   auto* info = app.add_subcommand("info", "Sizes, root bounds, NEH value and best known bounds of an instance");

@@ -109,6 +109,12 @@ void register_solve_options(CLI::App& app, solve_args& a) {
 #endif
 }
 
+CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a) {
+  CLI::App* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
+  register_solve_options(*solve, a);
+  return solve;
+}
+
 void note_given_options(const CLI::App& app, solve_args& a) {
   a.bound_given = app.count("--bound") > 0;
   a.branch_given = app.count("--branching") > 0;
@@ -168,6 +174,11 @@ void check_mpi_options(const CLI::App& app, mpi_args& a) {
         if (o->check_name(u.name)) why = u.why;
       throw input_error(o->get_name() + ": not supported by pfsp-mpi (" + why + ")");
     }
+  const std::string& p = a.solve.lb2_pairs;
+  if (p == "learn" || p.rfind("learn:", 0) == 0)
+    throw input_error("--lb2-pairs " + p +
+                      ": not supported by pfsp-mpi (the ranks do not exchange learned pairs; "
+                      "all or adjacent)");
   if (!a.dist.local_backend.empty()) a.solve.backend = a.dist.local_backend;
 }
 

@@ -21,6 +21,9 @@ namespace pfsp {
 // (gpu_cli.hpp).
 void register_solve_options(CLI::App& app, solve_args& a);
 
+// `pfsp solve`: the subcommand of `app` with register_solve_options (cli.cpp's, and the tests').
+CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a);
+
 // After app.parse(): sets a's *_given flags (the options given on the command line, which
 // solve_instance tells from defaults: with --resume, those not given come from the checkpoint).
 void note_given_options(const CLI::App& app, solve_args& a);
@@ -51,7 +54,8 @@ const std::vector<unsupported_option>& mpi_unsupported_options();
 void register_mpi_options(CLI::App& app, mpi_args& a);
 
 // After app.parse(): note_given_options, --local-backend into --backend, and an input_error
-// naming the first unsupported option given.
+// naming the first unsupported option given, or --lb2-pairs learn[:K] (the ranks do not exchange
+// learned pairs).
 void check_mpi_options(const CLI::App& app, mpi_args& a);
 
 }  // namespace pfsp

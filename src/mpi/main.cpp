@@ -86,11 +86,8 @@ int run(int argc, char** argv, int rank) {
     const int per_node = local_size ? std::max(1, std::atoi(local_size)) : 1;
     opt.threads = std::max(1, default_threads() / per_node);
   }
-  // LB2's machine pairs: all or adjacent; auto is all (learning would need the ranks to agree on
-  // the learned pairs, which they do not exchange).
-  std::string lb2_pairs = a.lb2_pairs == "auto" ? "all" : a.lb2_pairs;
-  if (lb2_pairs != "all" && lb2_pairs != "adjacent")
-    throw input_error("--lb2-pairs " + lb2_pairs + ": not supported by pfsp-mpi (all or adjacent)");
+  // LB2's machine pairs: all or adjacent (check_mpi_options refuses learn); auto is all.
+  const std::string lb2_pairs = a.lb2_pairs == "auto" ? "all" : a.lb2_pairs;
   if (lb2_pairs == "adjacent" && opt.bound == bound_kind::lb1)
     throw input_error("--lb2-pairs adjacent needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
   const bound_data data =
