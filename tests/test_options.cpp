@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -241,6 +242,60 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
     }
   }
   EXPECT_GT(compared, 500);
+}
+
+// check_solve_args (what the Python module calls instead of CLI11) refuses what CLI11 refuses:
+// every probe value CLI11 refuses for an option check_solve_args covers is set directly in a
+// solve_args and must be refused there too (pfsp_accepts checks the other direction).
+TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
+  using setter = std::function<void(solve_args&, const std::string&)>;
+  auto text = [](std::string solve_args::*f) { return setter([f](solve_args& a, const std::string& v) { a.*f = v; }); };
+  // The whole text as a number, else throws (as CLI11's type check refuses it).
+  auto whole = [](auto convert) {
+    return [convert](const std::string& v) {
+      std::size_t used = 0;
+      const auto x = convert(v, &used);
+      if (used != v.size()) throw std::invalid_argument(v);
+      return x;
+    };
+  };
+  const auto as_int = whole([](const std::string& v, std::size_t* u) { return std::stoi(v, u); });
+  const auto as_ll = whole([](const std::string& v, std::size_t* u) { return std::stoll(v, u); });
+  const auto as_double = whole([](const std::string& v, std::size_t* u) { return std::stod(v, u); });
+  const std::map<std::string, setter> fields{
+      {"--backend", text(&solve_args::backend)},
+      {"--bound", text(&solve_args::bound)},
+      {"--lb2-pairs", text(&solve_args::lb2_pairs)},
+      {"--branching", text(&solve_args::branch)},
+      {"--selection", text(&solve_args::select)},
+      {"--heuristic", text(&solve_args::heuristic)},
+      {"--checkpoint-format", text(&solve_args::checkpoint_format)},
+      {"--gpu-strategy", text(&solve_args::gpu_strategy)},
+      {"--threads", [=](solve_args& a, const std::string& v) { a.threads = as_int(v); }},
+      {"--improver-threads", [=](solve_args& a, const std::string& v) { a.improver_threads = as_int(v); }},
+      {"--ig-iterations", [=](solve_args& a, const std::string& v) { a.ig_iterations = as_int(v); }},
+      {"--time-limit", [=](solve_args& a, const std::string& v) { a.time_limit = as_double(v); }},
+      {"--node-limit", [=](solve_args& a, const std::string& v) { a.node_limit = as_ll(v); }},
+      {"--progress-interval", [=](solve_args& a, const std::string& v) { a.progress_interval = as_double(v); }},
+      {"--checkpoint-interval", [=](solve_args& a, const std::string& v) { a.checkpoint_interval = as_double(v); }},
+  };
+  int refused = 0;
+  for (const auto& [name, set] : fields) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(options_of(pfsp_solve_app()).count(name));
+    for (const std::string& v : probe_values()) {
+      if (pfsp_accepts({name, v})) continue;
+      solve_args a;
+      try {
+        set(a, v);
+      } catch (const std::exception&) {
+        continue;  // not a number: CLI11's type check, which a caller with typed fields cannot fail
+      }
+      EXPECT_THROW(check_solve_args(a), input_error) << name << ' ' << v;
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 100);
 }
 
 TEST(options_schema, ranges_are_pfsps) {
