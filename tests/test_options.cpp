@@ -221,8 +221,6 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
       continue;
     }
     for (const std::string& v : values) {
-      // The MPI layer's one value-level refusal: learned LB2 pairs (docs/distributed.md).
-      const bool mpi_refuses_value = name == "--lb2-pairs" && v.rfind("learn", 0) == 0;
       const bool by_pfsp = pfsp_accepts({name, v});
       std::string why;
       const bool by_mpi = mpi_accepts({name, v}, &why);
@@ -232,9 +230,6 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
         if (by_pfsp) {
           EXPECT_NE(why.find("not supported by pfsp-mpi"), std::string::npos) << why;
         }
-      } else if (mpi_refuses_value) {
-        EXPECT_TRUE(by_pfsp) << v;
-        EXPECT_FALSE(by_mpi) << v;
       } else {
         EXPECT_EQ(by_mpi, by_pfsp) << name << ' ' << v << (why.empty() ? "" : ": " + why);
       }

@@ -47,6 +47,7 @@
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
 #include "gpu/bound_kernels.cuh"
+#include "gpu/policy.hpp"  // the names of --kernels and --memory
 #include "gpu/pool_layout.hpp"
 #include "problem/io.hpp"
 #include "random_parents.hpp"

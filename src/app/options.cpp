@@ -174,11 +174,6 @@ void check_mpi_options(const CLI::App& app, mpi_args& a) {
         if (o->check_name(u.name)) why = u.why;
       throw input_error(o->get_name() + ": not supported by pfsp-mpi (" + why + ")");
     }
-  const std::string& p = a.solve.lb2_pairs;
-  if (p == "learn" || p.rfind("learn:", 0) == 0)
-    throw input_error("--lb2-pairs " + p +
-                      ": not supported by pfsp-mpi (the ranks do not exchange learned pairs; "
-                      "all or adjacent)");
   if (!a.dist.local_backend.empty()) a.solve.backend = a.dist.local_backend;
 }
 

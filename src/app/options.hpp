@@ -54,8 +54,7 @@ const std::vector<unsupported_option>& mpi_unsupported_options();
 void register_mpi_options(CLI::App& app, mpi_args& a);
 
 // After app.parse(): note_given_options, --local-backend into --backend, and an input_error
-// naming the first unsupported option given, or --lb2-pairs learn[:K] (the ranks do not exchange
-// learned pairs).
+// naming the first unsupported option given.
 void check_mpi_options(const CLI::App& app, mpi_args& a);
 
 }  // namespace pfsp

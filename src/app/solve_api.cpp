@@ -89,6 +89,64 @@ std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
   return std::nullopt;
 }
 
+lb2_pairs_choice check_lb2_pairs(const instance& inst, const std::string& spec, bound_kind bound,
+                                 bool text_checkpoint) {
+  lb2_pairs_choice c;
+  c.spec = spec;
+  if (spec == "all") return c;
+  if (bound == bound_kind::lb1)
+    throw input_error("--lb2-pairs " + spec + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+  if (text_checkpoint)
+    throw input_error("--lb2-pairs " + spec +
+                      " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
+                      "--checkpoint-format binary");
+  if (spec == "adjacent") {
+    c.pairs = bound_data::adjacent_pairs(inst.m);
+    return c;
+  }
+  int k = std::max(1, inst.m - 1);
+  if (spec.size() > 6) {
+    const std::string ks = spec.substr(6);
+    std::size_t used = 0;
+    try {
+      k = std::stoi(ks, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
+      throw input_error("--lb2-pairs " + spec + ": expected learn:K with K in 1.." +
+                        std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
+  }
+  c.learn = k;
+  return c;
+}
+
+std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info) {
+  if (c.learn == 0) return {};
+  const pair_learning learned = learn_pairs(inst, c.learn, threshold);
+  c.pairs = learned.pairs;
+  info.learn_seconds = learned.seconds;
+  std::ostringstream note;
+  note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
+       << learned.seconds << " s:";
+  for (std::size_t i = 0; i < c.pairs.size(); ++i)
+    note << ' ' << c.pairs[i].first + 1 << '-' << c.pairs[i].second + 1 << " (" << learned.wins[i] << ')';
+  return note.str();
+}
+
+std::string describe(const lb2_pairs_choice& c) {
+  if (c.spec == "all") return "all";
+  std::string s = c.spec + ":";
+  for (const auto& [k, l] : c.pairs) {
+    // Appended piece by piece: g++ 12's -Wrestrict misfires on the chained concatenation here.
+    s += ' ';
+    s += std::to_string(k + 1);
+    s += '-';
+    s += std::to_string(l + 1);
+  }
+  return s;
+}
+
 solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
                              const std::atomic<bool>* interrupt) {
   const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
@@ -263,46 +321,10 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
       }
     }
   } else if (lb2_pairs != "all") {
-    if (opt.bound == bound_kind::lb1)
-      throw input_error("--lb2-pairs " + lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
-    if (text_checkpoint)
-      throw input_error("--lb2-pairs " + lb2_pairs +
-                        " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
-                        "--checkpoint-format binary");
-    if (lb2_pairs == "adjacent") {
-      pairs = bound_data::adjacent_pairs(inst.m);
-    } else {
-      int k = std::max(1, inst.m - 1);
-      if (lb2_pairs.size() > 6) {
-        const std::string ks = lb2_pairs.substr(6);
-        std::size_t used = 0;
-        try {
-          k = std::stoi(ks, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
-          throw input_error("--lb2-pairs " + lb2_pairs + ": expected learn:K with K in 1.." +
-                            std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
-      }
-      const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
-      pairs = learned.pairs;
-      info.learn_seconds = learned.seconds;
-      std::ostringstream note;
-      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
-           << learned.seconds << " s:";
-      for (std::size_t i = 0; i < pairs.size(); ++i)
-        note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
-      pair_note = note.str();
-    }
-    info.lb2_pairs = lb2_pairs + ":";
-    for (const auto& [k, l] : pairs) {
-      // Appended piece by piece: g++ 12's -Wrestrict misfires on the chained concatenation here.
-      info.lb2_pairs += ' ';
-      info.lb2_pairs += std::to_string(k + 1);
-      info.lb2_pairs += '-';
-      info.lb2_pairs += std::to_string(l + 1);
-    }
+    lb2_pairs_choice c = check_lb2_pairs(inst, lb2_pairs, opt.bound, text_checkpoint);
+    pair_note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
+    pairs = c.pairs;
+    info.lb2_pairs = describe(c);
   }
   const bound_data data(inst, pairs);
   if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/gantt_cli.hpp"
@@ -22,6 +23,7 @@
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "problem/io.hpp"
+#include "search/control.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
@@ -86,12 +88,11 @@ int run(int argc, char** argv, int rank) {
     const int per_node = local_size ? std::max(1, std::atoi(local_size)) : 1;
     opt.threads = std::max(1, default_threads() / per_node);
   }
-  // LB2's machine pairs: all or adjacent (check_mpi_options refuses learn); auto is all.
-  const std::string lb2_pairs = a.lb2_pairs == "auto" ? "all" : a.lb2_pairs;
-  if (lb2_pairs == "adjacent" && opt.bound == bound_kind::lb1)
-    throw input_error("--lb2-pairs adjacent needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
-  const bound_data data =
-      lb2_pairs == "adjacent" ? bound_data(inst, bound_data::adjacent_pairs(inst.m)) : bound_data(inst);
+  // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
+  // chunks run on the device loop, unless the bound is lb1; all elsewhere).
+  const std::string lb2_spec =
+      a.lb2_pairs != "auto" ? a.lb2_pairs : (local == "gpu" && opt.bound != bound_kind::lb1 ? "learn" : "all");
+  lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
 
   incumbent start;
   run_info info;
@@ -100,7 +101,6 @@ int run(int argc, char** argv, int rank) {
   info.backend_opt = "mpi/" + local;
   info.threads = opt.threads;
   info.instance_spec = a.instance_spec;
-  info.lb2_pairs = lb2_pairs;
   info.initial_ub_source = "none";
   // auto: iterated greedy (pfsp takes NEH only where improver threads run, which pfsp-mpi has not).
   std::string heuristic = a.no_neh ? "none" : a.heuristic;
@@ -118,6 +118,24 @@ int run(int argc, char** argv, int rank) {
     info.initial_ub = *opt.initial_ub;
     info.initial_ub_source = "--ub";
   }
+  // Learned pairs: rank 0 learns them from its start incumbent, as pfsp does, and every rank
+  // evaluates those.
+  std::string pair_note;
+  if (pairs.learn > 0) {
+    if (rank == 0) pair_note = learn_lb2_pairs(inst, pairs, initial_threshold(opt, start), info);
+    int count = static_cast<int>(pairs.pairs.size());
+    MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> flat(2 * static_cast<std::size_t>(count));
+    for (std::size_t i = 0; rank == 0 && i < pairs.pairs.size(); ++i) {
+      flat[2 * i] = pairs.pairs[i].first;
+      flat[2 * i + 1] = pairs.pairs[i].second;
+    }
+    MPI_Bcast(flat.data(), 2 * count, MPI_INT, 0, MPI_COMM_WORLD);
+    pairs.pairs.clear();
+    for (int i = 0; i < count; ++i) pairs.pairs.emplace_back(flat[2 * i], flat[2 * i + 1]);
+  }
+  info.lb2_pairs = describe(pairs);
+  const bound_data data(inst, pairs.pairs);
 
   dist::chunk_solver solver;
   if (local == "cpu") {
@@ -144,6 +162,7 @@ int run(int argc, char** argv, int rank) {
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
   r.backend += ", chunks on " + local;
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   if (!r.schedule.empty()) {
     const int check = evaluate_schedule(inst, r.schedule);
     if (check != r.makespan)
