@@ -58,8 +58,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--threads", threads_s, "comma list; 1 = solve_sequential, >1 = solve_parallel")
       ->capture_default_str();
-  app.add_option("--bound", bounds_s, "comma list of lb1, lb2, lb1-lb2")->capture_default_str();
-  app.add_option("--branching", branch_s, "comma list of forward, backward, min-branch, min-min")
+  app.add_option("--bound", bounds_s, "comma list of " + join_choices(enum_choices<bound_kind>(), ", "))
+      ->capture_default_str();
+  app.add_option("--branching", branch_s, "comma list of " + join_choices(enum_choices<branching>(), ", "))
       ->capture_default_str();
   app.add_option("--ub", ub_s, "comma list of opt (known optimum as initial upper bound, papers' protocol), neh")
       ->capture_default_str();
