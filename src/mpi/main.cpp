@@ -62,13 +62,17 @@ int run(int argc, char** argv, int rank) {
 
   const instance inst = load_instance(a.instance_spec);
   if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
-  // The local backend: auto is pfsp's (gpu where this rank's machine has a device, else cpu-mt).
+  // The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
+  // 0 for every rank, since the defaults below depend on it and the ranks must agree on them.
   std::string local = a.backend;
+  if (local == "auto") {
+    int gpu = 0;
 #if defined(PFSP_HAVE_GPU)
-  if (local == "auto") local = gpu_cli_device_count() > 0 ? "gpu" : "cpu-mt";
-#else
-  if (local == "auto") local = "cpu-mt";
+    if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
 #endif
+    MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    local = gpu ? "gpu" : "cpu-mt";
+  }
   // pfsp's defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop, so
   // auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere.
   solve_options opt;
