@@ -31,21 +31,6 @@ namespace {
 std::atomic<bool> g_interrupt{false};
 extern "C" void on_sigint(int) { g_interrupt.store(true); }
 
-bound_kind parse_bound(const std::string& s) {
-  if (s == "lb1") return bound_kind::lb1;
-  if (s == "lb2") return bound_kind::lb2;
-  if (s == "lb1-lb2") return bound_kind::lb1_lb2;
-  throw std::invalid_argument("unknown bound '" + s + "'");
-}
-
-branching parse_branching(const std::string& s) {
-  if (s == "forward") return branching::forward;
-  if (s == "backward") return branching::backward;
-  if (s == "min-branch") return branching::min_branch;
-  if (s == "min-min") return branching::min_min;
-  throw std::invalid_argument("unknown branching '" + s + "'");
-}
-
 struct config {
   int threads = 1;
   std::string bound, branch, ub;  // ub: "opt" or "neh"
@@ -73,8 +58,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--threads", threads_s, "comma list; 1 = solve_sequential, >1 = solve_parallel")
       ->capture_default_str();
-  app.add_option("--bound", bounds_s, "comma list of lb1, lb2, lb1-lb2")->capture_default_str();
-  app.add_option("--branching", branch_s, "comma list of forward, backward, min-branch, min-min")
+  app.add_option("--bound", bounds_s, "comma list of " + join_choices(enum_choices<bound_kind>(), ", "))
+      ->capture_default_str();
+  app.add_option("--branching", branch_s, "comma list of " + join_choices(enum_choices<branching>(), ", "))
       ->capture_default_str();
   app.add_option("--ub", ub_s, "comma list of opt (known optimum as initial upper bound, papers' protocol), neh")
       ->capture_default_str();
@@ -115,8 +101,8 @@ int main(int argc, char** argv) {
             for (const auto& u : split_list(ub_s)) configs.push_back({std::stoi(t), b, br, u});
     }
     for (const auto& c : configs) {
-      parse_bound(c.bound);
-      parse_branching(c.branch);
+      from_string<bound_kind>(c.bound, "bound");
+      from_string<branching>(c.branch, "branching");
       if (c.ub != "opt" && c.ub != "neh") throw std::invalid_argument("unknown --ub '" + c.ub + "'");
       if (c.threads < 1) throw std::invalid_argument("threads must be >= 1");
     }
@@ -148,8 +134,8 @@ int main(int argc, char** argv) {
         continue;
       }
       solve_options opt;
-      opt.bound = parse_bound(c.bound);
-      opt.branch = parse_branching(c.branch);
+      opt.bound = from_string<bound_kind>(c.bound, "bound");
+      opt.branch = from_string<branching>(c.branch, "branching");
       opt.select = selection::depth_first;
       opt.use_neh = true;  // as the CLI: NEH is the first incumbent; --ub lowers the threshold
       if (c.ub == "opt") opt.initial_ub = inst.known->ub;

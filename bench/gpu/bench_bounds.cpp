@@ -119,16 +119,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     const gpu::device_info dev = gpu::query_device(0);
-    const std::map<std::string, bound_kind> kinds{
-        {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
-    const std::map<std::string, gpu::kernel_variant> variants{{"plain", gpu::kernel_variant::plain},
-                                                              {"refactored", gpu::kernel_variant::refactored},
-                                                              {"branchless", gpu::kernel_variant::branchless}};
-    const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
-                                                              {"global", gpu::memory_placement::global}};
-    const std::map<std::string, gpu::pool_sort> sorts{
-        {"none", gpu::pool_sort::none}, {"host", gpu::pool_sort::host}, {"device", gpu::pool_sort::device}};
-    const bound_kind kind = kinds.at(a["--bound"]);
+    const bound_kind kind = from_string<bound_kind>(a["--bound"], "--bound");
     const std::size_t target = std::stoull(a["--children"]);
     const int reps = std::stoi(a["--reps"]);
     const bool tpb_occupancy = a["--tpb"] == "occ";  // the bounder's occupancy-derived block size
@@ -168,10 +159,10 @@ int main(int argc, char** argv) {
               if (branchless_only && ks != "branchless") continue;  // runs the branchless variant only
               gpu::gpu_policy pol;
               pol.strategy = sp;
-              pol.kernel = variants.at(ks);
-              pol.memory = places.at(ms);
+              pol.kernel = from_string<gpu::kernel_variant>(ks, "--kernels");
+              pol.memory = from_string<gpu::memory_placement>(ms, "--memory");
               pol.compact_times = compact ? gpu::compact_mode::on : gpu::compact_mode::off;
-              pol.sort = sorts.at(ss);
+              pol.sort = from_string<gpu::pool_sort>(ss, "--sort");
               pol.streams = 1;
               gpu::bounder bd(data, kind, branching::min_min, pol, target);
               const int tpb = tpb_occupancy ? bd.occupancy_threads_per_block() : tpb_fixed;

@@ -47,6 +47,7 @@
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
 #include "gpu/bound_kernels.cuh"
+#include "gpu/policy.hpp"  // the names of --kernels and --memory
 #include "gpu/pool_layout.hpp"
 #include "problem/io.hpp"
 #include "random_parents.hpp"
@@ -547,8 +548,8 @@ options parse(int argc, char** argv) {
   };
   options o;
   o.instances = list("--instances", {});
-  o.kernels = list("--kernels", {"plain", "refactored", "branchless"});
-  o.memory = list("--memory", {"shared", "global"});
+  o.kernels = list("--kernels", enum_choices<gpu::kernel_variant>());
+  o.memory = list("--memory", enum_choices<gpu::memory_placement>());
   o.sorts = list("--sort", {"none", "host"});
   o.ubs = list("--ub", {});
   for (const std::string& u : o.ubs) {
@@ -563,11 +564,8 @@ options parse(int argc, char** argv) {
     if (used == 0 || used != u.size() || x <= 0 || x > INT_MAX)
       throw input_error("--ub takes opt, none or a positive integer, not '" + u + "'");
   }
-  const std::map<std::string, bound_kind> kinds{
-      {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
   o.bound = a["--bound"];
-  if (!kinds.count(o.bound)) throw input_error("--bound takes lb1, lb2 or lb1-lb2, not '" + o.bound + "'");
-  o.kind = kinds.at(o.bound);
+  o.kind = from_string<bound_kind>(o.bound, "--bound");
   o.children = static_cast<std::size_t>(number("--children", 64, 1 << 22));
   o.tpb = static_cast<int>(number("--tpb", 32, 1024));
   if (o.tpb % 32 != 0) throw input_error("--tpb must be a multiple of 32 (whole warps), not " + a["--tpb"]);

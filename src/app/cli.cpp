@@ -7,12 +7,13 @@
 #include <sstream>
 
 #include "app/gantt_cli.hpp"
+#include "app/options.hpp"
 #include "app/solve_api.hpp"
 #include "app/solver_log.hpp"
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "gpu/strategy.hpp"
 #include "heuristic/neh.hpp"
-#include "base/error.hpp"
 #include "problem/io.hpp"
 #include "search/expander.hpp"
 #if defined(PFSP_HAVE_GPU)
@@ -182,114 +183,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   app.set_version_flag("--version", std::string("pfsp ") + PFSP_VERSION + " (commit " + git_commit() + ")");
 
   solve_args a;
-  auto* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
-  solve->add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
-  solve->add_option("--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "cpu-mt", "gpu"}))
-      ->capture_default_str();
-  solve->add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
-      ->check(CLI::Range(1, 4096))
-      ->capture_default_str();
-  solve
-      ->add_option("--bound", a.bound,
-                   "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the fastest "
-                   "measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)")
-      ->check(CLI::IsMember({"auto", "lb1", "lb2", "lb1-lb2"}))
-      ->capture_default_str();
-  solve
-      ->add_option("--improver-threads", a.improver_threads,
-                   "gpu: CPU threads running iterated greedy beside the device loop, feeding it better incumbents "
-                   "(-1 = auto: the cores but one, at most 8; 0 = none)")
-      ->check(CLI::Range(-1, 256))
-      ->capture_default_str();
-  solve
-      ->add_option("--lb2-pairs", a.lb2_pairs,
-                   "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the K "
-                   "pairs that most often give the maximum in a short search before the run; default K = m-1), or "
-                   "auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
-      ->check([](const std::string& v) {
-        return v == "auto" || v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
-                   ? std::string()
-                   : "'" + v + "': expected auto, all, adjacent, learn or learn:K";
-      })
-      ->capture_default_str();
-  solve
-      ->add_option("--branching", a.branch,
-                   "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
-                   "min-min on the GPU")
-      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}));
-  solve->add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
-      ->check(CLI::IsMember({"depth-first", "breadth-first", "best-first"}))
-      ->capture_default_str();
-  solve->add_option("--ub", a.ub,
-                    "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
-                    "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
-  solve
-      ->add_option("--heuristic", a.heuristic,
-                   "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
-                   "where improver threads run iterated greedy beside the search, ig elsewhere)")
-      ->check(CLI::IsMember({"auto", "ig", "neh", "none"}))
-      ->capture_default_str();
-  solve
-      ->add_option("--ig-iterations", a.ig_iterations,
-                   "iterated greedy rounds (deterministic, seed 1); -1 = auto, about 4e7/(n^2 m), at most 5000")
-      ->check(CLI::Range(-1, 100000000))
-      ->capture_default_str();
-  solve->add_flag("--no-neh", a.no_neh, "same as --heuristic none");
-  solve->add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")
-      ->check(CLI::Range(0.0, 1e9));
-  solve->add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
-      ->check(CLI::Range(0LL, 4000000000000000000LL));
-  solve->add_option("--json", a.json, "write the result as JSON to this file (atomically)");
-  solve->add_option("--gantt", a.gantt,
-                    "draw the schedule found as a Gantt chart (SVG: machines as rows, the critical path and the "
-                    "makespan marked) to this file (atomically)");
-  solve->add_option("--log", a.log,
-                    "write the solver log (header, a row per progress interval, summary; docs/solver_log.md) to this "
-                    "file too, flushed per line, whatever --quiet and --no-progress say");
-  solve->add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'; no solver log on stderr");
-  solve->add_flag("--no-progress", a.no_progress, "no solver log on stderr (stdout keeps the result)");
-  solve
-      ->add_option("--progress-interval", a.progress_interval,
-                   "seconds between rows of the solver log and progress-trace snapshots in the JSON")
-      ->check(CLI::Range(0.01, 1e6))
-      ->capture_default_str();
-  solve->add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
-  solve->add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
-  solve->add_option(
-      "--checkpoint", a.checkpoint,
-      "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
-      "and when the run stops");
-  solve
-      ->add_option("--checkpoint-format", a.checkpoint_format,
-                   "binary (version 2: compact, checksummed, records the LB2 pairs) or text (version 1); --resume "
-                   "reads either")
-      ->check(CLI::IsMember({"binary", "text"}))
-      ->capture_default_str();
-  solve->add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
-      ->check(CLI::Range(0.0, 1e9))
-      ->capture_default_str();
-  solve->add_option("--resume", a.resume,
-                    "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
-                    "from it unless given; backend and threads may differ)");
-  // Registered in every build, so that bad values are exit code 2 with CUDA or without.
-  solve
-      ->add_option("--gpu-strategy", a.gpu_strategy,
-                   "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
-                   "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
-                   "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
-      ->check(CLI::IsMember(gpu::strategy_names()))
-      ->capture_default_str()
-      ->group("GPU backend");
-  solve
-      ->add_option("--strategy-params", a.strategy_params,
-                   "gpu: key=value,... for --gpu-strategy. persistent: pool=global|local|hybrid|persistent, "
-                   "fetch=any|all|ballot|atomic, k=1..32, chunk=0..65536, interval=1..64; context-switch: "
-                   "contexts=32..1024 (multiple of 32), vote=1..64; remap: classes=2..1024, control=on|off")
-      ->group("GPU backend");
-#if defined(PFSP_HAVE_GPU)
-  add_gpu_cli_options(*solve, a.gpu);
-#endif
+  CLI::App* solve = add_solve_subcommand(app, a);
 
   std::string info_spec;
   auto* info = app.add_subcommand("info", "Sizes, root bounds, NEH value and best known bounds of an instance");
@@ -315,10 +209,7 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
     err << "pfsp: " << e.what() << "\n";
     return exit_input;
   }
-  a.bound_given = solve->count("--bound") > 0;
-  a.branch_given = solve->count("--branching") > 0;
-  a.ub_given = solve->count("--ub") > 0;
-  a.lb2_pairs_given = solve->count("--lb2-pairs") > 0;
+  note_given_options(*solve, a);
   try {
     if (solve->parsed()) return do_solve(a, join_args(argc, argv), out, err, interrupt);
     if (gantt->parsed()) return gantt_from_result(gantt_result, gantt_svg_path, gantt_instance, out);

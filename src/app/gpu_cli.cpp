@@ -34,24 +34,24 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       .add_option("--gpu-selection", o.selection,
                   "gpu: pool selection: hybrid (best-first up to --hybrid-max open nodes, then depth-first down to "
                   "--hybrid-min), depth-first, best-first, breadth-first")
-      ->check(CLI::IsMember({"hybrid", "depth-first", "best-first", "breadth-first"}))
+      ->check(CLI::IsMember(enum_choices<gpu::pool_selection>()))
       ->capture_default_str()
       ->each(host_loop_only)
       ->group(g);
   solve
       .add_option("--sort", o.sort,
                   "gpu: thread-data reordering of each pool by (limit1, limit2): none, host, device (CUB)")
-      ->check(CLI::IsMember({"none", "host", "device"}))
+      ->check(CLI::IsMember(enum_choices<gpu::pool_sort>()))
       ->capture_default_str()
       ->group(g);
   solve
       .add_option("--kernel", o.kernel,
                   "gpu: bounding kernel variant: plain, refactored (papers' __cosf/__expf rewrite), branchless")
-      ->check(CLI::IsMember({"plain", "refactored", "branchless"}))
+      ->check(CLI::IsMember(enum_choices<gpu::kernel_variant>()))
       ->capture_default_str()
       ->group(g);
   solve.add_option("--memory", o.memory, "gpu: bound tables in shared (when they fit) or global memory")
-      ->check(CLI::IsMember({"shared", "global"}))
+      ->check(CLI::IsMember(enum_choices<gpu::memory_placement>()))
       ->capture_default_str()
       ->group(g);
   solve
@@ -59,7 +59,7 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
                 "gpu: compact tables: 8-bit processing times, 8/16-bit Johnson orders, 16-bit lags (same bounds, "
                 "less shared memory). --compact-times[=on] whenever every time is below 256, =off never, "
                 "=auto (default) only where the int tables miss shared memory and the compact ones fit")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->check(CLI::IsMember(enum_choices<gpu::compact_mode>()))
       ->capture_default_str()
       ->group(g);
   solve
@@ -93,7 +93,7 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
                   "gpu, device loop: parts (each parent's front/back/remain computed once and read by its "
                   "children's threads; lb1-lb2 as a chain, LB2 only on the children LB1 kept) or recompute (the "
                   "papers' kernel: every child's thread rebuilds its parent's parts; --sort applies to it)")
-      ->check(CLI::IsMember({"parts", "recompute"}))
+      ->check(CLI::IsMember(enum_choices<gpu::loop_bound>()))
       ->capture_default_str()
       ->group(g);
   solve
@@ -114,20 +114,6 @@ bool gpu_cli_device_loop(const gpu_cli_options& o) {
 
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start) {
-  static const std::map<std::string, gpu::pool_selection> selections{
-      {"hybrid", gpu::pool_selection::hybrid},
-      {"depth-first", gpu::pool_selection::depth_first},
-      {"best-first", gpu::pool_selection::best_first},
-      {"breadth-first", gpu::pool_selection::breadth_first}};
-  static const std::map<std::string, gpu::pool_sort> sorts{
-      {"none", gpu::pool_sort::none}, {"host", gpu::pool_sort::host}, {"device", gpu::pool_sort::device}};
-  static const std::map<std::string, gpu::kernel_variant> kernels{{"plain", gpu::kernel_variant::plain},
-                                                                  {"refactored", gpu::kernel_variant::refactored},
-                                                                  {"branchless", gpu::kernel_variant::branchless}};
-  static const std::map<std::string, gpu::memory_placement> places{{"shared", gpu::memory_placement::shared},
-                                                                   {"global", gpu::memory_placement::global}};
-  static const std::map<std::string, gpu::compact_mode> compacts{
-      {"auto", gpu::compact_mode::automatic}, {"on", gpu::compact_mode::on}, {"off", gpu::compact_mode::off}};
   if (o.compact_times == "on" && o.strategy.kind != gpu::gpu_strategy::plain &&
       o.strategy.kind != gpu::gpu_strategy::remap)
     throw input_error("--gpu-strategy " + std::string(gpu::to_string(o.strategy.kind)) +
@@ -138,17 +124,17 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   gpu::gpu_policy p;
   p.pool_size = static_cast<std::size_t>(o.pool_size);
   p.threads_per_block = o.threads_per_block;
-  p.select = selections.at(o.selection);
-  p.sort = sorts.at(o.sort);
-  p.kernel = kernels.at(o.kernel);
-  p.memory = places.at(o.memory);
-  p.compact_times = compacts.at(o.compact_times);
+  p.select = from_string<gpu::pool_selection>(o.selection, "--gpu-selection");
+  p.sort = from_string<gpu::pool_sort>(o.sort, "--sort");
+  p.kernel = from_string<gpu::kernel_variant>(o.kernel, "--kernel");
+  p.memory = from_string<gpu::memory_placement>(o.memory, "--memory");
+  p.compact_times = from_string<gpu::compact_mode>(o.compact_times, "--compact-times");
   p.streams = o.streams;
   p.hybrid_max = static_cast<std::size_t>(o.hybrid_max);
   p.hybrid_min = static_cast<std::size_t>(o.hybrid_min);
   p.device = o.device;
   p.strategy = o.strategy;
-  p.bound_step = o.loop_bound == "recompute" ? gpu::loop_bound::recompute : gpu::loop_bound::parts;
+  p.bound_step = from_string<gpu::loop_bound>(o.loop_bound, "--loop-bound");
   p.host_threads = opt.threads;
   const bool device_loop = gpu_cli_device_loop(o);
   if (!device_loop && (opt.on_checkpoint || opt.resume))

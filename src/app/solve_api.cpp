@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
-#include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
 
+#include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "cpu/parallel.hpp"
@@ -18,21 +18,10 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "base/error.hpp"
 #include "search/sequential.hpp"
 
 namespace pfsp {
 namespace {
-
-const std::map<std::string, bound_kind> bound_names{
-    {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
-const std::map<std::string, branching> branching_names{{"forward", branching::forward},
-                                                       {"backward", branching::backward},
-                                                       {"min-branch", branching::min_branch},
-                                                       {"min-min", branching::min_min}};
-const std::map<std::string, selection> selection_names{{"depth-first", selection::depth_first},
-                                                       {"breadth-first", selection::breadth_first},
-                                                       {"best-first", selection::best_first}};
 
 bool gpu_available() {
 #if defined(PFSP_HAVE_GPU)
@@ -45,9 +34,7 @@ bool gpu_available() {
 // The messages of CLI11's IsMember and Range checks, as `pfsp solve` prints them.
 void check_member(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
-  std::string set;
-  for (const auto& s : allowed) set += (set.empty() ? "" : ",") + s;
-  throw input_error(option + ": " + v + " not in {" + set + "}");
+  throw input_error(option + ": " + v + " not in {" + join_choices(allowed) + "}");
 }
 
 template <class T>
@@ -63,13 +50,13 @@ void check_range(const std::string& option, T v, T lo, T hi) {
 void check_solve_args(const solve_args& a) {
   check_member("--backend", a.backend, {"auto", "cpu", "cpu-mt", "gpu"});
   check_range("--threads", a.threads, 1, 4096);
-  check_member("--bound", a.bound, {"auto", "lb1", "lb2", "lb1-lb2"});
+  check_member("--bound", a.bound, enum_choices<bound_kind>({"auto"}));
   check_range("--improver-threads", a.improver_threads, -1, 256);
   const std::string& p = a.lb2_pairs;
   if (!(p == "auto" || p == "all" || p == "adjacent" || p == "learn" || p.rfind("learn:", 0) == 0))
     throw input_error("--lb2-pairs: '" + p + "': expected auto, all, adjacent, learn or learn:K");
-  check_member("--branching", a.branch, {"forward", "backward", "min-branch", "min-min"});
-  check_member("--selection", a.select, {"depth-first", "breadth-first", "best-first"});
+  check_member("--branching", a.branch, enum_choices<branching>());
+  check_member("--selection", a.select, enum_choices<selection>());
   check_member("--heuristic", a.heuristic, {"auto", "ig", "neh", "none"});
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
@@ -80,20 +67,13 @@ void check_solve_args(const solve_args& a) {
   check_member("--gpu-strategy", a.gpu_strategy, gpu::strategy_names());
 }
 
-solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
-                             const std::atomic<bool>* interrupt) {
-  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
-  const auto wall_start = std::chrono::steady_clock::now();
-  solve_options opt;
-  if (a.bound != "auto") opt.bound = bound_names.at(a.bound);
-  opt.branch = branching_names.at(a.branch);
-  opt.select = selection_names.at(a.select);
+std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
   if (a.ub == "best-known") {
     if (!inst.known)
       throw input_error("--ub best-known: " + a.instance_spec +
                         " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
     // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
-    opt.initial_ub = inst.known->ub;
+    return inst.known->ub;
   } else if (!a.ub.empty()) {
     long long v = 0;
     std::size_t used = 0;
@@ -104,8 +84,78 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     }
     if (used != a.ub.size() || v < 1 || v > 2000000000LL)
       throw input_error("--ub " + a.ub + ": expected a makespan in 1..2000000000 or best-known");
-    opt.initial_ub = static_cast<int>(v);
+    return static_cast<int>(v);
   }
+  return std::nullopt;
+}
+
+lb2_pairs_choice check_lb2_pairs(const instance& inst, const std::string& spec, bound_kind bound,
+                                 bool text_checkpoint) {
+  lb2_pairs_choice c;
+  c.spec = spec;
+  if (spec == "all") return c;
+  if (bound == bound_kind::lb1)
+    throw input_error("--lb2-pairs " + spec + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+  if (text_checkpoint)
+    throw input_error("--lb2-pairs " + spec +
+                      " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
+                      "--checkpoint-format binary");
+  if (spec == "adjacent") {
+    c.pairs = bound_data::adjacent_pairs(inst.m);
+    return c;
+  }
+  int k = std::max(1, inst.m - 1);
+  if (spec.size() > 6) {
+    const std::string ks = spec.substr(6);
+    std::size_t used = 0;
+    try {
+      k = std::stoi(ks, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
+      throw input_error("--lb2-pairs " + spec + ": expected learn:K with K in 1.." +
+                        std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
+  }
+  c.learn = k;
+  return c;
+}
+
+std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info) {
+  if (c.learn == 0) return {};
+  const pair_learning learned = learn_pairs(inst, c.learn, threshold);
+  c.pairs = learned.pairs;
+  info.learn_seconds = learned.seconds;
+  std::ostringstream note;
+  note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
+       << learned.seconds << " s:";
+  for (std::size_t i = 0; i < c.pairs.size(); ++i)
+    note << ' ' << c.pairs[i].first + 1 << '-' << c.pairs[i].second + 1 << " (" << learned.wins[i] << ')';
+  return note.str();
+}
+
+std::string describe(const lb2_pairs_choice& c) {
+  if (c.spec == "all") return "all";
+  std::string s = c.spec + ":";
+  for (const auto& [k, l] : c.pairs) {
+    // Appended piece by piece: g++ 12's -Wrestrict misfires on the chained concatenation here.
+    s += ' ';
+    s += std::to_string(k + 1);
+    s += '-';
+    s += std::to_string(l + 1);
+  }
+  return s;
+}
+
+solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
+                             const std::atomic<bool>* interrupt) {
+  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
+  const auto wall_start = std::chrono::steady_clock::now();
+  solve_options opt;
+  if (a.bound != "auto") opt.bound = from_string<bound_kind>(a.bound, "--bound");
+  opt.branch = from_string<branching>(a.branch, "--branching");
+  opt.select = from_string<selection>(a.select, "--selection");
+  opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
@@ -278,46 +328,10 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
       }
     }
   } else if (lb2_pairs != "all") {
-    if (opt.bound == bound_kind::lb1)
-      throw input_error("--lb2-pairs " + lb2_pairs + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
-    if (text_checkpoint)
-      throw input_error("--lb2-pairs " + lb2_pairs +
-                        " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
-                        "--checkpoint-format binary");
-    if (lb2_pairs == "adjacent") {
-      pairs = bound_data::adjacent_pairs(inst.m);
-    } else {
-      int k = std::max(1, inst.m - 1);
-      if (lb2_pairs.size() > 6) {
-        const std::string ks = lb2_pairs.substr(6);
-        std::size_t used = 0;
-        try {
-          k = std::stoi(ks, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
-          throw input_error("--lb2-pairs " + lb2_pairs + ": expected learn:K with K in 1.." +
-                            std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
-      }
-      const pair_learning learned = learn_pairs(inst, k, initial_threshold(opt, start));
-      pairs = learned.pairs;
-      info.learn_seconds = learned.seconds;
-      std::ostringstream note;
-      note << "lb2 pairs learned from " << learned.evaluations << " children in " << std::fixed << std::setprecision(2)
-           << learned.seconds << " s:";
-      for (std::size_t i = 0; i < pairs.size(); ++i)
-        note << ' ' << pairs[i].first + 1 << '-' << pairs[i].second + 1 << " (" << learned.wins[i] << ')';
-      pair_note = note.str();
-    }
-    info.lb2_pairs = lb2_pairs + ":";
-    for (const auto& [k, l] : pairs) {
-      // Appended piece by piece: g++ 12's -Wrestrict misfires on the chained concatenation here.
-      info.lb2_pairs += ' ';
-      info.lb2_pairs += std::to_string(k + 1);
-      info.lb2_pairs += '-';
-      info.lb2_pairs += std::to_string(l + 1);
-    }
+    lb2_pairs_choice c = check_lb2_pairs(inst, lb2_pairs, opt.bound, text_checkpoint);
+    pair_note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
+    pairs = c.pairs;
+    info.lb2_pairs = describe(c);
   }
   const bound_data data(inst, pairs);
   if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});

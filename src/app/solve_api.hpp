@@ -7,8 +7,11 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "app/cli.hpp"
 #include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
@@ -65,6 +68,26 @@ struct solve_args {
 // Throws input_error with the CLI's messages where a value is outside what `pfsp solve` accepts
 // (the CLI's parser checks the same before; callers without it, like the Python module, need this).
 void check_solve_args(const solve_args& a);
+
+// --ub as given: none (empty), a makespan in 1..2000000000, or best-known (the instance's best
+// known makespan, Taillard's table). Throws input_error otherwise. pfsp and pfsp-mpi both call it.
+std::optional<int> resolve_ub(const instance& inst, const solve_args& a);
+
+// LB2's machine pairs as --lb2-pairs (resolved: all, adjacent, learn or learn:K) asks for them.
+struct lb2_pairs_choice {
+  std::string spec = "all";
+  std::vector<std::pair<int, int>> pairs;  // 0-based machines; empty = all (before learning: learn too)
+  int learn = 0;                           // pairs to learn before the search (0: none)
+};
+// pfsp solve's checks of --lb2-pairs for this instance and bound (text_checkpoint: written with
+// --checkpoint-format text, which cannot record pairs); the adjacent pairs at once. Throws
+// input_error. Deterministic: pfsp-mpi's ranks all run it.
+lb2_pairs_choice check_lb2_pairs(const instance& inst, const std::string& spec, bound_kind bound, bool text_checkpoint);
+// Learns c.learn pairs (if any) by a short search pruning at `threshold` (bound/pair_learning.hpp)
+// into c.pairs; sets info.learn_seconds and returns the result's note ("lb2 pairs learned ...").
+std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info);
+// "all", or "SPEC: 1-2 2-3 ..." (1-based machines): run_info::lb2_pairs.
+std::string describe(const lb2_pairs_choice& c);
 
 // What the solve is about to run, passed to solve_hooks::on_start (after the start heuristic,
 // before pair learning: the CLI prints its header) and on_search (tables built, pairs learned,

@@ -7,6 +7,7 @@
 
 #include "base/hd.hpp"
 #include "bound/bound_data.hpp"
+#include "bound/bound_kind.hpp"
 #include "bound/lb1.hpp"
 
 namespace pfsp {
@@ -79,8 +80,6 @@ PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_
   return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
 #endif
 }
-
-enum class bound_kind : int { lb1 = 0, lb2 = 1, lb1_lb2 = 2 };
 
 // Bound of one child from the parent's parts: the single definition shared by the CPU solvers
 // and the GPU kernels. `forward` appends `job` to the prefix, else puts it before the suffix.

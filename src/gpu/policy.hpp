@@ -3,11 +3,13 @@
 // same bounds; only data movement, thread mapping and host scheduling differ.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.hpp"
 #include "gpu/strategy.hpp"
 
 namespace pfsp::gpu {
@@ -19,6 +21,11 @@ namespace pfsp::gpu {
 //               min(1, __expf(x - y - 1)) (equation 2), checked once per device.
 //   branchless: bit masks in registers, comparisons folded into shifts and selects.
 enum class kernel_variant : int { plain = 0, refactored = 1, branchless = 2 };
+constexpr auto enum_names(kernel_variant) {
+  using e = enum_name<kernel_variant>;
+  return std::array{e{kernel_variant::plain, "plain"}, e{kernel_variant::refactored, "refactored"},
+                    e{kernel_variant::branchless, "branchless"}};
+}
 
 // --compact-times: off (int tables), on (compact tables whenever every time is below 256), or
 // automatic: compact only where it moves the tables into shared memory, i.e. the placement is
@@ -27,17 +34,29 @@ enum class kernel_variant : int { plain = 0, refactored = 1, branchless = 2 };
 // measured 0.94-1.16x: docs/experiments.md), and the strategy is plain or remap (the others
 // read int tables only).
 enum class compact_mode : int { off = 0, on = 1, automatic = 2 };
+constexpr auto enum_names(compact_mode) {
+  using e = enum_name<compact_mode>;
+  return std::array{e{compact_mode::automatic, "auto"}, e{compact_mode::on, "on"}, e{compact_mode::off, "off"}};
+}
 
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
 //   shared: processing times, machine pairs, Johnson orders and lags copied to shared memory
 //           by every block (falls back to global when they do not fit).
 //   global: read through L1 from global memory.
 enum class memory_placement : int { shared = 0, global = 1 };
+constexpr auto enum_names(memory_placement) {
+  using e = enum_name<memory_placement>;
+  return std::array{e{memory_placement::shared, "shared"}, e{memory_placement::global, "global"}};
+}
 
 // Thread-data reordering (CCPE 5.2): children sorted by (limit1, limit2, direction) so that a
 // warp's threads follow the same control flow. none | on the host (counting sort) | on the
 // device (cub::DeviceRadixSort). Both sorts are stable and give the same order.
 enum class pool_sort : int { none = 0, host = 1, device = 2 };
+constexpr auto enum_names(pool_sort) {
+  using e = enum_name<pool_sort>;
+  return std::array{e{pool_sort::none, "none"}, e{pool_sort::host, "host"}, e{pool_sort::device, "device"}};
+}
 
 // Which parents go into the next pool.
 //   hybrid:        best-first until `hybrid_max` open nodes, then depth-first down to
@@ -46,6 +65,11 @@ enum class pool_sort : int { none = 0, host = 1, device = 2 };
 //   best_first:    the smallest bounds (deepest first among equal bounds).
 //   breadth_first: the shallowest open nodes, one level after another (PPAM section 4).
 enum class pool_selection : int { hybrid = 0, depth_first = 1, best_first = 2, breadth_first = 3 };
+constexpr auto enum_names(pool_selection) {
+  using e = enum_name<pool_selection>;
+  return std::array{e{pool_selection::hybrid, "hybrid"}, e{pool_selection::depth_first, "depth-first"},
+                    e{pool_selection::best_first, "best-first"}, e{pool_selection::breadth_first, "breadth-first"}};
+}
 
 // How the device loop bounds a child (resident.cu, loop_bound.cuh).
 //   parts:     its parent's front/back/remain computed once per parent and read by each child's
@@ -53,6 +77,10 @@ enum class pool_selection : int { hybrid = 0, depth_first = 1, best_first = 2, b
 //              on the compacted survivors.
 //   recompute: the papers' kernel: every child's thread rebuilds its parent's parts (O(n m)).
 enum class loop_bound : int { parts = 0, recompute = 1 };
+constexpr auto enum_names(loop_bound) {
+  using e = enum_name<loop_bound>;
+  return std::array{e{loop_bound::parts, "parts"}, e{loop_bound::recompute, "recompute"}};
+}
 
 struct gpu_policy {
   std::size_t pool_size = 0;  // children bounded per launch (blocks x threads); 0 = auto-tune
@@ -65,25 +93,18 @@ struct gpu_policy {
   // lags (src/bound/compact_tables.hpp); about 2.6x fewer bytes of shared memory at m = 20. Same
   // bounds. An instance with a time above 255 keeps the int tables (noted in describe()).
   compact_mode compact_times = compact_mode::automatic;
-  int streams = 2;             // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
-  int host_threads = 1;        // threads that prune and branch on the host
-  std::size_t hybrid_max = 0;  // open nodes; 0 = 8 x the pool size
-  std::size_t hybrid_min = 0;  // open nodes; 0 = the pool size
-  int device = 0;              // CUDA device ordinal
-  std::vector<int> devices;    // --devices: one loop engine per entry (device loop); empty = {device}
-  strategy_params strategy;    // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
+  int streams = 2;                            // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
+  int host_threads = 1;                       // threads that prune and branch on the host
+  std::size_t hybrid_max = 0;                 // open nodes; 0 = 8 x the pool size
+  std::size_t hybrid_min = 0;                 // open nodes; 0 = the pool size
+  int device = 0;                             // CUDA device ordinal
+  std::vector<int> devices;                   // --devices: one loop engine per entry (device loop); empty = {device}
+  strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.
 inline constexpr std::size_t kMinPoolSize = 4096;
 inline constexpr std::size_t kMaxPoolSize = 262144;
-
-std::string_view to_string(kernel_variant v);
-std::string_view to_string(compact_mode v);
-std::string_view to_string(memory_placement v);
-std::string_view to_string(pool_sort v);
-std::string_view to_string(pool_selection v);
-std::string_view to_string(loop_bound v);
 
 }  // namespace pfsp::gpu

@@ -55,24 +55,8 @@ gpu_strategy owner_of(std::string_view key) {
 
 }  // namespace
 
-std::string_view to_string(gpu_strategy s) {
-  switch (s) {
-    case gpu_strategy::plain:
-      return "plain";
-    case gpu_strategy::persistent:
-      return "persistent";
-    case gpu_strategy::context_switch:
-      return "context-switch";
-    case gpu_strategy::split:
-      return "split";
-    case gpu_strategy::remap:
-      return "remap";
-  }
-  return "?";
-}
-
 const std::vector<std::string>& strategy_names() {
-  static const std::vector<std::string> v{"plain", "persistent", "context-switch", "split", "remap"};
+  static const std::vector<std::string> v = enum_choices<gpu_strategy>();
   return v;
 }
 
@@ -101,10 +85,13 @@ std::string describe(const strategy_params& p) {
 strategy_params parse_strategy(std::string_view name, std::string_view params) {
   strategy_params p;
   const auto& names = strategy_names();
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end())
-    throw input_error(cat({"--gpu-strategy ", name, ": expected plain, persistent, context-switch, split or remap"}));
-  p.kind = static_cast<gpu_strategy>(it - names.begin());
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string expected;  // "plain, persistent, ... or remap"
+    for (std::size_t i = 0; i < names.size(); ++i)
+      expected += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    throw input_error(cat({"--gpu-strategy ", name, ": expected ", expected}));
+  }
+  p.kind = from_string<gpu_strategy>(name, "--gpu-strategy");
   bool fetch_given = false;
   while (!params.empty()) {
     const std::size_t comma = params.find(',');

@@ -8,6 +8,7 @@
 // early-exit rule), so every strategy proves the same optima.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.hpp"
 #include "divergence/context_switch.hpp"
 #include "divergence/task_pool.hpp"
 
@@ -32,6 +34,13 @@ namespace pfsp::gpu {
 //   remap:          Zhang's LAM: the host remaps the children by cost class (R classes of the
 //                   child's key) and the plain kernel reads the mapping as its `order` array.
 enum class gpu_strategy : int { plain = 0, persistent = 1, context_switch = 2, split = 3, remap = 4 };
+constexpr auto enum_names(gpu_strategy) {
+  using e = enum_name<gpu_strategy>;
+  return std::array{e{gpu_strategy::plain, "plain"}, e{gpu_strategy::persistent, "persistent"},
+                    e{gpu_strategy::context_switch, "context-switch"}, e{gpu_strategy::split, "split"},
+                    e{gpu_strategy::remap, "remap"}};
+}
+using ::pfsp::to_string;  // the names of this layer's enums (base/enum_names.hpp)
 
 struct strategy_params {
   gpu_strategy kind = gpu_strategy::plain;
@@ -46,7 +55,6 @@ struct strategy_params {
   bool remap_control = true;
 };
 
-std::string_view to_string(gpu_strategy s);
 // "persistent (hybrid ballot(4) chunk 32 interval 1)", "remap (LAM, R = 10, efficiency control)".
 std::string describe(const strategy_params& p);
 

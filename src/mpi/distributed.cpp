@@ -126,7 +126,7 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
 
   // A chunk solved here: the chunk's nodes as a resumed search, the time left as its limit.
   auto solve_here = [&](const std::vector<frontier_node>& nodes, int ub, double seconds_left, int threshold) {
-    const search_state state = chunk_state(inst, opt, threshold, nodes);
+    const search_state state = chunk_state(data, opt, threshold, nodes);
     solve_options o = opt;
     o.resume = &state;
     o.initial_ub.reset();

@@ -53,11 +53,11 @@ std::deque<frontier_node> build_frontier(const bound_data& data, const solve_opt
   return open;
 }
 
-search_state chunk_state(const instance& inst, const solve_options& opt, int threshold,
+search_state chunk_state(const bound_data& data, const solve_options& opt, int threshold,
                          const std::vector<frontier_node>& nodes) {
   solve_options o = opt;
   o.resume = nullptr;
-  search_state s = make_search_state(inst, o, threshold, incumbent(), solve_stats{}, 0.0, "distributed chunk");
+  search_state s = make_search_state(data, o, threshold, incumbent(), solve_stats{}, 0.0, "distributed chunk");
   s.stack_sizes = {nodes.size()};
   for (const frontier_node& f : nodes) {
     s.nodes.push_back(f.meta);

@@ -29,8 +29,9 @@ std::deque<frontier_node> build_frontier(const bound_data& data, const solve_opt
                                          incumbent& best, std::size_t target, solve_stats& stats);
 
 // A chunk of frontier nodes as a search state the solvers resume from: threshold `threshold`,
-// no statistics, the nodes as one stack (the first node at the bottom).
-search_state chunk_state(const instance& inst, const solve_options& opt, int threshold,
+// no statistics, the nodes as one stack (the first node at the bottom), and `data`'s LB2 machine
+// pairs (which the resuming solver checks against its own tables).
+search_state chunk_state(const bound_data& data, const solve_options& opt, int threshold,
                          const std::vector<frontier_node>& nodes);
 
 // Solves a chunk completely (or until a limit) with a local solver; `start` carries the best

@@ -9,17 +9,21 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "app/cli.hpp"
+#include "app/gantt_cli.hpp"
+#include "app/options.hpp"
+#include "app/solve_api.hpp"
 #include "base/error.hpp"
 #include "cpu/parallel.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "problem/io.hpp"
+#include "search/control.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
@@ -33,51 +37,15 @@ extern "C" void on_signal(int) {
   std::signal(SIGINT, SIG_DFL);
 }
 
-struct args {
-  std::string instance_spec;
-  std::string bound = "lb1";
-  std::string branch = "min-branch";
-  long long ub = 0;
-  std::string local = "cpu-mt";
-  int threads = 0;
-  double time_limit = 0;
-  long long node_limit = 0;
-  std::string heuristic = "ig";
-  long long frontier = 64;
-  long long chunk = 4;
-  std::string json;
-  bool quiet = false;
-};
-
+// pfsp-mpi's options are pfsp solve's (app/options.hpp: same names, defaults and checks) and the
+// distributed ones; what the distributed search cannot honour is refused, and the remaining
+// differences are in src/mpi/README.md.
 int run(int argc, char** argv, int rank) {
-  args a;
-  CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks"};
-  app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file (readable by every rank)")
-      ->required();
-  app.add_option("--bound", a.bound, "lb1, lb2 or lb1-lb2")->check(CLI::IsMember({"lb1", "lb2", "lb1-lb2"}));
-  app.add_option("--branching", a.branch, "forward, backward, min-branch or min-min")
-      ->check(CLI::IsMember({"forward", "backward", "min-branch", "min-min"}));
-  app.add_option("--ub", a.ub, "initial upper bound (prune every node with bound >= it)")
-      ->check(CLI::Range(1LL, 1LL << 30));
-  app.add_option("--local-backend", a.local, "each rank's solver for its chunks: cpu, cpu-mt or gpu (device loop)")
-      ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
-      ->capture_default_str();
-  app.add_option("--threads", a.threads, "cpu-mt threads a rank (0 = all cores / ranks on the node)")
-      ->check(CLI::Range(0, 4096));
-  app.add_option("--time-limit", a.time_limit, "seconds")->check(CLI::Range(0.0, 1e9));
-  app.add_option("--node-limit", a.node_limit, "branched nodes, checked between chunks")
-      ->check(CLI::Range(0LL, 4000000000000000000LL));
-  app.add_option("--heuristic", a.heuristic, "first incumbent on rank 0: ig, neh or none")
-      ->check(CLI::IsMember({"ig", "neh", "none"}))
-      ->capture_default_str();
-  app.add_option("--frontier-per-worker", a.frontier, "frontier nodes built on rank 0 per worker rank")
-      ->check(CLI::Range(1LL, 1LL << 24))
-      ->capture_default_str();
-  app.add_option("--chunk-nodes", a.chunk, "frontier nodes a chunk")
-      ->check(CLI::Range(1LL, 1LL << 24))
-      ->capture_default_str();
-  app.add_option("--json", a.json, "write the result as JSON to this file (rank 0, atomically)");
-  app.add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'");
+  using namespace pfsp;
+  mpi_args m;
+  solve_args& a = m.solve;
+  CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks (the options of pfsp solve)"};
+  register_mpi_options(app, m);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -87,58 +55,97 @@ int run(int argc, char** argv, int rank) {
       else
         std::cerr << "pfsp-mpi: " << e.what() << "\n";
     }
-    return e.get_exit_code() == 0 ? pfsp::exit_ok : pfsp::exit_input;
+    return e.get_exit_code() == 0 ? exit_ok : exit_input;
   }
+  check_mpi_options(app, m);
+  check_solve_args(a);
 
-  using namespace pfsp;
-  static const std::map<std::string, bound_kind> bounds{
-      {"lb1", bound_kind::lb1}, {"lb2", bound_kind::lb2}, {"lb1-lb2", bound_kind::lb1_lb2}};
-  static const std::map<std::string, branching> rules{{"forward", branching::forward},
-                                                      {"backward", branching::backward},
-                                                      {"min-branch", branching::min_branch},
-                                                      {"min-min", branching::min_min}};
   const instance inst = load_instance(a.instance_spec);
+  if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
+  // The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
+  // 0 for every rank, since the defaults below depend on it and the ranks must agree on them.
+  std::string local = a.backend;
+  if (local == "auto") {
+    int gpu = 0;
+#if defined(PFSP_HAVE_GPU)
+    if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
+#endif
+    MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    local = gpu ? "gpu" : "cpu-mt";
+  }
+  // pfsp's defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop, so
+  // auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere.
   solve_options opt;
-  opt.bound = bounds.at(a.bound);
-  opt.branch = rules.at(a.branch);
-  if (a.ub > 0) opt.initial_ub = static_cast<int>(a.ub);
+  opt.bound = a.bound == "auto" ? (local == "gpu" ? bound_kind::lb1_lb2 : bound_kind::lb1)
+                                : from_string<bound_kind>(a.bound, "--bound");
+  opt.branch = a.branch_given ? from_string<branching>(a.branch, "--branching")
+                              : (local == "gpu" ? branching::min_min : branching::min_branch);
+  opt.initial_ub = resolve_ub(inst, a);
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
   opt.interrupt = &g_interrupt;
-  opt.threads = a.threads > 0 ? a.threads : 1;
-  if (a.threads == 0) {
-    // The ranks sharing a node share its cores.
-    const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-    const int per_node = local ? std::max(1, std::atoi(local)) : 1;
-    opt.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / per_node);
+  opt.shared_queue = a.shared_queue;
+  opt.threads = a.threads;
+  if (app.count("--threads") == 0) {
+    // pfsp's default is every core; the ranks sharing a node share its cores.
+    const char* local_size = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const int per_node = local_size ? std::max(1, std::atoi(local_size)) : 1;
+    opt.threads = std::max(1, default_threads() / per_node);
   }
-  const bound_data data(inst);
+  // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
+  // chunks run on the device loop, unless the bound is lb1; all elsewhere).
+  const std::string lb2_spec =
+      a.lb2_pairs != "auto" ? a.lb2_pairs : (local == "gpu" && opt.bound != bound_kind::lb1 ? "learn" : "all");
+  lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
 
   incumbent start;
   run_info info;
   info.command = "pfsp-mpi";
   for (int i = 1; i < argc; ++i) info.command += std::string(" ") + argv[i];
-  info.backend_opt = "mpi/" + a.local;
+  info.backend_opt = "mpi/" + local;
   info.threads = opt.threads;
+  info.instance_spec = a.instance_spec;
   info.initial_ub_source = "none";
-  if (rank == 0 && a.heuristic != "none") {
+  // auto: iterated greedy (pfsp takes NEH only where improver threads run, which pfsp-mpi has not).
+  std::string heuristic = a.no_neh ? "none" : a.heuristic;
+  if (heuristic == "auto") heuristic = "ig";
+  opt.use_neh = heuristic != "none";
+  if (rank == 0 && heuristic != "none") {
     ig_options ig;
-    ig.iterations = auto_ig_iterations(inst);
-    const neh_result h = a.heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
+    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
+    const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
-    info.initial_ub_source = a.heuristic;
+    info.initial_ub_source = heuristic;
   }
   if (opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
     info.initial_ub = *opt.initial_ub;
     info.initial_ub_source = "--ub";
   }
+  // Learned pairs: rank 0 learns them from its start incumbent, as pfsp does, and every rank
+  // evaluates those.
+  std::string pair_note;
+  if (pairs.learn > 0) {
+    if (rank == 0) pair_note = learn_lb2_pairs(inst, pairs, initial_threshold(opt, start), info);
+    int count = static_cast<int>(pairs.pairs.size());
+    MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> flat(2 * static_cast<std::size_t>(count));
+    for (std::size_t i = 0; rank == 0 && i < pairs.pairs.size(); ++i) {
+      flat[2 * i] = pairs.pairs[i].first;
+      flat[2 * i + 1] = pairs.pairs[i].second;
+    }
+    MPI_Bcast(flat.data(), 2 * count, MPI_INT, 0, MPI_COMM_WORLD);
+    pairs.pairs.clear();
+    for (int i = 0; i < count; ++i) pairs.pairs.emplace_back(flat[2 * i], flat[2 * i + 1]);
+  }
+  info.lb2_pairs = describe(pairs);
+  const bound_data data(inst, pairs.pairs);
 
-  dist::chunk_solver local;
-  if (a.local == "cpu") {
-    local = [&](const solve_options& o, const incumbent& s) { return solve_sequential(data, o, s); };
-  } else if (a.local == "cpu-mt") {
-    local = [&](const solve_options& o, const incumbent& s) { return solve_parallel(data, o, s); };
+  dist::chunk_solver solver;
+  if (local == "cpu") {
+    solver = [&](const solve_options& o, const incumbent& s) { return solve_sequential(data, o, s); };
+  } else if (local == "cpu-mt") {
+    solver = [&](const solve_options& o, const incumbent& s) { return solve_parallel(data, o, s); };
   } else {
 #if defined(PFSP_HAVE_GPU)
     gpu_cli_options g;
@@ -146,19 +153,20 @@ int run(int argc, char** argv, int rank) {
     // Ranks on one machine take its devices in turn (Open MPI's local rank).
     const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const int devices = gpu_cli_device_count();
-    if (devices == 0) throw input_error("--local-backend gpu: no CUDA device on this rank's machine");
+    if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
     g.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
-    local = [&data, g](const solve_options& o, const incumbent& s) mutable { return gpu_cli_solve(data, o, g, s); };
+    solver = [&data, g](const solve_options& o, const incumbent& s) mutable { return gpu_cli_solve(data, o, g, s); };
 #else
-    throw input_error("--local-backend gpu: this pfsp-mpi was built without CUDA");
+    throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
 #endif
   }
   dist::distributed_options d;
-  d.frontier_per_worker = static_cast<std::size_t>(a.frontier);
-  d.chunk_nodes = static_cast<std::size_t>(a.chunk);
-  solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, local, d);
+  d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
+  d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
+  solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
-  r.backend += ", chunks on " + a.local;
+  r.backend += ", chunks on " + local;
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   if (!r.schedule.empty()) {
     const int check = evaluate_schedule(inst, r.schedule);
     if (check != r.makespan)
@@ -170,6 +178,12 @@ int run(int argc, char** argv, int rank) {
   else
     print_result(std::cout, inst, opt, r, info);
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
+  if (!a.gantt.empty()) {
+    if (r.schedule.empty())
+      std::cerr << "pfsp-mpi: warning: --gantt " << a.gantt << " not written: no schedule was found\n";
+    else
+      write_gantt(a.gantt, inst, r.schedule);
+  }
   return exit_code_for(r.status);
 }
 

@@ -1,6 +1,7 @@
 // Vocabulary of the search layer: options, statistics, status and result of a solve.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.hpp"
 #include "bound/lb2.hpp"
 
 namespace pfsp {
@@ -18,7 +20,20 @@ using job_t = std::uint16_t;  // job index in a permutation (instances up to 655
 // Where children are placed. forward/backward are static; min_branch and min_min evaluate both
 // directions' children and pick per node (Gmys, Mezmaz, Melab, Tuyttens, EJOR 2020).
 enum class branching : int { forward = 0, backward = 1, min_branch = 2, min_min = 3 };
+constexpr auto enum_names(branching) {
+  using e = enum_name<branching>;
+  return std::array{e{branching::forward, "forward"}, e{branching::backward, "backward"},
+                    e{branching::min_branch, "min-branch"}, e{branching::min_min, "min-min"}};
+}
+
 enum class selection : int { depth_first = 0, breadth_first = 1, best_first = 2 };
+constexpr auto enum_names(selection) {
+  using e = enum_name<selection>;
+  return std::array{e{selection::depth_first, "depth-first"}, e{selection::breadth_first, "breadth-first"},
+                    e{selection::best_first, "best-first"}};
+}
+
+// The names are the JSON's "status" and `pfsp solve -q`'s first word.
 enum class solve_status : int {
   optimal = 0,
   proven_bound = 1,
@@ -27,13 +42,14 @@ enum class solve_status : int {
   interrupted = 4,
   error = 5
 };
+constexpr auto enum_names(solve_status) {
+  using e = enum_name<solve_status>;
+  return std::array{e{solve_status::optimal, "optimal"},         e{solve_status::proven_bound, "proven_bound"},
+                    e{solve_status::time_limit, "time_limit"},   e{solve_status::node_limit, "node_limit"},
+                    e{solve_status::interrupted, "interrupted"}, e{solve_status::error, "error"}};
+}
 
 struct search_state;  // search/checkpoint.hpp
-
-std::string_view to_string(bound_kind v);
-std::string_view to_string(branching v);
-std::string_view to_string(selection v);
-std::string_view to_string(solve_status v);
 
 // A snapshot for the live progress line.
 struct progress_info {

@@ -27,7 +27,7 @@ solve_result solve_in_chunks(const instance& inst, const solve_options& opt, std
       nodes.push_back(frontier.front());
       frontier.pop_front();
     }
-    const search_state state = dist::chunk_state(inst, opt, threshold, nodes);
+    const search_state state = dist::chunk_state(data, opt, threshold, nodes);
     solve_options o = opt;
     o.resume = &state;
     o.threads = 3;

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "run_process.hpp"
@@ -56,6 +59,40 @@ TEST(mpi_ranks, with_the_optimum_as_ub_every_rank_count_branches_the_sequential_
     EXPECT_EQ(field(r.out, "branched"), branched) << r.describe();
     EXPECT_EQ(field(r.out, "bounds,"), bounds) << r.describe();
     EXPECT_NE(r.out.find("proven_bound"), std::string::npos) << r.describe();
+  }
+}
+
+// The JSON's "lb2_pairs" ("learn:5: 1-2 ...").
+std::string lb2_pairs_of(const std::string& json_path) {
+  std::ifstream in(json_path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("\"lb2_pairs\": *\"([^\"]*)\""))) return "(none in " + json_path + ")";
+  return m[1];
+}
+
+TEST(mpi_ranks, lb2_pairs_reach_every_rank_and_branch_the_sequential_tree) {
+  // adjacent pairs, and pairs learned on rank 0 from the same start as pfsp's (the threshold:
+  // --ub, no heuristic), travel with the chunks: the tree is the sequential CLI's.
+  for (const char* pairs : {"adjacent", "learn:5"}) {
+    SCOPED_TRACE(pairs);
+    const std::vector<std::string> common{"--bound",    "lb1-lb2", "--lb2-pairs", pairs,         "--branching",
+                                          "min-branch", "--ub",    "1377",        "--heuristic", "none"};
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    const std::string seq_json = dir + "/pfsp_mpi_pairs_seq.json", mpi_json = dir + "/pfsp_mpi_pairs_mpi.json";
+    std::vector<std::string> seq_args{"solve", "ta014", "--backend", "cpu", "--no-progress", "--json", seq_json};
+    seq_args.insert(seq_args.end(), common.begin(), common.end());
+    const process_result seq = run_binary(PFSP_BINARY, seq_args);
+    ASSERT_EQ(seq.exit_code, 0) << seq.describe();
+    std::vector<std::string> mpi_args{
+        "ta014", "--local-backend", "cpu", "--frontier-per-worker", "8", "--chunk-nodes", "2", "--json", mpi_json};
+    mpi_args.insert(mpi_args.end(), common.begin(), common.end());
+    const process_result r = run_ranks(3, mpi_args);
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_EQ(field(r.out, "branched"), field(seq.out, "branched")) << r.describe() << seq.describe();
+    EXPECT_EQ(field(r.out, "bounds,"), field(seq.out, "bounds,")) << r.describe() << seq.describe();
+    EXPECT_EQ(lb2_pairs_of(seq_json), lb2_pairs_of(mpi_json));
+    EXPECT_NE(lb2_pairs_of(mpi_json).find(std::string(pairs).substr(0, 5)), std::string::npos);
   }
 }
 

@@ -1,0 +1,180 @@
+#include "app/options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "base/enum_names.hpp"
+#include "base/error.hpp"
+#include "gpu/strategy.hpp"
+#if defined(PFSP_HAVE_GPU)
+#include "app/gpu_cli.hpp"
+#endif
+
+namespace pfsp {
+
+void register_solve_options(CLI::App& app, solve_args& a) {
+  app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
+  app.add_option("--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "cpu-mt", "gpu"}))
+      ->capture_default_str();
+  app.add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
+      ->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  app.add_option("--bound", a.bound,
+                 "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the fastest "
+                 "measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)")
+      ->check(CLI::IsMember(enum_choices<bound_kind>({"auto"})))
+      ->capture_default_str();
+  app.add_option("--improver-threads", a.improver_threads,
+                 "gpu: CPU threads running iterated greedy beside the device loop, feeding it better incumbents "
+                 "(-1 = auto: the cores but one, at most 8; 0 = none)")
+      ->check(CLI::Range(-1, 256))
+      ->capture_default_str();
+  app.add_option("--lb2-pairs", a.lb2_pairs,
+                 "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the K "
+                 "pairs that most often give the maximum in a short search before the run; default K = m-1), or "
+                 "auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
+      ->check([](const std::string& v) {
+        return v == "auto" || v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
+                   ? std::string()
+                   : "'" + v + "': expected auto, all, adjacent, learn or learn:K";
+      })
+      ->capture_default_str();
+  app.add_option("--branching", a.branch,
+                 "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
+                 "min-min on the GPU")
+      ->check(CLI::IsMember(enum_choices<branching>()));
+  app.add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
+      ->check(CLI::IsMember(enum_choices<selection>()))
+      ->capture_default_str();
+  app.add_option("--ub", a.ub,
+                 "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
+                 "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
+  app.add_option("--heuristic", a.heuristic,
+                 "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
+                 "where improver threads run iterated greedy beside the search, ig elsewhere)")
+      ->check(CLI::IsMember({"auto", "ig", "neh", "none"}))
+      ->capture_default_str();
+  app.add_option("--ig-iterations", a.ig_iterations,
+                 "iterated greedy rounds (deterministic, seed 1); -1 = auto, about 4e7/(n^2 m), at most 5000")
+      ->check(CLI::Range(-1, 100000000))
+      ->capture_default_str();
+  app.add_flag("--no-neh", a.no_neh, "same as --heuristic none");
+  app.add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
+      ->check(CLI::Range(0LL, 4000000000000000000LL));
+  app.add_option("--json", a.json, "write the result as JSON to this file (atomically)");
+  app.add_option("--gantt", a.gantt,
+                 "draw the schedule found as a Gantt chart (SVG: machines as rows, the critical path and the "
+                 "makespan marked) to this file (atomically)");
+  app.add_option("--log", a.log,
+                 "write the solver log (header, a row per progress interval, summary; docs/solver_log.md) to this "
+                 "file too, flushed per line, whatever --quiet and --no-progress say");
+  app.add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'; no solver log on stderr");
+  app.add_flag("--no-progress", a.no_progress, "no solver log on stderr (stdout keeps the result)");
+  app.add_option("--progress-interval", a.progress_interval,
+                 "seconds between rows of the solver log and progress-trace snapshots in the JSON")
+      ->check(CLI::Range(0.01, 1e6))
+      ->capture_default_str();
+  app.add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
+  app.add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
+  app.add_option("--checkpoint", a.checkpoint,
+                 "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
+                 "and when the run stops");
+  app.add_option("--checkpoint-format", a.checkpoint_format,
+                 "binary (version 2: compact, checksummed, records the LB2 pairs) or text (version 1); --resume "
+                 "reads either")
+      ->check(CLI::IsMember({"binary", "text"}))
+      ->capture_default_str();
+  app.add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
+  app.add_option("--resume", a.resume,
+                 "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
+                 "from it unless given; backend and threads may differ)");
+  // Registered in every build, so that bad values are exit code 2 with CUDA or without.
+  app.add_option("--gpu-strategy", a.gpu_strategy,
+                 "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
+                 "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
+                 "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
+      ->check(CLI::IsMember(gpu::strategy_names()))
+      ->capture_default_str()
+      ->group("GPU backend");
+  app.add_option("--strategy-params", a.strategy_params,
+                 "gpu: key=value,... for --gpu-strategy. persistent: pool=global|local|hybrid|persistent, "
+                 "fetch=any|all|ballot|atomic, k=1..32, chunk=0..65536, interval=1..64; context-switch: "
+                 "contexts=32..1024 (multiple of 32), vote=1..64; remap: classes=2..1024, control=on|off")
+      ->group("GPU backend");
+#if defined(PFSP_HAVE_GPU)
+  add_gpu_cli_options(app, a.gpu);
+#endif
+}
+
+CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a) {
+  CLI::App* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
+  register_solve_options(*solve, a);
+  return solve;
+}
+
+void note_given_options(const CLI::App& app, solve_args& a) {
+  a.bound_given = app.count("--bound") > 0;
+  a.branch_given = app.count("--branching") > 0;
+  a.ub_given = app.count("--ub") > 0;
+  a.lb2_pairs_given = app.count("--lb2-pairs") > 0;
+}
+
+const std::vector<unsupported_option>& mpi_unsupported_options() {
+  static const std::vector<unsupported_option> v{
+      {"--selection", "each chunk is solved depth-first"},
+      {"--improver-threads", "no improver threads run beside the ranks' searches"},
+      {"--log", "pfsp-mpi writes no solver log"},
+      {"--progress-interval", "pfsp-mpi writes no solver log"},
+      {"--profile", "the ranks do not time their bounding"},
+      {"--checkpoint", "the distributed search cannot save its state"},
+      {"--checkpoint-format", "the distributed search cannot save its state"},
+      {"--checkpoint-interval", "the distributed search cannot save its state"},
+      {"--resume", "the distributed search cannot save its state"},
+      {"--gpu-strategy", "the ranks' GPU solver is the device loop with its defaults"},
+      {"--strategy-params", "the ranks' GPU solver is the device loop with its defaults"},
+  };
+  return v;
+}
+
+namespace {
+const char* const kMpiUnsupportedGroup = "Not supported by pfsp-mpi (refused when given)";
+const char* const kGpuGroup = "GPU backend";
+}  // namespace
+
+void register_mpi_options(CLI::App& app, mpi_args& a) {
+  register_solve_options(app, a.solve);
+  for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(kMpiUnsupportedGroup);
+  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop on
+  // the device of its local rank, with the policy's defaults.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_group() == kGpuGroup) o->group(kMpiUnsupportedGroup);
+  app.add_option("--local-backend", a.dist.local_backend, "the older name of --backend under pfsp-mpi")
+      ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
+      ->excludes("--backend")
+      ->group("Distributed");
+  app.add_option("--frontier-per-worker", a.dist.frontier_per_worker, "frontier nodes built on rank 0 per worker rank")
+      ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+  app.add_option("--chunk-nodes", a.dist.chunk_nodes, "frontier nodes a chunk")
+      ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+}
+
+void check_mpi_options(const CLI::App& app, mpi_args& a) {
+  note_given_options(app, a.solve);
+  for (const CLI::Option* o : app.get_options())
+    if (o->get_group() == kMpiUnsupportedGroup && o->count() > 0) {
+      std::string why = "the ranks' GPU solver is the device loop with its defaults";
+      for (const auto& u : mpi_unsupported_options())
+        if (o->check_name(u.name)) why = u.why;
+      throw input_error(o->get_name() + ": not supported by pfsp-mpi (" + why + ")");
+    }
+  if (!a.dist.local_backend.empty()) a.solve.backend = a.dist.local_backend;
+}
+
+}  // namespace pfsp

@@ -1,0 +1,60 @@
+// The options schema of `pfsp solve`: every search option with its default (solve_args' initial
+// values), its range or set of names (from the enums' tables, base/enum_names.hpp) and its help
+// text, registered into CLI11 by one function. `pfsp solve` (cli.cpp) and `pfsp-mpi`
+// (src/mpi/main.cpp) both call it, so the two front ends cannot disagree on a name, a default or
+// a range; tests/test_options.cpp enumerates both and checks it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/solve_api.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace pfsp {
+
+// Registers INSTANCE and every `pfsp solve` option into `app`, bound to `a`'s fields; `a`'s
+// values when called are the defaults shown. CUDA builds add the GPU backend's options
+// (gpu_cli.hpp).
+void register_solve_options(CLI::App& app, solve_args& a);
+
+// `pfsp solve`: the subcommand of `app` with register_solve_options (cli.cpp's, and the tests').
+CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a);
+
+// After app.parse(): sets a's *_given flags (the options given on the command line, which
+// solve_instance tells from defaults: with --resume, those not given come from the checkpoint).
+void note_given_options(const CLI::App& app, solve_args& a);
+
+// pfsp-mpi's own options: how rank 0 cuts the frontier (docs/distributed.md).
+struct distributed_args {
+  long long frontier_per_worker = 64;  // frontier nodes built on rank 0 per worker rank
+  long long chunk_nodes = 4;           // frontier nodes a chunk
+  std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
+};
+
+// pfsp-mpi's whole configuration: the search options of `pfsp solve` and the distributed ones.
+struct mpi_args {
+  solve_args solve;
+  distributed_args dist;
+};
+
+// A `pfsp solve` option that pfsp-mpi registers (same name, default and check, so that the two
+// front ends cannot drift apart) but refuses when given, and why.
+struct unsupported_option {
+  std::string name;
+  std::string why;
+};
+const std::vector<unsupported_option>& mpi_unsupported_options();
+
+// pfsp-mpi's options: register_solve_options, the options of mpi_unsupported_options moved into
+// the help group "Not supported by pfsp-mpi", and the distributed ones.
+void register_mpi_options(CLI::App& app, mpi_args& a);
+
+// After app.parse(): note_given_options, --local-backend into --backend, and an input_error
+// naming the first unsupported option given.
+void check_mpi_options(const CLI::App& app, mpi_args& a);
+
+}  // namespace pfsp

@@ -1,0 +1,312 @@
+// The options schema (app/options.hpp, base/enum_names.hpp): every enum's names come from one
+// table, and the two front ends, `pfsp solve` and `pfsp-mpi`, built here in-process exactly as
+// their mains build them, cannot disagree on an option's default or on the values it accepts.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/options.hpp"
+#include "app/solve_api.hpp"
+#include "base/enum_names.hpp"
+#include "base/error.hpp"
+#include "gpu/policy.hpp"
+#include "gpu/strategy.hpp"
+#include "problem/io.hpp"
+#include "search/types.hpp"
+
+namespace pfsp::test {
+namespace {
+
+template <named_enum E>
+void expect_round_trip(const char* option) {
+  const std::vector<std::string> names = enum_choices<E>();
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << option << ": a name twice";
+  std::set<int> values;
+  for (const auto& e : enum_names(E{})) {
+    EXPECT_EQ(to_string(e.value), e.name) << option;
+    EXPECT_EQ(from_string<E>(e.name, option), e.value) << option;
+    values.insert(static_cast<int>(e.value));
+  }
+  EXPECT_EQ(values.size(), names.size()) << option << ": a value named twice";
+  try {
+    from_string<E>("no-such-name", option);
+    ADD_FAILURE() << option << ": accepted no-such-name";
+  } catch (const input_error& e) {
+    // CLI11's IsMember message, which the CLI and the Python tests compare.
+    EXPECT_EQ(std::string(e.what()), std::string(option) + ": no-such-name not in {" + join_choices(names) + "}");
+  }
+}
+
+TEST(enum_names, every_table_round_trips_and_refuses_other_names) {
+  expect_round_trip<bound_kind>("--bound");
+  expect_round_trip<branching>("--branching");
+  expect_round_trip<selection>("--selection");
+  expect_round_trip<solve_status>("status");
+  expect_round_trip<gpu::gpu_strategy>("--gpu-strategy");
+  expect_round_trip<gpu::kernel_variant>("--kernel");
+  expect_round_trip<gpu::compact_mode>("--compact-times");
+  expect_round_trip<gpu::memory_placement>("--memory");
+  expect_round_trip<gpu::pool_sort>("--sort");
+  expect_round_trip<gpu::pool_selection>("--gpu-selection");
+  expect_round_trip<gpu::loop_bound>("--loop-bound");
+}
+
+TEST(enum_names, names_are_the_documented_ones) {
+  EXPECT_EQ(enum_choices<bound_kind>({"auto"}), (std::vector<std::string>{"auto", "lb1", "lb2", "lb1-lb2"}));
+  EXPECT_EQ(enum_choices<branching>(), (std::vector<std::string>{"forward", "backward", "min-branch", "min-min"}));
+  EXPECT_EQ(enum_choices<selection>(), (std::vector<std::string>{"depth-first", "breadth-first", "best-first"}));
+  EXPECT_EQ(to_string(solve_status::proven_bound), "proven_bound");
+  EXPECT_EQ(to_string(gpu::compact_mode::automatic), "auto");
+  EXPECT_EQ(gpu::strategy_names(), enum_choices<gpu::gpu_strategy>());
+}
+
+// One option of a front end, as CLI11 holds it.
+struct option_view {
+  std::string default_str;
+  std::string type_name;  // with the check: "TEXT:{auto,lb1,lb2,lb1-lb2}", "INT:INT in [1 - 4096]"
+  bool flag = false;
+  std::string group;
+};
+
+std::map<std::string, option_view> options_of(const CLI::App& app) {
+  std::map<std::string, option_view> m;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_name() == "--help" || o->get_positional()) continue;
+    m[o->get_name()] = {o->get_default_str(), o->get_type_name(), o->get_expected_max() == 0, o->get_group()};
+  }
+  return m;
+}
+
+const instance& ta001() {
+  static const instance inst = load_instance("ta001");
+  return inst;
+}
+
+std::vector<const char*> argv_of(const std::vector<std::string>& args) {
+  std::vector<const char*> v;
+  for (const auto& s : args) v.push_back(s.c_str());
+  return v;
+}
+
+// Whether `pfsp solve ta001 ARGS` is accepted up to the search: CLI11's checks, then --ub.
+// Also checks that check_solve_args (the Python module's validation) accepts what CLI11 does.
+bool pfsp_accepts(const std::vector<std::string>& args) {
+  CLI::App app{"pfsp"};
+  solve_args a;
+  CLI::App* solve = add_solve_subcommand(app, a);
+  std::vector<std::string> all{"pfsp", "solve", "ta001"};
+  all.insert(all.end(), args.begin(), args.end());
+  const auto argv = argv_of(all);
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError&) {
+    return false;
+  }
+  note_given_options(*solve, a);
+  try {
+    check_solve_args(a);
+  } catch (const input_error& e) {
+    ADD_FAILURE() << "CLI11 accepts but check_solve_args refuses: " << all.back() << ": " << e.what();
+    return false;
+  }
+  try {
+    resolve_ub(ta001(), a);
+  } catch (const input_error&) {
+    return false;
+  }
+  return true;
+}
+
+// Whether `pfsp-mpi ta001 ARGS` is accepted up to the search (main.cpp's order of checks).
+bool mpi_accepts(const std::vector<std::string>& args, std::string* refusal = nullptr) {
+  CLI::App app{"pfsp-mpi"};
+  mpi_args m;
+  register_mpi_options(app, m);
+  std::vector<std::string> all{"pfsp-mpi", "ta001"};
+  all.insert(all.end(), args.begin(), args.end());
+  const auto argv = argv_of(all);
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError&) {
+    return false;
+  }
+  try {
+    check_mpi_options(app, m);
+    check_solve_args(m.solve);
+    resolve_ub(ta001(), m.solve);
+  } catch (const input_error& e) {
+    if (refusal) *refusal = e.what();
+    return false;
+  }
+  return true;
+}
+
+// Values tried on every option: numbers at and beyond the ranges' ends, every name of every
+// enum and string option, and garbage.
+std::vector<std::string> probe_values() {
+  std::vector<std::string> v{
+      "0",       "1",          "-1",         "-2",        "2",         "64",       "4096",     "4097",
+      "256",     "257",        "0.005",      "0.01",      "0.5",       "1e9",      "2e9",      "1e6",
+      "1000001", "2000000000", "2000000001", "100000000", "100000001", "abc",      "auto",     "best-known",
+      "learn",   "learn:3",    "all",        "adjacent",  "cpu",       "cpu-mt",   "gpu",      "ig",
+      "neh",     "none",       "binary",     "text",      "x.json",    "16777216", "16777217", "4000000000000000000"};
+  auto add = [&v](const std::vector<std::string>& names) { v.insert(v.end(), names.begin(), names.end()); };
+  add(enum_choices<bound_kind>());
+  add(enum_choices<branching>());
+  add(enum_choices<selection>());
+  add(enum_choices<gpu::gpu_strategy>());
+  add(enum_choices<gpu::kernel_variant>());
+  add(enum_choices<gpu::pool_selection>());
+  add(enum_choices<gpu::pool_sort>());
+  add(enum_choices<gpu::memory_placement>());
+  add(enum_choices<gpu::loop_bound>());
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+CLI::App& pfsp_solve_app() {
+  static CLI::App app{"pfsp"};
+  static solve_args a;
+  static CLI::App* solve = add_solve_subcommand(app, a);
+  return *solve;
+}
+
+CLI::App& mpi_app() {
+  static CLI::App app{"pfsp-mpi"};
+  static mpi_args m;
+  static const bool registered = (register_mpi_options(app, m), true);
+  (void)registered;
+  return app;
+}
+
+TEST(options_schema, pfsp_mpi_has_every_pfsp_solve_option_with_the_same_default_and_check) {
+  const auto pfsp = options_of(pfsp_solve_app());
+  const auto mpi = options_of(mpi_app());
+  ASSERT_GT(pfsp.size(), 20u);
+  for (const auto& [name, p] : pfsp) {
+    SCOPED_TRACE(name);
+    const auto it = mpi.find(name);
+    ASSERT_NE(it, mpi.end()) << "pfsp-mpi lacks " << name;
+    EXPECT_EQ(it->second.default_str, p.default_str);
+    EXPECT_EQ(it->second.type_name, p.type_name);
+    EXPECT_EQ(it->second.flag, p.flag);
+  }
+  // pfsp-mpi's own options are the distributed ones only.
+  std::set<std::string> own;
+  for (const auto& [name, o] : mpi)
+    if (!pfsp.count(name)) own.insert(name);
+  EXPECT_EQ(own, (std::set<std::string>{"--chunk-nodes", "--frontier-per-worker", "--local-backend"}));
+}
+
+TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
+  const auto pfsp = options_of(pfsp_solve_app());
+  const auto mpi = options_of(mpi_app());
+  std::set<std::string> refused;
+  for (const auto& u : mpi_unsupported_options()) refused.insert(u.name);
+  const std::vector<std::string> values = probe_values();
+  int compared = 0;
+  for (const auto& [name, p] : pfsp) {
+    SCOPED_TRACE(name);
+    const bool unsupported = refused.count(name) || mpi.at(name).group != p.group;
+    if (p.flag) {
+      EXPECT_TRUE(pfsp_accepts({name}));
+      EXPECT_EQ(mpi_accepts({name}), !unsupported);
+      continue;
+    }
+    for (const std::string& v : values) {
+      const bool by_pfsp = pfsp_accepts({name, v});
+      std::string why;
+      const bool by_mpi = mpi_accepts({name, v}, &why);
+      if (unsupported) {
+        // Registered with pfsp's check, refused when given: parse errors stay parse errors.
+        EXPECT_FALSE(by_mpi) << name << ' ' << v;
+        if (by_pfsp) {
+          EXPECT_NE(why.find("not supported by pfsp-mpi"), std::string::npos) << why;
+        }
+      } else {
+        EXPECT_EQ(by_mpi, by_pfsp) << name << ' ' << v << (why.empty() ? "" : ": " + why);
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
+// check_solve_args (what the Python module calls instead of CLI11) refuses what CLI11 refuses:
+// every probe value CLI11 refuses for an option check_solve_args covers is set directly in a
+// solve_args and must be refused there too (pfsp_accepts checks the other direction).
+TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
+  using setter = std::function<void(solve_args&, const std::string&)>;
+  auto text = [](std::string solve_args::*f) { return setter([f](solve_args& a, const std::string& v) { a.*f = v; }); };
+  // The whole text as a number, else throws (as CLI11's type check refuses it).
+  auto whole = [](auto convert) {
+    return [convert](const std::string& v) {
+      std::size_t used = 0;
+      const auto x = convert(v, &used);
+      if (used != v.size()) throw std::invalid_argument(v);
+      return x;
+    };
+  };
+  const auto as_int = whole([](const std::string& v, std::size_t* u) { return std::stoi(v, u); });
+  const auto as_ll = whole([](const std::string& v, std::size_t* u) { return std::stoll(v, u); });
+  const auto as_double = whole([](const std::string& v, std::size_t* u) { return std::stod(v, u); });
+  const std::map<std::string, setter> fields{
+      {"--backend", text(&solve_args::backend)},
+      {"--bound", text(&solve_args::bound)},
+      {"--lb2-pairs", text(&solve_args::lb2_pairs)},
+      {"--branching", text(&solve_args::branch)},
+      {"--selection", text(&solve_args::select)},
+      {"--heuristic", text(&solve_args::heuristic)},
+      {"--checkpoint-format", text(&solve_args::checkpoint_format)},
+      {"--gpu-strategy", text(&solve_args::gpu_strategy)},
+      {"--threads", [=](solve_args& a, const std::string& v) { a.threads = as_int(v); }},
+      {"--improver-threads", [=](solve_args& a, const std::string& v) { a.improver_threads = as_int(v); }},
+      {"--ig-iterations", [=](solve_args& a, const std::string& v) { a.ig_iterations = as_int(v); }},
+      {"--time-limit", [=](solve_args& a, const std::string& v) { a.time_limit = as_double(v); }},
+      {"--node-limit", [=](solve_args& a, const std::string& v) { a.node_limit = as_ll(v); }},
+      {"--progress-interval", [=](solve_args& a, const std::string& v) { a.progress_interval = as_double(v); }},
+      {"--checkpoint-interval", [=](solve_args& a, const std::string& v) { a.checkpoint_interval = as_double(v); }},
+  };
+  int refused = 0;
+  for (const auto& [name, set] : fields) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(options_of(pfsp_solve_app()).count(name));
+    for (const std::string& v : probe_values()) {
+      if (pfsp_accepts({name, v})) continue;
+      solve_args a;
+      try {
+        set(a, v);
+      } catch (const std::exception&) {
+        continue;  // not a number: CLI11's type check, which a caller with typed fields cannot fail
+      }
+      EXPECT_THROW(check_solve_args(a), input_error) << name << ' ' << v;
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 100);
+}
+
+TEST(options_schema, ranges_are_pfsps) {
+  // The values pfsp-mpi used to differ on (before it took pfsp solve's registration).
+  EXPECT_TRUE(mpi_accepts({"--ub", "2000000000"}));
+  EXPECT_FALSE(mpi_accepts({"--ub", "2000000001"}));
+  EXPECT_TRUE(mpi_accepts({"--ub", "best-known"}));
+  EXPECT_FALSE(mpi_accepts({"--threads", "0"}));
+  EXPECT_TRUE(mpi_accepts({"--bound", "auto"}));
+  EXPECT_TRUE(mpi_accepts({"--heuristic", "auto"}));
+  EXPECT_TRUE(mpi_accepts({"--local-backend", "cpu"}));
+  EXPECT_FALSE(mpi_accepts({"--local-backend", "cpu", "--backend", "cpu"}));
+  std::string why;
+  EXPECT_FALSE(mpi_accepts({"--selection", "best-first"}, &why));
+  EXPECT_EQ(why, "--selection: not supported by pfsp-mpi (each chunk is solved depth-first)");
+}
+
+}  // namespace
+}  // namespace pfsp::test
