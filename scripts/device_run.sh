@@ -280,7 +280,7 @@ fi
 # (the ranks share the machine's GPUs in turn).
 if has mpi && [ -x "$BUILD/pfsp-mpi" ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-  (cd "$BUILD" && run_logged ctest_mpi 400 ctest -R '^mpi_' --output-on-failure)
+  (cd "$BUILD" && run_logged ctest_mpi 400 ctest -L mpi --output-on-failure)
   for spec in ${MPI_RUNS:-"2:ta021:lb2:--ub 2297" "3:ta023:lb2:" "1:ta023:lb2:"}; do
     IFS=: read -r ranks inst b extra <<<"$spec"
     run_logged "mpi_${ranks}_${inst}" 300 mpirun -n "$ranks" --oversubscribe "$BUILD/pfsp-mpi" "$inst" --bound "$b" \
