@@ -220,7 +220,6 @@ TEST(checkpoint_format, times_hash_tells_instances_apart) {
   EXPECT_EQ(times_hash(a.view()), times_hash(generate_taillard(10, 4, 1).view()));
 }
 
-
 // A state of `count` random open nodes (random permutations and limits, bounds in
 // lb_lo..lb_lo+lb_span), with counts beyond 32 bits and LB2 pairs where m allows.
 search_state synthetic_state(int n, int m, std::size_t count, int lb_lo, int lb_span, std::uint32_t seed) {
@@ -284,8 +283,8 @@ TEST(checkpoint_format, binary_round_trip_is_bit_exact) {
     int lb_lo, lb_span;
     std::size_t bytes_per_node;
   };
-  const shape shapes[] = {{20, 20, 500, 1200, 200, 2 + 1 + 20},     {50, 20, 300, 3000, 4000, 2 + 2 + 50},
-                          {255, 3, 40, 0, 70000, 2 + 4 + 255},      {256, 5, 40, 17, 10, 4 + 1 + 512},
+  const shape shapes[] = {{20, 20, 500, 1200, 200, 2 + 1 + 20},       {50, 20, 300, 3000, 4000, 2 + 2 + 50},
+                          {255, 3, 40, 0, 70000, 2 + 4 + 255},        {256, 5, 40, 17, 10, 4 + 1 + 512},
                           {700, 2, 30, 1 << 30, 65535, 4 + 2 + 1400}, {2, 1, 5, 0, 0, 2 + 1 + 2}};
   for (const shape& sh : shapes) {
     states.push_back(synthetic_state(sh.n, sh.m, sh.count, sh.lb_lo, sh.lb_span, 42));
@@ -297,7 +296,7 @@ TEST(checkpoint_format, binary_round_trip_is_bit_exact) {
     EXPECT_EQ(bytes.size(), fixed + sh.count * sh.bytes_per_node) << sh.n << "x" << sh.m << " span " << sh.lb_span;
   }
   states.push_back(synthetic_state(30, 5, 0, 0, 0, 7));  // no open node, incumbent
-  states.back().best_schedule.clear();                  // ... then none
+  states.back().best_schedule.clear();                   // ... then none
   states.back().best_makespan = 0;
   states.back().ub_option.reset();
   states.back().complete = true;
@@ -472,7 +471,6 @@ TEST(checkpoint_resume, parallel_pieces_from_heuristic_start_prove_the_optimum) 
   }
 }
 
-
 // LB2 over learned pairs (--lb2-pairs learn): the checkpoints record the pairs, the resumed
 // pieces evaluate them, and the pieces add up to the uninterrupted run, sequential and cpu-mt.
 TEST(checkpoint_resume, learned_lb2_pairs_are_recorded_and_pieces_equal_uninterrupted) {
@@ -574,7 +572,6 @@ const sample_checkpoint& sample() {
   }();
   return s;
 }
-
 
 int line_of(const std::string& message, const std::string& file) {
   std::smatch m;
@@ -686,7 +683,6 @@ TEST(checkpoint_errors, mismatched_runs_are_refused) {
   msg = input_error_of([&] { check_resumable(reread, sample().inst, o, "m.ckpt"); });  // ...but wrong
   EXPECT_NE(msg.find("makespan"), std::string::npos) << msg;
 }
-
 
 // The binary sample: the same stopped search as sample().
 const std::string& sample_binary() {
@@ -1011,11 +1007,13 @@ TEST(checkpoint_cli, learned_lb2_pairs_are_recorded_and_enforced) {
 
   test::process_result last;
   for (int k = 0; k < 10; ++k) {
-    std::vector<std::string> args = {"solve", "ta012", "-q", "--resume", ck, "--checkpoint", ck, "--json", json,
-                                     "--node-limit", limit};
+    std::vector<std::string> args = {"solve", "ta012",  "-q", "--resume",     ck,   "--checkpoint",
+                                     ck,      "--json", json, "--node-limit", limit};
     if (k == 0) args.insert(args.end(), {"--lb2-pairs", "learn"});  // the same option: accepted
-    if (k % 2 == 1) args.insert(args.end(), {"--backend", "cpu"});
-    else args.insert(args.end(), {"--backend", "cpu-mt", "--threads", "2"});
+    if (k % 2 == 1)
+      args.insert(args.end(), {"--backend", "cpu"});
+    else
+      args.insert(args.end(), {"--backend", "cpu-mt", "--threads", "2"});
     last = run_pfsp(args);
     if (last.exit_code != 4) break;
   }

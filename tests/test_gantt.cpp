@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "heuristic/neh.hpp"
 #include "base/error.hpp"
+#include "heuristic/neh.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "report/gantt.hpp"

@@ -45,7 +45,7 @@ int bound_of(const bound_data& data, bound_kind kind, const std::vector<job_t>& 
 
 std::vector<std::vector<std::pair<int, int>>> subsets_of(const instance& inst, std::mt19937& rng) {
   std::vector<std::vector<std::pair<int, int>>> out{bound_data::adjacent_pairs(inst.m),
-                                                   learn_pairs(inst, 2, INT_MAX, 2000).pairs};
+                                                    learn_pairs(inst, 2, INT_MAX, 2000).pairs};
   std::vector<std::pair<int, int>> all;
   for (int k = 0; k < inst.m; ++k)
     for (int l = k + 1; l < inst.m; ++l) all.emplace_back(k, l);

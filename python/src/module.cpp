@@ -24,8 +24,8 @@
 
 #include "app/cli.hpp"
 #include "app/solve_api.hpp"
-#include "heuristic/neh.hpp"
 #include "base/error.hpp"
+#include "heuristic/neh.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
 #include "report/gantt.hpp"

@@ -11,8 +11,8 @@
 #include <ostream>
 #include <sstream>
 
-#include "app_commit.hpp"  // generated at build time: PFSP_GIT_COMMIT
 #include "app/cli.hpp"
+#include "app_commit.hpp"  // generated at build time: PFSP_GIT_COMMIT
 #include "base/error.hpp"
 
 namespace pfsp {

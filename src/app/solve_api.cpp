@@ -273,8 +273,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   // intact); a failed final write is an error after the result has been printed.
   bool last_write_ok = true;
   std::size_t last_open = 0;
-  int writes = 0;              // checkpoints written
-  double write_seconds = 0;    // serializing and writing them (the solver's pause is longer: it
+  int writes = 0;                 // checkpoints written
+  double write_seconds = 0;       // serializing and writing them (the solver's pause is longer: it
   double last_write_seconds = 0;  // also gathers the state)
   std::string last_write_error;
   if (!a.checkpoint.empty()) {

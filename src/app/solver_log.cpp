@@ -94,9 +94,9 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
 }
 
 std::string solver_log_columns() {
-  return std::string(1, ' ') + right("time", w_time) + right("nodes", w_nodes) + right("nodes/s", w_rate) + right("open", w_open) +
-         right("incumbent", w_inc) + right("global lb", w_lb) + right("gap", w_gap) + right("done", w_done) +
-         right("left", w_left);
+  return std::string(1, ' ') + right("time", w_time) + right("nodes", w_nodes) + right("nodes/s", w_rate) +
+         right("open", w_open) + right("incumbent", w_inc) + right("global lb", w_lb) + right("gap", w_gap) +
+         right("done", w_done) + right("left", w_left);
 }
 
 std::string solver_log_row(const progress_info& p, bool improved) {
@@ -105,8 +105,9 @@ std::string solver_log_row(const progress_info& p, bool improved) {
   std::string left_cell = "-";
   if (tree)
     left_cell = p.forecast_seconds < 0 && std::isfinite(p.forecast_seconds) ? "?" : log_duration(p.forecast_seconds);
-  return std::string(1, improved ? '*' : ' ') + right(log_duration(p.elapsed), w_time) + right(log_count(p.nodes, w_nodes - 2), w_nodes) +
-         right(log_rate(rate), w_rate) + right(log_count(p.open, w_open - 2), w_open) +
+  return std::string(1, improved ? '*' : ' ') + right(log_duration(p.elapsed), w_time) +
+         right(log_count(p.nodes, w_nodes - 2), w_nodes) + right(log_rate(rate), w_rate) +
+         right(log_count(p.open, w_open - 2), w_open) +
          right(has_incumbent(p.best) ? std::to_string(p.best) : "-", w_inc) +
          right(p.global_lb >= 0 ? std::to_string(p.global_lb) : "-", w_lb) +
          right(log_gap(p.best, p.global_lb), w_gap) + right(log_percent(tree ? p.tree_done : p.explored), w_done) +

@@ -404,7 +404,8 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   {
     const std::uint32_t v = r.get<std::uint32_t>(8);
     if (v != search_state::binary_format_version)
-      r.fail(8, "checkpoint format version " + std::to_string(v) + " is not supported; this pfsp reads binary version " +
+      r.fail(8, "checkpoint format version " + std::to_string(v) +
+                    " is not supported; this pfsp reads binary version " +
                     std::to_string(search_state::binary_format_version) + " and text version " +
                     std::to_string(search_state::format_version));
   }
@@ -430,8 +431,8 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
     r.fail(28, "--ub " + std::to_string(ub) + " without its flag; expected 0");
   s.threshold = static_cast<int>(r.field<std::int32_t>(32, "threshold", 0, INT_MAX));
   const bool has_incumbent = (flags & flag_incumbent) != 0;
-  s.best_makespan =
-      static_cast<int>(r.field<std::int32_t>(36, "incumbent makespan", has_incumbent ? 1 : 0, has_incumbent ? INT_MAX : 0));
+  s.best_makespan = static_cast<int>(
+      r.field<std::int32_t>(36, "incumbent makespan", has_incumbent ? 1 : 0, has_incumbent ? INT_MAX : 0));
   s.complete = (flags & flag_complete) != 0;
   const auto lb_base = static_cast<std::int32_t>(r.field<std::int32_t>(40, "lb base", 0, INT_MAX));
   s.times_hash = r.get<std::uint64_t>(44);
@@ -442,11 +443,12 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   s.stats.explored = r.non_negative(84, "explored");
   s.stats.total_seconds = r.non_negative(92, "elapsed seconds");
   s.stats.bound_seconds = r.non_negative(100, "bound seconds");
-  const auto name_bytes = static_cast<std::size_t>(r.field<std::uint32_t>(108, "instance name length", 0, max_text_bytes));
+  const auto name_bytes =
+      static_cast<std::size_t>(r.field<std::uint32_t>(108, "instance name length", 0, max_text_bytes));
   const auto backend_bytes = static_cast<std::size_t>(r.field<std::uint32_t>(112, "backend length", 0, max_text_bytes));
   const long long all_pairs = static_cast<long long>(s.m) * (s.m - 1) / 2;
-  const auto pair_count = static_cast<std::size_t>(
-      r.field<std::uint32_t>(116, "LB2 pair count", 0, s.bound == bound_kind::lb1 ? 0 : std::min(all_pairs, 1LL << 32)));
+  const auto pair_count = static_cast<std::size_t>(r.field<std::uint32_t>(
+      116, "LB2 pair count", 0, s.bound == bound_kind::lb1 ? 0 : std::min(all_pairs, 1LL << 32)));
   const auto stacks = static_cast<std::size_t>(r.field<std::uint32_t>(120, "stack count", 0, max_stacks));
   const std::uint64_t count = r.get<std::uint64_t>(124);
 
@@ -462,8 +464,8 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   if (fixed > size || count > (size - fixed) / record)
     r.fail("truncated or inconsistent: " + what_header + ", more than the file's " + std::to_string(size) + " bytes");
   if (fixed + count * record != size)
-    r.fail("inconsistent: " + what_header + ", " + std::to_string(fixed + count * record) + " bytes in all; the file has " +
-           std::to_string(size) + " (trailing bytes?)");
+    r.fail("inconsistent: " + what_header + ", " + std::to_string(fixed + count * record) +
+           " bytes in all; the file has " + std::to_string(size) + " (trailing bytes?)");
   {
     const std::uint64_t stated = r.get<std::uint64_t>(size - checksum_bytes);
     const std::uint64_t actual = block_checksum(r.at(0), size - checksum_bytes);
@@ -498,8 +500,8 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   for (std::size_t k = 0; k < stacks; ++k, at += 8) {
     const std::uint64_t stack = r.get<std::uint64_t>(at);
     if (stack > count - total)
-      r.fail(at, "stack " + std::to_string(k) + " of " + std::to_string(stack) + " nodes: the stacks hold more than the " +
-                     std::to_string(count) + " open nodes");
+      r.fail(at, "stack " + std::to_string(k) + " of " + std::to_string(stack) +
+                     " nodes: the stacks hold more than the " + std::to_string(count) + " open nodes");
     total += stack;
     s.stack_sizes.push_back(static_cast<std::size_t>(stack));
   }
