@@ -318,15 +318,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     if (text_checkpoint && !pairs.empty())
       throw input_error("--checkpoint-format text cannot record the checkpoint's LB2 machine pairs (" +
                         describe_lb2_pairs(pairs, inst.m) + "); use --checkpoint-format binary");
-    if (!pairs.empty()) {
-      info.lb2_pairs = "checkpoint:";
-      for (const auto& [k, l] : pairs) {
-        info.lb2_pairs += ' ';
-        info.lb2_pairs += std::to_string(k + 1);
-        info.lb2_pairs += '-';
-        info.lb2_pairs += std::to_string(l + 1);
-      }
-    }
+    if (!pairs.empty()) info.lb2_pairs = describe(lb2_pairs_choice{"checkpoint", pairs, 0});
   } else if (lb2_pairs != "all") {
     lb2_pairs_choice c = check_lb2_pairs(inst, lb2_pairs, opt.bound, text_checkpoint);
     pair_note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
