@@ -6,7 +6,7 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,scale,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   PFSP_COMMIT=abc1234 (the commit stamped into results: pass the local HEAD, the copy's .git is stale)
@@ -58,7 +58,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
-TARGETS="pfsp pfsp_bench_checkpoint pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"
+TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"}
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -287,6 +287,41 @@ if has mpi && [ -x "$BUILD/pfsp-mpi" ]; then
       --local-backend gpu --branching min-min $extra
     grep -hE "^(status|makespan|nodes|time|note)" "$LOGS/mpi_${ranks}_${inst}.log" | tee -a "$SUMMARY"
   done
+fi
+
+# Strong scaling over this machine's GPUs (issue 11): for k in SCALE_GPUS (those <= the GPUs
+# present), `pfsp solve --devices 0..k-1` and `mpirun -n k+1 pfsp-mpi --backend gpu` (rank 0 hands
+# out chunks, one worker rank per GPU) on SCALE_PROVE (from --ub = the optimum: every k explores
+# the same tree) and SCALE_SLICE instances for SCALE_LIMIT seconds from best known + 1 (nodes/s).
+# Each run's JSON is kept; bench/scale_table.py prints efficiency T1/(k Tk) and idle shares.
+if has scale; then
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+  mkdir -p "$LOGS/scale"
+  for k in ${SCALE_GPUS:-1 2 4 8}; do
+    ((k > ngpu)) && continue
+    devs=$(seq -s, 0 $((k - 1)))
+    for inst in ${SCALE_PROVE:-ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030} ${SCALE_SLICE:-ta056}; do
+      ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+      lim=() uarg=(--ub "$ub")
+      if [[ " ${SCALE_SLICE:-ta056} " == *" $inst "* ]]; then lim=(--time-limit "${SCALE_LIMIT:-30}"); uarg=(--ub $((ub + 1))); fi
+      for front in ${SCALE_FRONTS:-devices mpi}; do
+        [[ $front == mpi && ! -x "$BUILD/pfsp-mpi" ]] && continue
+        j=$LOGS/scale/${front}_g${k}_${inst}.json
+        if [[ $front == devices ]]; then
+          timeout 600 "$PFSP" solve "$inst" --backend gpu --devices "$devs" "${uarg[@]}" "${lim[@]}" --no-progress -q \
+            --json "$j" ${SCALE_ARGS:-} >"${j%.json}.log" 2>&1
+        else
+          CUDA_VISIBLE_DEVICES=$devs timeout 600 mpirun -n $((k + 1)) --oversubscribe "$BUILD/pfsp-mpi" "$inst" --backend gpu \
+            "${uarg[@]}" "${lim[@]}" -q --json "$j" ${SCALE_MPI_ARGS:-} >"${j%.json}.log" 2>&1
+        fi
+        say "scale $front k=$k $inst: rc=$?"
+      done
+    done
+  done
+  python3 "$ROOT/bench/scale_table.py" --out "$OUT/scale.json" --commit "${PFSP_COMMIT:-}" \
+    --device "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$LOGS"/scale/*.json \
+    | tee "$OUT/scale.txt" | tee -a "$SUMMARY"
 fi
 
 # The papers' Tables III-V on one instance: whole proofs (--ub = optimum) per pool size, kernel

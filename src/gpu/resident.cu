@@ -1088,6 +1088,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   double last_stats = -1.0;
   int feed_improvements = 0;
   double device_seconds = 0;
+  // Per engine: seconds in run() (busy), seconds waiting for work while idle, and the thread's
+  // whole life (issue 11's idle share: idle / life).
+  std::vector<double> engine_busy(E, 0.0), engine_idle(E, 0.0), engine_life(E, 0.0);
 
   auto take_leaf = [&](loop_engine<Job>& eng) {
     const loop_state& s = eng.state();
@@ -1104,6 +1107,16 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
 
   auto worker = [&](std::size_t e) {
     loop_engine<Job>& eng = *engines[e];
+    const auto born = steady::now();
+    struct life_guard {  // the thread's life, recorded under mu on every way out
+      std::mutex& mu;
+      double& life;
+      steady::time_point born;
+      ~life_guard() {
+        std::lock_guard l(mu);
+        life = std::chrono::duration<double>(steady::now() - born).count();
+      }
+    } life{mu, engine_life[e], born};
     int batch = 1;
     // Block-size tuning: each candidate bounds kTuneBatches batches of full pools (the ramp-up
     // from the root does not count), then the highest rate of children a second is kept.
@@ -1153,7 +1166,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
               }
               cv.notify_all();
             }
+            const auto w0 = steady::now();
             cv.wait(lock);
+            if (idle[e]) engine_idle[e] += std::chrono::duration<double>(steady::now() - w0).count();
           }
         }
         eng.push(got);
@@ -1204,6 +1219,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
         if (dt > 0.010 && batch > 1) batch /= 2;
         std::unique_lock lock(mu);
         device_seconds += dt;
+        engine_busy[e] += dt;
         published[e] = s;
         if (s.found && s.best < global_best.load()) {
           take_leaf(eng);
@@ -1407,9 +1423,19 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   if (engines[0]->candidates().size() > 1 && tune_notes.empty())
     r.notes.push_back("block size not tuned (too few full pools): " +
                       std::to_string(engines[0]->candidates()[engines[0]->selected()]) + " threads");
-  if (E > 1)
+  if (E > 1) {
     r.notes.push_back(std::to_string(donations) + " donations of work between engines (" +
                       std::to_string(donated_nodes) + " nodes)");
+    // One line per engine: what it branched, how long it ran batches, how long it waited for work.
+    std::ostringstream b;
+    b << "engines' time (busy in batches / idle waiting for work / thread life):";
+    for (std::size_t e = 0; e < E; ++e)
+      b << (e ? "; " : " ") << "engine " << e << " (device " << devices[e] << ") branched "
+        << published[e].branched << ", busy " << fixed(engine_busy[e], 3) << " s, idle " << fixed(engine_idle[e], 3)
+        << " s = " << fixed(engine_life[e] > 0 ? 100.0 * engine_idle[e] / engine_life[e] : 0.0, 1) << " %, life "
+        << fixed(engine_life[e], 3) << " s";
+    r.notes.push_back(b.str());
+  }
   return r;
 }
 

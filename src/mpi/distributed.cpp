@@ -1,8 +1,10 @@
 #include "mpi/distributed.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -114,6 +116,18 @@ std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::
   return out;
 }
 
+// Every rank's time (seconds solving chunks, seconds from entering solve_distributed to the last
+// chunk's answer, branched nodes) gathered on rank 0 (issue 11's idle share per worker).
+struct rank_time {
+  double busy = 0, life = 0, branched = 0;
+};
+std::vector<rank_time> gather_times(MPI_Comm comm, int rank, int size, const rank_time& mine) {
+  std::vector<rank_time> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  const double send[3] = {mine.busy, mine.life, mine.branched};
+  check(MPI_Gather(send, 3, MPI_DOUBLE, rank == 0 ? &all[0].busy : nullptr, 3, MPI_DOUBLE, 0, comm), "MPI_Gather");
+  return all;
+}
+
 }  // namespace
 
 solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
@@ -137,8 +151,12 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
     return solve_chunk(o, incumbent(ub, {}));
   };
 
+  using steady = std::chrono::steady_clock;
+  const auto entered = steady::now();
+  auto since = [](steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); };
   if (rank != 0) {
     // Worker: ask, solve, answer, until told to stop.
+    rank_time times;
     solve_stats mine;
     solve_result last;
     bool have = false;
@@ -160,10 +178,15 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
         for (int i = 0; i < n; ++i) f.perm[static_cast<std::size_t>(i)] = static_cast<job_t>(w[at++]);
       }
       // The threshold only matters as the pruning value here: ub carries the best known.
+      const auto t0 = steady::now();
       last = solve_here(nodes, ub, left, ub);
+      times.busy += since(t0);
       mine += last.stats;
       have = true;
     }
+    times.life = since(entered);
+    times.branched = static_cast<double>(mine.branched);
+    gather_times(comm, rank, size, times);
     solve_result r;
     r.stats = mine;
     r.status = solve_status::optimal;
@@ -216,6 +239,8 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
       }
     }
   }
+  const double frontier_seconds_end = since(entered);
+  const std::vector<rank_time> times = gather_times(comm, rank, size, rank_time{0, frontier_seconds_end, 0});
   for (const frontier_node& f : frontier) open_min = std::min(open_min, f.meta.lb);
   if (!frontier.empty() && stop == solve_status::optimal) stop = solve_status::interrupted;
   solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
@@ -223,6 +248,18 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
   r.notes.push_back("frontier of " + std::to_string(frontier_size) + " nodes built on rank 0, " +
                     std::to_string(chunks) + " chunks of up to " + std::to_string(chunk) + " nodes solved by " +
                     (workers ? std::to_string(workers) + " worker rank" + (workers == 1 ? "" : "s") : "rank 0"));
+  if (workers) {
+    std::string line = "workers' time (busy solving chunks / idle waiting for rank 0 / life):";
+    for (int k = 1; k < size; ++k) {
+      const rank_time& t = times[static_cast<std::size_t>(k)];
+      const double idle = std::max(0.0, t.life - t.busy);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s rank %d branched %.0f, busy %.3f s, idle %.3f s = %.1f %%, life %.3f s",
+                    k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life);
+      line += buf;
+    }
+    r.notes.push_back(line);
+  }
   return r;
 }
 

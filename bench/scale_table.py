@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Strong-scaling table of scripts/device_run.sh's `scale` stage (issue 11).
+
+Reads the runs' JSON files, named FRONT_gK_INSTANCE.json (FRONT: devices = `pfsp solve --devices`,
+mpi = `mpirun -n K+1 pfsp-mpi --backend gpu`; K GPUs), and prints per front end and K:
+- proofs (runs that ended optimal or proven_bound): total time, total search time (time minus
+  the devices' setup), branched nodes, efficiency T1 / (K * TK) on the search time and on the time;
+- slices (runs stopped by the time limit): nodes/s and its ratio to K = 1's;
+- the idle share of each engine or worker rank (from the run's notes), summed over the proofs.
+With --out, writes the rows as JSON stamped with commit, device and command.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+from collections import defaultdict
+
+NAME = re.compile(r"(devices|mpi)_g(\d+)_(ta\d+)\.json$")
+# "engine 0 (device 0) branched N, busy X s, idle Y s = Z %, life L s" / "rank 1 branched ..."
+PART = re.compile(r"(engine|rank) (\d+)(?: \(device \d+\))? branched (\d+), busy ([\d.]+) s, idle ([\d.]+) s = [\d.]+ %, life ([\d.]+) s")
+
+
+def load(paths):
+    runs = []
+    for p in paths:
+        m = NAME.search(os.path.basename(p))
+        if not m:
+            continue
+        try:
+            j = json.load(open(p))
+        except (OSError, ValueError) as e:
+            print(f"scale_table: {p}: {e}", file=sys.stderr)
+            continue
+        parts = []
+        for note in j.get("notes", []):
+            if note.startswith("engines' time") or note.startswith("workers' time"):
+                parts = [(int(a), int(b), float(c), float(d), float(e)) for _, a, b, c, d, e in PART.findall(note)]
+        runs.append({
+            "front": m.group(1), "gpus": int(m.group(2)), "instance": m.group(3),
+            "status": j["status"], "branched": j["nodes"]["branched"],
+            "time": j["time_seconds"], "setup": j.get("setup_seconds", 0.0),
+            "parts": parts,  # (index, branched, busy, idle, life)
+        })
+    return runs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--out")
+    ap.add_argument("--commit", default="")
+    ap.add_argument("--device", default="")
+    a = ap.parse_args()
+    files = [f for pat in a.files for f in glob.glob(pat)] or a.files
+    runs = load(files)
+    if not runs:
+        print("scale_table: no runs", file=sys.stderr)
+        return 1
+    rows = []
+    by = defaultdict(list)
+    for r in runs:
+        by[(r["front"], r["gpus"], r["status"] in ("optimal", "proven_bound"))].append(r)
+    fronts = sorted({r["front"] for r in runs})
+    ks = sorted({r["gpus"] for r in runs})
+    print(f"# strong scaling, {a.device or 'device ?'}, commit {a.commit or '?'}")
+    print("| front end | GPUs | proofs | branched | time (s) | search (s) | eff. (search) | eff. (time) | idle share per engine/rank (%) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    base = {}
+    for f in fronts:
+        for k in ks:
+            p = by.get((f, k, True), [])
+            if not p:
+                continue
+            insts = sorted(r["instance"] for r in p)
+            t = sum(r["time"] for r in p)
+            s = sum(r["time"] - r["setup"] for r in p)
+            n = sum(r["branched"] for r in p)
+            idle = defaultdict(float)
+            life = defaultdict(float)
+            for r in p:
+                for idx, _, _, i, l in r["parts"]:
+                    idle[idx] += i
+                    life[idx] += l
+            shares = [100.0 * idle[i] / life[i] if life[i] else 0.0 for i in sorted(idle)]
+            if k == 1 or f not in base:
+                base.setdefault(f, (k, t, s))
+            k0, t0, s0 = base[f]
+            eff_s = s0 * k0 / (k * s) if s else 0.0
+            eff_t = t0 * k0 / (k * t) if t else 0.0
+            print(f"| {f} | {k} | {len(p)} ({insts[0]}..{insts[-1]}) | {n:,} | {t:.2f} | {s:.2f} | {100 * eff_s:.1f} % | "
+                  f"{100 * eff_t:.1f} % | {' / '.join(f'{x:.1f}' for x in shares) or '-'} |")
+            rows.append({"kind": "proofs", "front": f, "gpus": k, "instances": insts, "branched": n, "time_s": t,
+                         "search_s": s, "efficiency_search": eff_s, "efficiency_time": eff_t, "idle_share_pct": shares})
+    print()
+    print("| front end | GPUs | slice | seconds | branched | M nodes/s | x vs 1 GPU | idle share per engine/rank (%) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    rate1 = {}
+    for f in fronts:
+        for k in ks:
+            for r in sorted(by.get((f, k, False), []), key=lambda r: r["instance"]):
+                rate = r["branched"] / max(r["time"] - r["setup"], 1e-9)
+                if k == 1:
+                    rate1[(f, r["instance"])] = rate
+                x = rate / rate1[(f, r["instance"])] if (f, r["instance"]) in rate1 else 0.0
+                shares = [100.0 * i / l if l else 0.0 for _, _, _, i, l in r["parts"]]
+                print(f"| {f} | {k} | {r['instance']} ({r['status']}) | {r['time']:.1f} | {r['branched']:,} | "
+                      f"{rate / 1e6:.1f} | {x:.2f} | {' / '.join(f'{s:.1f}' for s in shares) or '-'} |")
+                rows.append({"kind": "slice", "front": f, "gpus": k, "instance": r["instance"], "status": r["status"],
+                             "time_s": r["time"], "branched": r["branched"], "nodes_per_s": rate, "speedup": x,
+                             "idle_share_pct": shares})
+    if a.out:
+        with open(a.out, "w") as fh:
+            json.dump({"commit": a.commit, "device": a.device, "command": " ".join(sys.argv), "rows": rows}, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
