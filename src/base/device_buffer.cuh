@@ -126,7 +126,13 @@ class pinned_buffer {
 
 class cuda_stream {
  public:
+  // A stream belongs to the device current when it is created: the first constructor uses the
+  // current one, the second makes `device` current first (and leaves it current).
   cuda_stream() { PFSP_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  explicit cuda_stream(int device) {
+    PFSP_CUDA_TRY(cudaSetDevice(device));
+    PFSP_CUDA_TRY(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+  }
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
   ~cuda_stream() {

@@ -449,7 +449,7 @@ class loop_engine {
  public:
   loop_engine(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const loop_settings& ls,
               int device, double memory_share)
-      : n_(data.view().inst.n), device_(device), profile_(opt.profile) {
+      : n_(data.view().inst.n), device_(device), profile_(opt.profile), stream_(device) {
     gpu_policy table_policy = policy;
     table_policy.streams = 1;
     table_policy.device = device;
@@ -941,6 +941,8 @@ class loop_engine {
   device_buffer<unsigned char> temp_;
   loop_view<Job> v_{};
   pool_view pv_;
+  // Created on device_ (a stream made while another device was current ran the graphs there, on
+  // this device's pointers: illegal addresses on every engine but device 0's, found on 2 H100s).
   cuda_stream stream_;
   std::vector<int> tpbs_;
   std::vector<cudaGraph_t> graphs_;

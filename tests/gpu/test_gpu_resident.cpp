@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <numeric>
+#include <sstream>
 
 #include "base/error.hpp"
 #include "bound/pair_learning.hpp"
@@ -402,7 +404,7 @@ TEST(GpuResident, CheckpointPiecesKeepLearnedPairs) {
   EXPECT_THROW(gpu::solve_resident(all_pairs, again, p, incumbent()), input_error);
 }
 
-// Several loop engines (here on one device: the coordination is the same as across devices)
+// Several loop engines (here on one device; EnginesOnEveryDevice below runs them across devices)
 // share the work and the incumbent: brute-force optima on small instances for every bound and
 // rule, and with the optimum as ub exactly the one-engine search's nodes, work having moved.
 TEST(GpuResident, SeveralEnginesShareTheSearch) {
@@ -460,6 +462,58 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
   const neh_result h = neh(inst);
   const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
   expect_optimal(inst, r, inst.known->ub, "ta017 two engines from NEH");
+}
+
+// Engines on devices other than the current one (a machine with two or more GPUs; skipped
+// elsewhere): each device alone, every device, and the devices in reverse order prove ta014 and
+// ta017 from the optimum with exactly device 0's node counts, and find ta017's optimum from NEH.
+// Found on 2 H100s: an engine's stream was created on the device current before it, and its
+// graphs ran there on the other device's pointers.
+TEST(GpuResident, EnginesOnEveryDevice) {
+  PFSP_REQUIRE_GPU();
+  const int count = gpu::device_count();
+  if (count < 2) GTEST_SKIP() << "one CUDA device: needs two or more";
+  std::vector<std::vector<int>> layouts;
+  for (int d = 0; d < count; ++d) layouts.push_back({d});
+  std::vector<int> all(static_cast<std::size_t>(count));
+  std::iota(all.begin(), all.end(), 0);
+  layouts.push_back(all);
+  layouts.emplace_back(all.rbegin(), all.rend());
+  layouts.push_back({count - 1, count - 1, 0});
+  for (const char* name : {"ta014", "ta017"}) {
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb1_lb2;
+    opt.branch = branching::min_min;
+    opt.initial_ub = inst.known->ub;
+    gpu::gpu_policy p;
+    p.pool_size = 16384;
+    const solve_result ref = gpu::solve_resident(data, opt, p, incumbent());
+    for (const std::vector<int>& devs : layouts) {
+      std::ostringstream out;
+      out << name << " devices";
+      for (int d : devs) out << ' ' << d;
+      const std::string label = out.str();
+      p.devices = devs;
+      const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+      EXPECT_EQ(r.lower_bound, inst.known->ub) << label;
+      EXPECT_EQ(r.stats.branched, ref.stats.branched) << label;
+      EXPECT_EQ(r.stats.bounds, ref.stats.bounds) << label;
+      EXPECT_EQ(r.stats.pruned, ref.stats.pruned) << label;
+      EXPECT_EQ(r.stats.leaves, ref.stats.leaves) << label;
+    }
+  }
+  const instance inst = taillard_instance("ta017");
+  const bound_data data(inst);
+  solve_options opt;
+  opt.bound = bound_kind::lb1_lb2;
+  gpu::gpu_policy p;
+  p.pool_size = 8192;
+  p.devices = all;
+  const neh_result h = neh(inst);
+  const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
+  expect_optimal(inst, r, inst.known->ub, "ta017 on every device from NEH");
 }
 
 TEST(GpuResident, RefusesWhatItCannotRun) {
