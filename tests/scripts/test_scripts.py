@@ -169,5 +169,39 @@ class PlotTables(unittest.TestCase):
         self.assertIn("not found", r.stderr)
 
 
+class ScaleTable(unittest.TestCase):
+    """bench/scale_table.py: efficiency T1 / (k Tk) and idle shares from the runs' JSON."""
+
+    def write(self, d, name, status, branched, time, setup, note=None):
+        j = {"status": status, "nodes": {"branched": branched}, "time_seconds": time, "setup_seconds": setup,
+             "notes": [note] if note else []}
+        with open(os.path.join(d, name), "w") as fh:
+            json.dump(j, fh)
+
+    def test_efficiency_and_idle(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "devices_g1_ta021.json", "proven_bound", 1000, 2.0, 0.0)
+            self.write(d, "devices_g2_ta021.json", "proven_bound", 1000, 1.5, 0.25,
+                       "engines' time (busy in batches / idle waiting for work / thread life): "
+                       "engine 0 (device 0) branched 600, busy 1.0 s, idle 0.2 s = 16.7 %, life 1.2 s; "
+                       "engine 1 (device 1) branched 400, busy 0.6 s, idle 0.6 s = 50.0 %, life 1.2 s")
+            self.write(d, "devices_g1_ta056.json", "time_limit", 5000, 10.0, 0.0)
+            self.write(d, "devices_g2_ta056.json", "time_limit", 9000, 10.0, 0.0)
+            out = os.path.join(d, "scale.json")
+            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
+            text = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out,
+                                   "--commit", "abc", "--device", "GPU"] + files,
+                                  check=True, capture_output=True, text=True).stdout
+            self.assertIn("commit abc", text)
+            rows = json.load(open(out))["rows"]
+            two = [r for r in rows if r["kind"] == "proofs" and r["gpus"] == 2][0]
+            # search time: 2.0 on one GPU, 1.25 on two: 2.0 / (2 * 1.25) = 0.8; time: 2.0 / 3.0.
+            self.assertAlmostEqual(two["efficiency_search"], 0.8)
+            self.assertAlmostEqual(two["efficiency_time"], 2.0 / 3.0)
+            self.assertEqual([round(x, 1) for x in two["idle_share_pct"]], [16.7, 50.0])
+            slice2 = [r for r in rows if r["kind"] == "slice" and r["gpus"] == 2][0]
+            self.assertAlmostEqual(slice2["speedup"], 1.8)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
