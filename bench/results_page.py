@@ -143,9 +143,12 @@ def render_bench_group(paths):
 
     for j in bounds:
         name = next(n for n in files if meta.get(n) is j["machine"] or meta.get(n) == j["machine"])
-        txt = summarize.section_bounds([j])
+        # On a machine of 2 hardware threads the runs shared their cores: per second of thread CPU time.
+        clock = "cpu" if j["machine"].get("hardware_threads", 99) <= 2 else "wall"
+        txt = summarize.section_bounds([j], clock=clock)
         txt = "\n".join(l for l in txt.splitlines() if not l.startswith("<!--"))
-        out.append((f"pfsp_bench_bounds, `{rel(d)}`: ns per bound (root and split nodes)",
+        per = "per CPU second" if clock == "cpu" else "wall clock"
+        out.append((f"pfsp_bench_bounds, `{rel(d)}`: ns per bound, {per} (root and split nodes)",
                     prov([name], name) + "\n\nPrefix-only and suffix-only nodes: the `.md` beside the JSON.",
                     txt))
     if not solve:
@@ -362,8 +365,6 @@ def build():
                 bench_groups.setdefault(os.path.dirname(f), []).append(f)
                 continue
             if kind == "pfsp_bench_checkpoint":
-                if ".md" in stems[stem(f)]:
-                    continue  # the program's own table is the .md beside it
                 by_topic[topic_of(f)].append((f, render_checkpoint_json(f)))
             elif os.path.basename(f) == "scale.json":
                 by_topic[topic_of(f)].append((f, render_scale(f)))
@@ -374,10 +375,8 @@ def build():
             else:
                 by_topic[topic_of(f)].append((f, render_json_generic(f)))
         elif ext == ".md":
-            if ".json" in stems[stem(f)] and "bench/results/2026-11-21" in f:
-                continue  # a benchmark program's own table; the JSON beside it is tabulated
-            if ".json" in stems[stem(f)] and "checkpoint" not in f:
-                continue
+            if ".json" in stems[stem(f)]:
+                continue  # a program's own table; the JSON beside it is tabulated
             r = render_markdown(f)
             if r is None:
                 for topic, title, pv, body in legacy_sections(f):
