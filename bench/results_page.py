@@ -211,7 +211,7 @@ def render_scale(p):
         keys = [k for k in sl[0] if k not in ("kind",)]
         srows = [[fmt_cell(r.get(k)) for k in keys] for r in sl]
         body += "\n\n" + summarize.md(keys, srows)
-    return [("Strong scaling (bench/scale_table.py)", provenance(p, j.get("commit"), j.get("device"), j.get("command")),
+    return [("strong scaling", provenance(p, j.get("commit"), j.get("device"), j.get("command")),
              body)]
 
 
@@ -285,7 +285,7 @@ HEADER_KEYS = {"commit": r"commit[: ]\s*([0-9a-f]{7,40})", "device": r"device: (
 def render_text(p):
     text = open(p).read().rstrip("\n")
     commit = re.search(HEADER_KEYS["commit"], text)
-    device = re.search(HEADER_KEYS["device"], text)
+    device = re.search(HEADER_KEYS["device"], text) or re.search(r"^# strong scaling, ([^,]+(?:, [^,]+)*?), commit", text)
     m = re.search(r"_([0-9a-f]{7})(?:\.txt)$", p)  # a commit in the file name (e.g. _before_fix_08a19ad)
     c = commit.group(1) if commit else (m.group(1) if m else None)
     fence = "````" if "```" in text else "```"
@@ -428,7 +428,7 @@ def render_page(by_topic):
             for ttl, pv, body in tables:
                 head = ttl if ttl else os.path.basename(f)
                 if not ttl or ttl in ("hard_table.py rows", "runs", "pfsp --json result", "pfsp_bench_checkpoint",
-                                      "Strong scaling (bench/scale_table.py)"):
+                                      "strong scaling"):
                     head = f"{folder_of(f)}: {os.path.basename(f)}" + (f" ({ttl})" if ttl else "")
                 n = seen_titles.get(head, 0)
                 seen_titles[head] = n + 1
