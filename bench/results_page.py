@@ -72,6 +72,18 @@ def folder_of(p):
     return parts[2] if parts[:2] == ["bench", "results"] and len(parts) > 3 else os.path.dirname(rel(p))
 
 
+def folder_device(folder):
+    """The device a date-device folder's name gives, for sources that do not state theirs."""
+    m = re.match(r"\d{4}-\d\d-\d\d-(h100|h200)(?:x(\d+))?$", folder)
+    if m:
+        n = f"{m.group(2)} x " if m.group(2) else ""
+        return f"{n}NVIDIA {m.group(1).upper()} (from the folder's name)"
+    m = re.match(r"\d{4}-\d\d-\d\d-(\d+)core", folder)
+    if m:
+        return f"{m.group(1)}-core host, no GPU (from the folder's name)"
+    return None
+
+
 def topic_of(p):
     r = rel(p)
     for pat, t in TOPIC_RULES:
@@ -83,6 +95,8 @@ def topic_of(p):
 def provenance(p, commit=None, device=None, command=None, date=None, extra=None):
     bits = [f"source {link(p)}", f"folder `{folder_of(p)}`"]
     bits.append(f"commit {commit}" if commit else "commit not stated in the source")
+    if not device:
+        device = folder_device(folder_of(p))
     bits.append(f"device: {device}" if device else "device not stated in the source")
     if date:
         bits.append(f"date {date}")
@@ -316,9 +330,30 @@ def render_markdown(p):
     if commit is None:
         m = re.search(r"commit (\w{7,40})", text)
         commit = m.group(1) if m else None
+    extra = readme_entry(p)
+    if extra:
+        if commit is None:
+            m = re.search(r"commit\s+([0-9a-f]{7,40})", extra)
+            commit = f"{m.group(1)} (as the folder's README records it)" if m else None
+        if dev is None:
+            m = re.search(r"(NVIDIA H[12]00[^,;)]*|H[12]00|2-core development machine|2-core)", extra)
+            dev = f"{m.group(1)} (as the folder's README records it)" if m else None
     text = "\n".join(body)
     text = re.sub(r"^(#{1,3}) ", lambda m: "#" * (len(m.group(1)) + 3) + " ", text, flags=re.M)
-    return [("", provenance(p, commit, dev, cmd), text)]
+    pv = provenance(p, commit, dev, cmd)
+    if extra:
+        pv += f"\n\n*The folder's README on this file:* {extra}"
+    return [("", pv, text)]
+
+
+def readme_entry(p):
+    """The '- `NAME` — ...' entry of the README beside a generated table (docs/results, docs/plots)."""
+    readme = os.path.join(os.path.dirname(p), "README.md")
+    if not os.path.exists(readme) or not rel(p).startswith("docs"):
+        return None
+    text = open(readme).read()
+    m = re.search(r"^- `" + re.escape(os.path.basename(p)) + r"` — (.*?)(?=^- |\Z)", text, flags=re.M | re.S)
+    return " ".join(m.group(1).split()) if m else None
 
 
 def legacy_sections(p):
