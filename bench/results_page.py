@@ -55,6 +55,7 @@ TOPIC_RULES = [
     (r"sass_|docs/plots/", "gpu-kernels"),
     (r"prove_.*cpu", "cpu-solve"),
     (r"prove_|device_run_summary", "gpu-solve"),
+    (r"python_gpu", "gpu-solve"),
 ]
 
 
