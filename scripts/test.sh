@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command: configure (CUDA compiled when nvcc exists), build, run the tests.
+# The README's test command: check docs/results.md is current (bench/results_page.py --check),
+# configure (CUDA compiled when nvcc exists), build, run the tests.
 # CPU-labelled tests always; GPU-labelled tests too when a CUDA device is present; then the Python
 # package: `pip install .` into a virtual environment ($build/venv) and its pytest suite (skipped,
 # saying why, without python3's venv and headers; PFSP_SKIP_PYTHON=1 skips it too). PFSP_PIP_ARGS
@@ -8,6 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${PFSP_BUILD_DIR:-build}
 jobs=${PFSP_JOBS:-$(nproc)}
+# docs/results.md is generated from bench/results/: fail if it is stale or a docs link is broken
+# (standard-library Python, well under a second).
+if command -v python3 >/dev/null 2>&1; then
+  python3 bench/results_page.py --check
+else
+  echo "test.sh: python3 not found: docs/results.md and the docs' links not checked"
+fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${PFSP_CMAKE_ARGS:-}
 cmake --build "$build" -j "$jobs"
 ctest --test-dir "$build" -L cpu --output-on-failure --no-tests=error -j "$jobs"
