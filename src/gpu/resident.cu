@@ -31,8 +31,9 @@
 #include "base/device_buffer.cuh"
 #include "base/error.hpp"
 #include "gpu/bounder.hpp"
-#include "gpu/bounder_access.cuh"
+#include "gpu/device_tables.cuh"
 #include "gpu/loop_bound.cuh"
+#include "gpu/plan.hpp"
 #include "gpu/resident.hpp"
 #include "gpu/resident_step.hpp"
 #include "problem/makespan.hpp"
@@ -44,8 +45,7 @@
 namespace pfsp::gpu {
 namespace {
 
-constexpr unsigned kBlock = 128;                            // threads a block of the loop's own kernels
-constexpr std::size_t kDefaultPool = std::size_t{1} << 22;  // children an iteration
+constexpr unsigned kBlock = loop_tuning::block;  // threads a block of the loop's own kernels (policy.hpp)
 
 // The state block: written by the kernels, read by the host between graph launches.
 struct loop_state {
@@ -343,7 +343,7 @@ __global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long 
     mine = min(mine, v.stack_lbs[i]);
     w += static_cast<double>(v.stack_w[i]);
   }
-  using reduce_d = cub::BlockReduce<double, 256>;
+  using reduce_d = cub::BlockReduce<double, loop_tuning::stats_block>;
   __shared__ typename reduce_d::TempStorage tw;
   const double block_w = reduce_d(tw).Sum(w);
   if (threadIdx.x == 0 && block_w > 0) atomicAdd(out_w, block_w);
@@ -404,18 +404,9 @@ struct loop_settings {
   bool parts = true;  // --loop-bound parts
 };
 
-loop_settings settings_of(const gpu_policy& policy, int n) {
-  if (policy.strategy.kind != gpu_strategy::plain)
-    throw input_error("--gpu-loop device runs the plain bounding kernel: drop --gpu-strategy " +
-                      std::string(to_string(policy.strategy.kind)) + " (it needs --gpu-loop host)");
-  if (policy.sort == pool_sort::host)
-    throw input_error("--gpu-loop device sorts on the device or not at all: --sort device or none");
+loop_settings settings_of(const gpu_policy& policy) {
   loop_settings s;
-  // Defaults: the fastest measured (H100, ta021/ta022/ta029/ta030, docs/gpu_backend.md): the
-  // bounding kernel is 88-94 % of an iteration, and a few waves of blocks amortise its tail.
-  s.pool = policy.pool_size ? policy.pool_size : kDefaultPool;
-  if (s.pool < 2 * static_cast<std::size_t>(n))
-    throw input_error("--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * n) + ")");
+  s.pool = policy.pool_size ? policy.pool_size : policy.loop.default_pool;
   s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
   s.parts = policy.bound_step == loop_bound::parts;
   // The sort groups children by their parents' loop lengths, which only the recompute kernel has.
@@ -455,7 +446,7 @@ class loop_engine {
     table_policy.device = device;
     table_policy.devices.clear();
     bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
-    ds_ = bounder_access::device_side(*bd_);
+    ds_ = bd_->tables().view();
     const int dirs = bd_->directions();
     // Block sizes to try: 256 (the best measured where the tables leave room for several blocks
     // an SM: 20x20), and the block size of highest occupancy for the tables' shared memory (one
@@ -463,9 +454,9 @@ class loop_engine {
     if (ls.tpb) {
       tpbs_ = {ls.tpb};
     } else {
-      tpbs_ = {256};
+      tpbs_ = {policy.loop.first_block};
       const int occ = bd_->occupancy_threads_per_block();
-      if (occ != 256) tpbs_.push_back(occ);
+      if (occ != policy.loop.first_block) tpbs_.push_back(occ);
     }
     sort_ = ls.sort;
     parts_ = ls.parts;
@@ -760,7 +751,7 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
     PFSP_CUDA_TRY(cudaMemsetAsync(open_w_.data(), 0, sizeof(double), st));
     if (host_.top > 0)
-      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, 256), 4096u), 256, 0, st>>>(
+      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, loop_tuning::stats_block), 4096u), loop_tuning::stats_block, 0, st>>>(
           v_, open_min_.data(), open_depths_.data(), open_w_.data());
     PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
     std::vector<unsigned long long> a(d), b(d), c(d);
@@ -911,7 +902,7 @@ class loop_engine {
   int device_;
   bool profile_;
   std::unique_ptr<bounder> bd_;
-  bounder_device_side ds_;
+  device_tables_view ds_;
   int tpb_ = 256;
   bool sort_ = false;
   bool parts_ = true;
@@ -971,13 +962,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   incumbent best(start);
   // A resumed search keeps its first run's threshold; its incumbent comes in `start`.
   const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, best);
-  const loop_settings ls = settings_of(policy, n);
+  const loop_settings ls = settings_of(policy);
   std::vector<int> devices = policy.devices.empty() ? std::vector<int>{policy.device} : policy.devices;
-  const int count = device_count();
-  for (int d : devices)
-    if (d < 0 || d >= count)
-      throw input_error("--devices: there is no CUDA device " + std::to_string(d) + " (this machine has " +
-                        std::to_string(count) + ")");
   const std::size_t E = devices.size();
 
   const double setup_start = ctl.elapsed();
@@ -985,7 +971,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   for (std::size_t e = 0; e < E; ++e) {
     // Engines sharing a device share its memory.
     const auto same = static_cast<double>(std::count(devices.begin(), devices.end(), devices[e]));
-    engines.push_back(std::make_unique<loop_engine<Job>>(data, opt, policy, ls, devices[e], 0.5 / same));
+    engines.push_back(
+        std::make_unique<loop_engine<Job>>(data, opt, policy, ls, devices[e], policy.loop.stack_memory_share / same));
   }
   const int start_best = std::min(threshold, best.value());
   loop_state counters;
@@ -1120,9 +1107,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
       }
     } life{mu, engine_life[e], born};
     int batch = 1;
-    // Block-size tuning: each candidate bounds kTuneBatches batches of full pools (the ramp-up
+    // Block-size tuning: each candidate bounds policy.loop.tune_batches batches of full pools (the ramp-up
     // from the root does not count), then the highest rate of children a second is kept.
-    constexpr int kTuneBatches = 3;
     std::vector<double> tune_children(eng.candidates().size(), 0.0), tune_seconds(eng.candidates().size(), 0.0);
     std::vector<int> tune_batches(eng.candidates().size(), 0);
     bool tuning = eng.candidates().size() > 1;
@@ -1196,7 +1182,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           if (kids >= 0.5 * static_cast<double>(batch) * static_cast<double>(eng.max_children())) {
             tune_children[c] += kids;
             tune_seconds[c] += dt;
-            if (++tune_batches[c] >= kTuneBatches) {
+            if (++tune_batches[c] >= policy.loop.tune_batches) {
               if (c + 1 < eng.candidates().size()) {
                 eng.select(c + 1);
               } else {
@@ -1217,8 +1203,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
             }
           }
         }
-        if (dt < 0.002 && batch < 1024) batch *= 2;
-        if (dt > 0.010 && batch > 1) batch /= 2;
+        if (dt < policy.loop.batch_grow_s && batch < policy.loop.max_batch) batch *= 2;
+        if (dt > policy.loop.batch_shrink_s && batch > 1) batch /= 2;
         std::unique_lock lock(mu);
         device_seconds += dt;
         engine_busy[e] += dt;
@@ -1239,7 +1225,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
           }
         }
         // Give the bottom half of the stack to an idle engine that has no mail yet.
-        if (idle_count > 0 && s.top >= 64) {
+        if (idle_count > 0 && s.top >= policy.loop.donate_min_nodes) {
           for (std::size_t o = 0; o < E; ++o) {
             if (o == e || !idle[o] || !mail[o].empty()) continue;
             mail[o] = eng.take_bottom(s.top / 2);
@@ -1302,7 +1288,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   {
     std::unique_lock lock(mu);
     while (!finished && !failure && !stop_flag.load()) {
-      cv.wait_for(lock, std::chrono::milliseconds(2));
+      cv.wait_for(lock, std::chrono::milliseconds(policy.loop.poll_ms));
       if (finished || failure || stop_flag.load()) break;
       const auto tot = totals();
       const solve_stats& t = tot.first;
@@ -1445,6 +1431,12 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
 
 solve_result solve_resident(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                             const incumbent& start) {
+  check_device_loop(policy, data.view().inst.n);
+  return run_device_loop(data, opt, policy, start);
+}
+
+solve_result run_device_loop(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
+                             const incumbent& start) {
   if (data.view().inst.n <= 256) return run<std::uint8_t>(data, opt, policy, start);
   return run<std::uint16_t>(data, opt, policy, start);
 }

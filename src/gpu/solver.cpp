@@ -47,13 +47,14 @@ class pool_tuner {
     if (p.pool_size)
       pools = {p.pool_size};
     else
-      pools = {4096, 16384, 65536, 262144};
+      pools.assign(p.host.pools.begin(), p.host.pools.end());
     std::vector<int> tpbs;
     if (p.threads_per_block)
       tpbs = {p.threads_per_block};
     else
-      tpbs = {128, 256};
-    if (!p.threads_per_block && occupancy_tpb != 128 && occupancy_tpb != 256) tpbs.push_back(occupancy_tpb);
+      tpbs.assign(p.host.blocks.begin(), p.host.blocks.end());
+    if (!p.threads_per_block && std::find(tpbs.begin(), tpbs.end(), occupancy_tpb) == tpbs.end())
+      tpbs.push_back(occupancy_tpb);
     for (std::size_t pool : pools)
       for (int t : tpbs)
         if (static_cast<std::size_t>(t) <= pool) candidates_.push_back({pool, t});
@@ -61,6 +62,8 @@ class pool_tuner {
     measures_.resize(candidates_.size());
     tuning_ = candidates_.size() > 1;
     chosen_ = candidates_.back();
+    batches_ = p.host.batches;
+    max_misses_ = p.host.max_misses;
   }
 
   launch_config current() const { return tuning_ ? candidates_[idx_] : chosen_; }
@@ -69,7 +72,7 @@ class pool_tuner {
     if (!tuning_ || !(used == candidates_[idx_])) return;
     measure& m = measures_[idx_];
     if (2 * children < used.pool) {  // the open nodes could not fill this pool
-      if (++m.misses > kMaxMisses) finish(true);
+      if (++m.misses > max_misses_) finish(true);
       return;
     }
     if (!m.settled) {
@@ -78,7 +81,7 @@ class pool_tuner {
     }
     m.children += static_cast<double>(children);
     m.seconds += seconds;
-    if (++m.batches >= kBatches) {
+    if (++m.batches >= batches_) {
       if (++idx_ == candidates_.size()) finish(false);
     }
   }
@@ -124,8 +127,6 @@ class pool_tuner {
   }
 
  private:
-  static constexpr int kBatches = 3;
-  static constexpr int kMaxMisses = 24;
   struct measure {
     bool settled = false;
     int batches = 0, misses = 0;
@@ -136,6 +137,7 @@ class pool_tuner {
   std::size_t idx_ = 0;
   bool tuning_ = false;
   launch_config chosen_;
+  int batches_ = 3, max_misses_ = 24;
 };
 
 struct host_phase_times {
