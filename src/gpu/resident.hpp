@@ -1,7 +1,8 @@
 // The branch-and-bound loop on the GPU (`--gpu-loop device`): open nodes in a device-side
 // depth-first stack, every iteration (pop, expand, bound, direction, prune, push, incumbent)
 // run by kernels captured in a CUDA graph; the host only launches and checks limits.
-// Plain C++ interface; resident.cu. Design and measurements: docs/gpu_backend.md.
+// Plain C++ interface; coordinator.cu (several devices), loop_engine.cuh (one device),
+// loop_iteration.cuh (the kernels). Design and measurements: docs/gpu_backend.md.
 #pragma once
 
 #include "bound/bound_data.hpp"
