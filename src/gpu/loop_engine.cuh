@@ -73,158 +73,14 @@ class loop_engine {
   loop_engine(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const loop_settings& ls,
               int device, double memory_share)
       : n_(data.view().inst.n), device_(device), profile_(opt.profile), stream_(device) {
-    gpu_policy table_policy = policy;
-    table_policy.streams = 1;
-    table_policy.device = device;
-    table_policy.devices.clear();
-    bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
-    ds_ = bd_->tables().view();
-    const int dirs = bd_->directions();
-    // Block sizes to try: 256 (the best measured where the tables leave room for several blocks
-    // an SM: 20x20), and the block size of highest occupancy for the tables' shared memory (one
-    // block an SM above 114 KiB: 50x20 and larger measured best there in the host loop).
-    if (ls.tpb) {
-      tpbs_ = {ls.tpb};
-    } else {
-      tpbs_ = {policy.loop.first_block};
-      const int occ = bd_->occupancy_threads_per_block();
-      if (occ != policy.loop.first_block) tpbs_.push_back(occ);
-    }
+    make_tables(data, opt, policy);  // makes the device current
+    choose_blocks(ls, policy);
     sort_ = ls.sort;
     parts_ = ls.parts;
-    // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
-    // kernel reads parents at a stride of n jobs.
-    ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
-    // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
-    // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
-    // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
-    // free memory.
-    // The per-parent passes (count, scans, gather, decide) run over max_parents slots whatever
-    // the pool holds: a quarter of the most parents a pool could take (pool / dirs, all with one
-    // unscheduled job) keeps them short; a pool of deep parents is then cut at that many.
-    max_children_ = static_cast<std::uint32_t>(ls.pool);
-    max_parents_ = static_cast<std::uint32_t>(std::max<std::size_t>(
-        1, std::min<std::size_t>(ls.pool / (4 * static_cast<std::size_t>(dirs)), kMaxParentsPerPool)));
-    std::size_t free_b = 0, total_b = 0;
-    PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
-    capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
-    capacity_ = std::min<std::size_t>(
-        capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
-    capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
-
-    const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
-    d_state_ = device_buffer<loop_state>(1);
-    stack_perms_ = device_buffer<Job>(capacity_ * ld);
-    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
-    best_perm_ = device_buffer<Job>(nn);
-    stack_limits_ = device_buffer<std::uint32_t>(capacity_);
-    pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
-    counts_ = device_buffer<std::uint32_t>(max_parents_);
-    incl_ = device_buffer<std::uint32_t>(max_parents_);
-    offsets_ = device_buffer<std::uint32_t>(max_parents_);
-    desc_ = device_buffer<std::uint32_t>(max_children_);
-    kept_ = device_buffer<std::uint32_t>(max_parents_);
-    kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
-    stack_lbs_ = device_buffer<int>(capacity_);
-    stack_w_ = device_buffer<float>(capacity_);
-    pool_w_ = device_buffer<float>(max_parents_);
-    bounds_ = device_buffer<int>(max_children_);
-    forward_ = device_buffer<std::uint8_t>(max_parents_);
-    if (sort_) {
-      keys_ = device_buffer<std::uint32_t>(max_children_);
-      keys_sorted_ = device_buffer<std::uint32_t>(max_children_);
-      values_ = device_buffer<std::uint32_t>(max_children_);
-      order_ = device_buffer<std::uint32_t>(max_children_);
-    }
-    depth_popped_ = device_buffer<unsigned long long>(nn + 1);
-    depth_kept_ = device_buffer<unsigned long long>(nn + 1);
-    open_depths_ = device_buffer<unsigned long long>(nn + 1);
-    open_min_ = device_buffer<int>(1);
-    open_w_ = device_buffer<double>(1);
-    PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
-    PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
-    const std::vector<double> weights = subtree_weights(n_);
-    d_weights_ = device_buffer<double>(weights.size());
-    PFSP_CUDA_TRY(
-        cudaMemcpy(d_weights_.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
-    std::size_t scan_bytes = 0, sort_bytes = 0;
-    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts_.data(), incl_.data(),
-                                                static_cast<int>(max_parents_)));
-    key_bits_ = child_key_bits(n_);
-    if (sort_)
-      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_sorted_.data(),
-                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
-                                                    key_bits_));
-    std::size_t select_bytes = 0;
-    if (parts_) setup_parts(opt.bound, policy, select_bytes);
-    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, select_bytes, 1}));
-
-    v_.state = d_state_.data();
-    v_.stack_perms = stack_perms_.data();
-    v_.stack_limits = stack_limits_.data();
-    v_.stack_lbs = stack_lbs_.data();
-    v_.stack_w = stack_w_.data();
-    v_.pool_w = pool_w_.data();
-    v_.pool_perms = pool_perms_.data();
-    v_.pool_limits = pool_limits_.data();
-    v_.counts = counts_.data();
-    v_.incl = incl_.data();
-    v_.offsets = offsets_.data();
-    v_.desc = desc_.data();
-    v_.keys = sort_ ? keys_.data() : nullptr;
-    v_.values = sort_ ? values_.data() : nullptr;
-    v_.bounds = bounds_.data();
-    v_.forward = forward_.data();
-    v_.kept = kept_.data();
-    v_.kept_incl = kept_incl_.data();
-    v_.best_perm = best_perm_.data();
-    v_.depth_popped = depth_popped_.data();
-    v_.depth_kept = depth_kept_.data();
-    v_.weights = d_weights_.data();
-    v_.capacity = capacity_;
-    v_.max_parents = max_parents_;
-    v_.max_children = max_children_;
-    v_.pad_key = (1u << key_bits_) - 1u;
-    v_.n = n_;
-    v_.ld = ld_;
-    v_.vec = parts_;
-    v_.dirs = dirs;
-    v_.backward_only = bd_->backward_only();
-    v_.rule = opt.branch;
-
-    pv_.perms = pool_perms_.data();
-    pv_.limits = pool_limits_.data();
-    pv_.offsets = offsets_.data();
-    pv_.desc = desc_.data();
-    pv_.order = sort_ ? order_.data() : nullptr;
-    pv_.bounds = bounds_.data();
-    pv_.parents = max_parents_;
-    pv_.children = max_children_;
-    pv_.ub = INT_MAX;
-    pv_.directions = dirs;
-    pv_.backward_only = bd_->backward_only();
-    pv_.live_children = &d_state_.data()->children;
-    pv_.live_ub = &d_state_.data()->best;
-
-    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
-    h_state_ = pinned_buffer<loop_state>(1);
-    h_best_ = pinned_buffer<int>(1);
-    if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
-    // One iteration, captured into a graph, per candidate block size.
-    const cudaStream_t st = stream_.get();
-    for (int tpb : tpbs_) {
-      tpb_ = tpb;
-      cudaGraph_t graph = nullptr;
-      cudaGraphExec_t exec = nullptr;
-      PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-      iteration(nullptr);
-      PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
-      graphs_.push_back(graph);
-      PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
-      PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
-      execs_.push_back(exec);
-    }
+    size_pool_and_stack(ls, memory_share);
+    allocate(opt, policy);
+    point_views(opt);
+    capture_graphs();
     select(0);
   }
   ~loop_engine() {
@@ -405,6 +261,180 @@ class loop_engine {
   static constexpr int kPhases = 5;
 
  private:
+  // --- construction steps, in this order ---
+
+  // The tables through a one-stream bounder on this device (device_tables.cuh); makes it current.
+  void make_tables(const bound_data& data, const solve_options& opt, const gpu_policy& policy) {
+    gpu_policy table_policy = policy;
+    table_policy.streams = 1;
+    table_policy.device = device_;
+    table_policy.devices.clear();
+    bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
+    ds_ = bd_->tables().view();
+  }
+
+  void choose_blocks(const loop_settings& ls, const gpu_policy& policy) {
+    // Block sizes to try: policy.loop.first_block (256, the best measured where the tables leave
+    // room for several blocks an SM: 20x20), and the block size of highest occupancy for the
+    // tables' shared memory (one block an SM above 114 KiB: 50x20 and larger measured best there
+    // in the host loop).
+    if (ls.tpb) {
+      tpbs_ = {ls.tpb};
+    } else {
+      tpbs_ = {policy.loop.first_block};
+      const int occ = bd_->occupancy_threads_per_block();
+      if (occ != policy.loop.first_block) tpbs_.push_back(occ);
+    }
+  }
+
+  void size_pool_and_stack(const loop_settings& ls, double memory_share) {
+    const int dirs = bd_->directions();
+    // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
+    // kernel reads parents at a stride of n jobs.
+    ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
+    // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
+    // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
+    // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
+    // free memory.
+    // The per-parent passes (count, scans, gather, decide) run over max_parents slots whatever
+    // the pool holds: a quarter of the most parents a pool could take (pool / dirs, all with one
+    // unscheduled job) keeps them short; a pool of deep parents is then cut at that many.
+    max_children_ = static_cast<std::uint32_t>(ls.pool);
+    max_parents_ = static_cast<std::uint32_t>(std::max<std::size_t>(
+        1, std::min<std::size_t>(ls.pool / (4 * static_cast<std::size_t>(dirs)), kMaxParentsPerPool)));
+    std::size_t free_b = 0, total_b = 0;
+    PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
+    capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
+    capacity_ = std::min<std::size_t>(
+        capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
+    capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
+
+  }
+
+  // The stack, pool and statistics buffers, CUB's scratch, and the parts path's (setup_parts).
+  void allocate(const solve_options& opt, const gpu_policy& policy) {
+    const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
+    d_state_ = device_buffer<loop_state>(1);
+    stack_perms_ = device_buffer<Job>(capacity_ * ld);
+    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
+    best_perm_ = device_buffer<Job>(nn);
+    stack_limits_ = device_buffer<std::uint32_t>(capacity_);
+    pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
+    counts_ = device_buffer<std::uint32_t>(max_parents_);
+    incl_ = device_buffer<std::uint32_t>(max_parents_);
+    offsets_ = device_buffer<std::uint32_t>(max_parents_);
+    desc_ = device_buffer<std::uint32_t>(max_children_);
+    kept_ = device_buffer<std::uint32_t>(max_parents_);
+    kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
+    stack_lbs_ = device_buffer<int>(capacity_);
+    stack_w_ = device_buffer<float>(capacity_);
+    pool_w_ = device_buffer<float>(max_parents_);
+    bounds_ = device_buffer<int>(max_children_);
+    forward_ = device_buffer<std::uint8_t>(max_parents_);
+    if (sort_) {
+      keys_ = device_buffer<std::uint32_t>(max_children_);
+      keys_sorted_ = device_buffer<std::uint32_t>(max_children_);
+      values_ = device_buffer<std::uint32_t>(max_children_);
+      order_ = device_buffer<std::uint32_t>(max_children_);
+    }
+    depth_popped_ = device_buffer<unsigned long long>(nn + 1);
+    depth_kept_ = device_buffer<unsigned long long>(nn + 1);
+    open_depths_ = device_buffer<unsigned long long>(nn + 1);
+    open_min_ = device_buffer<int>(1);
+    open_w_ = device_buffer<double>(1);
+    PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    const std::vector<double> weights = subtree_weights(n_);
+    d_weights_ = device_buffer<double>(weights.size());
+    PFSP_CUDA_TRY(
+        cudaMemcpy(d_weights_.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
+    std::size_t scan_bytes = 0, sort_bytes = 0;
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts_.data(), incl_.data(),
+                                                static_cast<int>(max_parents_)));
+    key_bits_ = child_key_bits(n_);
+    if (sort_)
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_sorted_.data(),
+                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
+                                                    key_bits_));
+    std::size_t select_bytes = 0;
+    if (parts_) setup_parts(opt.bound, policy, select_bytes);
+    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, select_bytes, 1}));
+  }
+
+  // The kernels' views of the buffers (loop_view, pool_view for the recompute kernel).
+  void point_views(const solve_options& opt) {
+    const int dirs = bd_->directions();
+    v_.state = d_state_.data();
+    v_.stack_perms = stack_perms_.data();
+    v_.stack_limits = stack_limits_.data();
+    v_.stack_lbs = stack_lbs_.data();
+    v_.stack_w = stack_w_.data();
+    v_.pool_w = pool_w_.data();
+    v_.pool_perms = pool_perms_.data();
+    v_.pool_limits = pool_limits_.data();
+    v_.counts = counts_.data();
+    v_.incl = incl_.data();
+    v_.offsets = offsets_.data();
+    v_.desc = desc_.data();
+    v_.keys = sort_ ? keys_.data() : nullptr;
+    v_.values = sort_ ? values_.data() : nullptr;
+    v_.bounds = bounds_.data();
+    v_.forward = forward_.data();
+    v_.kept = kept_.data();
+    v_.kept_incl = kept_incl_.data();
+    v_.best_perm = best_perm_.data();
+    v_.depth_popped = depth_popped_.data();
+    v_.depth_kept = depth_kept_.data();
+    v_.weights = d_weights_.data();
+    v_.capacity = capacity_;
+    v_.max_parents = max_parents_;
+    v_.max_children = max_children_;
+    v_.pad_key = (1u << key_bits_) - 1u;
+    v_.n = n_;
+    v_.ld = ld_;
+    v_.vec = parts_;
+    v_.dirs = dirs;
+    v_.backward_only = bd_->backward_only();
+    v_.rule = opt.branch;
+
+    pv_.perms = pool_perms_.data();
+    pv_.limits = pool_limits_.data();
+    pv_.offsets = offsets_.data();
+    pv_.desc = desc_.data();
+    pv_.order = sort_ ? order_.data() : nullptr;
+    pv_.bounds = bounds_.data();
+    pv_.parents = max_parents_;
+    pv_.children = max_children_;
+    pv_.ub = INT_MAX;
+    pv_.directions = dirs;
+    pv_.backward_only = bd_->backward_only();
+    pv_.live_children = &d_state_.data()->children;
+    pv_.live_ub = &d_state_.data()->best;
+  }
+
+  // The state block on the device, the host's pinned copies, and one iteration captured into a
+  // graph per candidate block size.
+  void capture_graphs() {
+    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+    h_state_ = pinned_buffer<loop_state>(1);
+    h_best_ = pinned_buffer<int>(1);
+    if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
+    const cudaStream_t st = stream_.get();
+    for (int tpb : tpbs_) {
+      tpb_ = tpb;
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+      iteration(nullptr);
+      PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
+      graphs_.push_back(graph);
+      PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
+      PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+      execs_.push_back(exec);
+    }
+  }
+
   void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
   // A parts kernel's block: the candidate size, within what its registers allow.
   static int parts_block(parts_kernel_fn fn, int tpb) {
