@@ -273,6 +273,19 @@ struct bounder::impl {
     return v;
   }
 
+  // The strategy dispatch, the one place that picks what bounds a pool: the strategy runner
+  // (--gpu-strategy persistent, context-switch, split), else the plain kernel (plain, and remap,
+  // whose order travels in v.order).
+  void bound_children(int s, const pool_view& v, std::uint32_t total, int tpb, cudaStream_t st) {
+    if (runner) {
+      runner->launch(s, v, tpb, st);
+      return;
+    }
+    const unsigned grid = static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+    kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
+    PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
+  }
+
   std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
     slot& sl = at(s);
     PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
@@ -324,14 +337,7 @@ struct bounder::impl {
     v.keys = nullptr;
     v.values = nullptr;
     v.order = (sl.sorted_on_host || sl.sorted_on_device) ? sl.d_order.data() : nullptr;
-    if (total > 0 && runner) {
-      runner->launch(s, v, tpb, st);  // --gpu-strategy persistent, context-switch, split
-    } else if (total > 0) {
-      const unsigned grid =
-          static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
-      kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
-      PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
-    }
+    if (total > 0) bound_children(s, v, total, tpb, st);
     sl.after_kernel.record(st);
     sl.d_bounds.copy_to_host(sl.bounds.data(), total, st);
     sl.after_d2h.record(st);
