@@ -126,18 +126,25 @@ gpu::gpu_policy policy_of(const gpu_cli_options& o) {
   return p;
 }
 
+// --gpu-loop's word (CLI11 checked it); one it does not know reads as the host loop's, as before.
+gpu::loop_choice loop_choice_of(const std::string& loop) {
+  if (loop == "device") return gpu::loop_choice::device;
+  if (loop == "auto") return gpu::loop_choice::automatic;
+  return gpu::loop_choice::host;
+}
+
 gpu::plan_request request_of(const gpu_cli_options& o) {
-  return {from_string<gpu::loop_choice>(o.loop, "--gpu-loop"), o.host_loop_options, o.devices};
+  return {loop_choice_of(o.loop), o.host_loop_options, o.devices};
 }
 
 }  // namespace
 
+// Never throws (solve_api asks before the options are checked).
 bool gpu_cli_device_loop(const gpu_cli_options& o) {
   gpu::gpu_policy p;
   p.strategy = o.strategy;
-  p.sort = from_string<gpu::pool_sort>(o.sort, "--sort");
-  return gpu::choose_loop(from_string<gpu::loop_choice>(o.loop, "--gpu-loop"), o.host_loop_options, p) ==
-         gpu::loop_kind::device;
+  if (o.sort == "host") p.sort = gpu::pool_sort::host;
+  return gpu::choose_loop(loop_choice_of(o.loop), o.host_loop_options, p) == gpu::loop_kind::device;
 }
 
 gpu::plan gpu_cli_plan(const bound_data& data, const solve_options& opt, const gpu_cli_options& o) {
