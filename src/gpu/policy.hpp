@@ -72,7 +72,7 @@ constexpr auto enum_names(pool_selection) {
                     e{pool_selection::best_first, "best-first"}, e{pool_selection::breadth_first, "breadth-first"}};
 }
 
-// How the device loop bounds a child (resident.cu, loop_bound.cuh).
+// How the device loop bounds a child (loop_engine.cuh, loop_bound.cuh).
 //   parts:     its parent's front/back/remain computed once per parent and read by each child's
 //              thread (O(m) a child for LB1); lb1-lb2 runs as a chain: LB1 on every child, LB2
 //              on the compacted survivors.
@@ -83,8 +83,9 @@ constexpr auto enum_names(loop_bound) {
   return std::array{e{loop_bound::parts, "parts"}, e{loop_bound::recompute, "recompute"}};
 }
 
-// The device loop's tuning numbers (resident.cu's constants until issue 12). Defaults are the
-// measured ones (H100, ta021/ta022/ta029/ta030, docs/gpu_backend.md).
+// The device loop's tuning numbers (loop_engine.cuh, coordinator.cu; constants in resident.cu
+// until issue 12). Defaults are the measured ones (H100, ta021/ta022/ta029/ta030,
+// docs/gpu_backend.md).
 struct loop_tuning {
   // Threads a block of the loop's own kernels (count, gather, decide, clear, push). A compile-time
   // constant: it is cub::BlockReduce's block size in decide_kernel.
