@@ -47,13 +47,13 @@ std::string fixed(double v, int digits) {
 }
 
 // One engine's block-size tuning: each candidate bounds policy.loop.tune_batches batches of
-// full pools (the ramp-up from the root does not count), then the highest rate of children a
-// second is kept.
+// full pools (policy.loop.tune_full_share; the ramp-up from the root does not count), then the
+// highest rate of children a second is kept.
 class block_tuner {
  public:
-  block_tuner(std::size_t candidates, int batches)
-      : children_(candidates, 0.0), seconds_(candidates, 0.0), batches_(candidates, 0), want_(batches),
-        tuning_(candidates > 1) {}
+  block_tuner(std::size_t candidates, const loop_tuning& t)
+      : children_(candidates, 0.0), seconds_(candidates, 0.0), batches_(candidates, 0), want_(t.tune_batches),
+        full_share_(t.tune_full_share), tuning_(candidates > 1) {}
 
   // A batch of `batch` iterations bounded `kids` children in dt seconds on the selected block
   // size. Returns the note once the tuning ends (empty otherwise).
@@ -61,7 +61,7 @@ class block_tuner {
   std::string record(loop_engine<Job>& eng, std::size_t e, int batch, double kids, double dt) {
     if (!tuning_) return {};
     const std::size_t c = eng.selected();
-    if (kids < 0.5 * static_cast<double>(batch) * static_cast<double>(eng.max_children())) return {};
+    if (kids < full_share_ * static_cast<double>(batch) * static_cast<double>(eng.max_children())) return {};
     children_[c] += kids;
     seconds_[c] += dt;
     if (++batches_[c] < want_) return {};
@@ -87,6 +87,7 @@ class block_tuner {
   std::vector<double> children_, seconds_;
   std::vector<int> batches_;
   int want_;
+  double full_share_;
   bool tuning_;
 };
 
@@ -266,7 +267,7 @@ class coordinator {
       }
     } life{mu_, engine_life_[e], born};
     int batch = 1;
-    block_tuner tuner(eng.candidates().size(), policy_.loop.tune_batches);
+    block_tuner tuner(eng.candidates().size(), policy_.loop);
     try {
       for (;;) {
         node_batch<Job> got;

@@ -171,7 +171,8 @@ std::string device_tables::describe() const {
         << " KiB of shared memory)";
   }
   if (compact_)
-    s << ", compact 8-bit times" << (policy_.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
+    s << ", compact 8-bit times"
+      << (policy_.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
   else if (!compact_why_.empty())
     s << ", int tables (no compact copy: " << compact_why_ << ")";
   return s.str();

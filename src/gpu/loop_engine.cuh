@@ -72,7 +72,7 @@ class loop_engine {
  public:
   loop_engine(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const loop_settings& ls,
               int device, double memory_share)
-      : n_(data.view().inst.n), device_(device), profile_(opt.profile), stream_(device) {
+      : n_(data.view().inst.n), device_(device), profile_(opt.profile), tuning_(policy.loop), stream_(device) {
     make_tables(data, opt, policy);  // makes the device current
     choose_blocks(ls, policy);
     sort_ = ls.sort;
@@ -239,7 +239,8 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
     PFSP_CUDA_TRY(cudaMemsetAsync(open_w_.data(), 0, sizeof(double), st));
     if (host_.top > 0)
-      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, loop_tuning::stats_block), 4096u), loop_tuning::stats_block, 0, st>>>(
+      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, loop_tuning::stats_block), tuning_.stats_grid_max),
+                               loop_tuning::stats_block, 0, st>>>(
           v_, open_min_.data(), open_depths_.data(), open_w_.data());
     PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
     std::vector<unsigned long long> a(d), b(d), c(d);
@@ -296,12 +297,12 @@ class loop_engine {
     // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
     // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
     // free memory.
-    // The per-parent passes (count, scans, gather, decide) run over max_parents slots whatever
-    // the pool holds: a quarter of the most parents a pool could take (pool / dirs, all with one
-    // unscheduled job) keeps them short; a pool of deep parents is then cut at that many.
+    // The per-parent passes run over max_parents slots (policy.loop.parents_share: a quarter of
+    // the most parents a pool could take, pool / dirs, all with one unscheduled job).
     max_children_ = static_cast<std::uint32_t>(ls.pool);
-    max_parents_ = static_cast<std::uint32_t>(std::max<std::size_t>(
-        1, std::min<std::size_t>(ls.pool / (4 * static_cast<std::size_t>(dirs)), kMaxParentsPerPool)));
+    const std::size_t share = static_cast<std::size_t>(tuning_.parents_share) * static_cast<std::size_t>(dirs);
+    max_parents_ = static_cast<std::uint32_t>(
+        std::max<std::size_t>(1, std::min<std::size_t>(ls.pool / share, kMaxParentsPerPool)));
     std::size_t free_b = 0, total_b = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
@@ -478,7 +479,8 @@ class loop_engine {
     };
     first_grid_ = wave(pk_.first, first_smem_);
     if (pk_.second) second_grid_ = wave(pk_.second, second_smem_);
-    parents_grid_ = std::min(blocks_for(max_parents_, kBlock), static_cast<unsigned>(16 * std::max(1, dev.sm_count)));
+    parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
+                             static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev.sm_count)));
     const std::size_t per_machine = static_cast<std::size_t>(max_parents_) * static_cast<std::size_t>(ds_.tables.m);
     front_ = device_buffer<int>(per_machine);
     back_ = device_buffer<int>(per_machine);
@@ -550,7 +552,7 @@ class loop_engine {
     }
     mark(3);
     decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
-    clear_kept_kernel<Job><<<std::min(pgrid, 1024u), kBlock, 0, st>>>(v_);
+    clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
     tb = temp_.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
                                                 static_cast<int>(max_parents_), st));
@@ -563,6 +565,7 @@ class loop_engine {
   int n_;
   int device_;
   bool profile_;
+  loop_tuning tuning_;  // policy.loop
   std::unique_ptr<bounder> bd_;
   device_tables_view ds_;
   int tpb_ = 256;

@@ -108,6 +108,18 @@ struct loop_tuning {
   int max_batch = 1024;
   // Share of a device's free memory the node stacks take (split among the engines on it).
   double stack_memory_share = 0.5;
+  // The per-parent passes (count, scans, gather, decide) run over pool / (parents_share x
+  // directions) parent slots whatever the pool holds: a quarter of the most parents a pool could
+  // take keeps them short; a pool of deep parents is then cut at that many.
+  int parents_share = 4;
+  // Grid caps: the parts path's parent kernel (blocks an SM), the kept-count clearing kernel and
+  // the open-node statistics kernel (blocks; both grid-stride).
+  int parents_grid_per_sm = 16;
+  unsigned clear_grid_max = 1024;
+  unsigned stats_grid_max = 4096;
+  // A batch counts for the block-size tuning when it bounded at least this share of
+  // batch x pool children (the ramp-up from the root does not).
+  double tune_full_share = 0.5;
   // Smallest stack an engine halves for an idle one.
   std::uint32_t donate_min_nodes = 64;
   // The coordinating thread's wake-up period (limits, progress, checkpoints).
