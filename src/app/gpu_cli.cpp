@@ -1,12 +1,10 @@
 #include "app/gpu_cli.hpp"
 
 #include <CLI/CLI.hpp>
-#include <map>
 
 #include "base/error.hpp"
 #include "gpu/bounder.hpp"
-#include "gpu/policy.hpp"
-#include "gpu/resident.hpp"
+#include "gpu/plan.hpp"
 #include "gpu/solver.hpp"
 
 namespace pfsp {
@@ -107,20 +105,10 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(g);
 }
 
-bool gpu_cli_device_loop(const gpu_cli_options& o) {
-  const bool host_only = o.host_loop_options || o.strategy.kind != gpu::gpu_strategy::plain || o.sort == "host";
-  return o.loop == "device" || (o.loop == "auto" && !host_only);
-}
+namespace {
 
-solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
-                           const incumbent& start) {
-  if (o.compact_times == "on" && o.strategy.kind != gpu::gpu_strategy::plain &&
-      o.strategy.kind != gpu::gpu_strategy::remap)
-    throw input_error("--gpu-strategy " + std::string(gpu::to_string(o.strategy.kind)) +
-                      " is not available with --compact-times (plain and remap are)");
-  if (o.pool_size != 0 && o.pool_size < 2LL * data.view().inst.n)
-    throw input_error(
-        "--pool-size must hold at least one parent's children (2 n = " + std::to_string(2 * data.view().inst.n) + ")");
+// The CLI's words as the GPU layer's types; CLI11 has checked every choice already.
+gpu::gpu_policy policy_of(const gpu_cli_options& o) {
   gpu::gpu_policy p;
   p.pool_size = static_cast<std::size_t>(o.pool_size);
   p.threads_per_block = o.threads_per_block;
@@ -135,51 +123,39 @@ solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, con
   p.device = o.device;
   p.strategy = o.strategy;
   p.bound_step = from_string<gpu::loop_bound>(o.loop_bound, "--loop-bound");
+  return p;
+}
+
+// --gpu-loop's word (CLI11 checked it); one it does not know reads as the host loop's, as before.
+gpu::loop_choice loop_choice_of(const std::string& loop) {
+  if (loop == "device") return gpu::loop_choice::device;
+  if (loop == "auto") return gpu::loop_choice::automatic;
+  return gpu::loop_choice::host;
+}
+
+gpu::plan_request request_of(const gpu_cli_options& o) {
+  return {loop_choice_of(o.loop), o.host_loop_options, o.devices};
+}
+
+}  // namespace
+
+// Never throws (solve_api asks before the options are checked).
+bool gpu_cli_device_loop(const gpu_cli_options& o) {
+  gpu::gpu_policy p;
+  p.strategy = o.strategy;
+  if (o.sort == "host") p.sort = gpu::pool_sort::host;
+  return gpu::choose_loop(loop_choice_of(o.loop), o.host_loop_options, p) == gpu::loop_kind::device;
+}
+
+gpu::plan gpu_cli_plan(const bound_data& data, const solve_options& opt, const gpu_cli_options& o) {
+  gpu::gpu_policy p = policy_of(o);
   p.host_threads = opt.threads;
-  const bool device_loop = gpu_cli_device_loop(o);
-  if (!device_loop && (opt.on_checkpoint || opt.resume))
-    throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
-                      std::string(o.loop == "host" ? "" : ", chosen by a host-loop option,") +
-                      " cannot save its state");
-  if (!o.devices.empty()) {
-    if (o.devices == "all") {
-      for (int d = 0; d < gpu::device_count(); ++d) p.devices.push_back(d);
-    } else {
-      std::size_t at = 0;
-      while (at <= o.devices.size()) {
-        const std::size_t comma = std::min(o.devices.find(',', at), o.devices.size());
-        const std::string item = o.devices.substr(at, comma - at);
-        int d = -1;
-        std::size_t used = 0;
-        try {
-          d = std::stoi(item, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (item.empty() || used != item.size() || d < 0)
-          throw input_error("--devices " + o.devices +
-                            ": expected device ordinals separated by commas (e.g. 0,1) "
-                            "or 'all', found '" +
-                            item + "'");
-        if (d >= gpu::device_count())
-          throw input_error("--devices " + o.devices + ": there is no CUDA device " + std::to_string(d) +
-                            " (this machine has " + std::to_string(gpu::device_count()) + ")");
-        p.devices.push_back(d);
-        at = comma + 1;
-      }
-    }
-    if (p.devices.size() > 64) throw input_error("--devices: at most 64 engines");
-    if (!device_loop && p.devices.size() > 1)
-      throw input_error("--devices with more than one device needs the device loop (--gpu-loop device)");
-    if (!p.devices.empty()) p.device = p.devices.front();
-  }
-  if (device_loop) {
-    if (o.selection != "hybrid" && o.selection != "depth-first")
-      throw input_error("--gpu-loop device searches depth-first: --gpu-selection " + o.selection +
-                        " needs --gpu-loop host");
-    return gpu::solve_resident(data, opt, p, start);
-  }
-  return gpu::solve(data, opt, p, start);
+  return gpu::make_plan(p, request_of(o), opt, data.view().inst.n);
+}
+
+solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
+                           const incumbent& start) {
+  return gpu::solve_planned(data, opt, gpu_cli_plan(data, opt, o), start);
 }
 
 }  // namespace pfsp

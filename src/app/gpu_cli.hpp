@@ -1,11 +1,13 @@
 // The GPU backend's command-line hook: `pfsp solve --backend gpu` and its knobs. Built only
-// when the pfsp_gpu target exists (PFSP_HAVE_GPU); cli.cpp calls these four functions.
+// when the pfsp_gpu target exists (PFSP_HAVE_GPU); cli.cpp calls these functions. A thin adapter:
+// the plan (which loop, which devices, what is compatible) is decided in gpu/plan.cpp.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
 #include "bound/bound_data.hpp"
+#include "gpu/plan.hpp"
 #include "gpu/strategy.hpp"
 #include "search/control.hpp"
 #include "search/types.hpp"
@@ -50,6 +52,10 @@ void gpu_cli_warm_up(const gpu_cli_options& o) noexcept;
 
 // Whether these options run the device loop (--gpu-loop device, or auto without a host-loop option).
 bool gpu_cli_device_loop(const gpu_cli_options& o);
+
+// The GPU plan of these options (loop, devices, checked policy; gpu/plan.hpp); throws
+// input_error. gpu_cli_solve runs it.
+gpu::plan gpu_cli_plan(const bound_data& data, const solve_options& opt, const gpu_cli_options& o);
 
 // Solves with the GPU backend; host threads = opt.threads.
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,

@@ -48,7 +48,7 @@ struct pool_view {
   int ub = 0;
   int directions = 2;          // 2: forward then backward children; 1: one direction
   bool backward_only = false;  // with directions == 1
-  // The device-resident loop (resident.cu) launches for its largest pool and keeps the live
+  // The device-resident loop (loop_engine.cuh) launches for its largest pool and keeps the live
   // count and the incumbent in device memory: when set, they replace `children` (whole blocks
   // past it return before loading the tables) and tighten `ub`.
   const std::uint32_t* live_children = nullptr;

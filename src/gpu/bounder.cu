@@ -1,17 +1,15 @@
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <sstream>
 
 #include "base/device_buffer.cuh"
 #include "base/error.hpp"
-#include "bound/compact_tables.hpp"
 #include "divergence/pipeline.hpp"
 #include "divergence/remap.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/bounder.hpp"
-#include "gpu/bounder_access.cuh"
+#include "gpu/device_tables.cuh"
 #include "gpu/strategy_runner.cuh"
 
 namespace pfsp::gpu {
@@ -26,23 +24,9 @@ __global__ void expand_kernel(pool_view pool, int n) {
                  pool.keys, pool.values);
 }
 
-// Checks the refactored variant's coefficients on every argument it can meet: equation 1 on
-// {0, 1}, equation 2 on differences [lo, hi]. bad[0] counts mismatches.
-__global__ void refactor_check_kernel(int lo, int hi, int* bad) {
-  const int d = lo + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (d > hi) return;
-  const int e2 = eq2_greater(d, 0);
-  if (e2 != (d > 0 ? 1 : 0)) atomicAdd(bad, 1);
-  if (d == 0 || d == 1) {
-    if (eq1_is_zero(d) != (d == 0 ? 1 : 0)) atomicAdd(bad, 1);
-  }
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-int align4(int x) { return (x + 3) & ~3; }
 
 }  // namespace
 
@@ -96,14 +80,14 @@ struct bounder::impl {
   gpu_policy policy;
   device_info dev;
   int n = 0, m = 0, jb = 1, dirs = 2, size_class = 0, key_bits = 1;
-  bool backward_only = false, shared = false;
-  bool compact = false;     // --compact-times and the instance qualifies
-  std::string compact_why;  // --compact-times refused by the instance: compact_misfit's reason
-  std::size_t max_children = 0, max_parents = 0, smem_bytes = 0, sort_temp_bytes = 0;
-  int occupancy_tpb = 128;
-  device_buffer<int> d_tables;
+  bool backward_only = false;
+  std::size_t max_children = 0, max_parents = 0, sort_temp_bytes = 0;
+  std::unique_ptr<device_tables> dt;  // the tables, their placement and the plain kernel pair
+  // dt's view, what every launch passes: tables, kernels, smem_bytes.
   tables_view tables;
   kernel_pair kernels;
+  std::size_t smem_bytes = 0;
+  bool shared = false;
   std::vector<std::unique_ptr<slot>> slots;
   device_times times;
   double host_sort_s = 0;
@@ -135,20 +119,12 @@ struct bounder::impl {
     max_parents = std::min<std::size_t>({max_children, kMaxParentsPerPool, (std::size_t{32} << 20) / perm_bytes});
     max_parents = std::max<std::size_t>(max_parents, 1);
 
-    build_tables();
-    kernels = select_kernels();
-    if (policy.kernel == kernel_variant::refactored) check_refactoring();
-    if (shared && smem_bytes > 48 * 1024) {
-      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernels.children),
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
-      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernels.nodes),
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
-    }
-    {
-      int min_grid = 0, block = 0;
-      PFSP_CUDA_TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernels.children, smem_bytes, 1024));
-      occupancy_tpb = std::max(64, block / 32 * 32);
-    }
+    dt = std::make_unique<device_tables>(d, kind, policy, dev);
+    const device_tables_view tv = dt->view();
+    tables = tv.tables;
+    kernels = tv.kernels;
+    smem_bytes = tv.smem_bytes;
+    shared = dt->shared();
     if (policy.sort == pool_sort::device) {
       PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(
           nullptr, sort_temp_bytes, static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
@@ -159,118 +135,6 @@ struct bounder::impl {
     const int nslots = std::clamp(policy.streams, 1, 2);
     for (int s = 0; s < nslots; ++s) slots.push_back(make_slot());
     make_strategy(nslots);
-  }
-
-  // The blob: each array on a 16-byte boundary, offsets in ints. Int tables, or compact ones
-  // (every time fits in 8 bits: compact_misfit) with 8-bit times, Johnson orders in the
-  // permutations' job type (8-bit for n <= 256, else 16-bit) and 16-bit lags, so that
-  // shared_ints, the shared-memory size and its fit test, count the compact bytes.
-  // --compact-times on: compact when the instance qualifies; auto: compact only when that is what
-  // brings the tables into shared memory (policy.hpp, compact_mode).
-  tables_view layout(bool narrow, int& total_ints) const {
-    const int np = data->view().npairs;
-    const int time_bytes = narrow ? 1 : 4, order_bytes = narrow ? jb : 4, lag_bytes = narrow ? 2 : 4;
-    tables_view t;
-    t.n = n;
-    t.m = m;
-    t.npairs = np;
-    t.compact = narrow;
-    int off = 0;
-    auto place = [&](int count, int bytes) {
-      const int at = off;
-      off += align4((count * bytes + 3) / 4);
-      return at;
-    };
-    t.off_p = place(n * m, time_bytes);
-    t.off_pair_first = place(np, 4);
-    t.off_pair_second = place(np, 4);
-    t.off_johnson = place(np * n, order_bytes);
-    t.off_lags = place(np * n, lag_bytes);
-    t.shared_ints = off;
-    t.off_heads = place(n * m, 4);
-    t.off_tails = place(n * m, 4);
-    total_ints = off;
-    return t;
-  }
-
-  bool fits_shared(const tables_view& t) const {
-    return static_cast<std::size_t>(t.shared_ints) * sizeof(int) <= dev.shared_per_block_optin;
-  }
-
-  void build_tables() {
-    const bound_data& d = *data;
-    int off = 0;
-    tables = layout(false, off);
-    const bool plain_reader =
-        policy.strategy.kind == gpu_strategy::plain || policy.strategy.kind == gpu_strategy::remap;
-    if (policy.compact_times == compact_mode::on) {
-      compact_why = compact_misfit(d);
-      compact = compact_why.empty();
-    } else if (policy.compact_times == compact_mode::automatic && policy.memory == memory_placement::shared &&
-               plain_reader && !fits_shared(tables)) {
-      int narrow_ints = 0;
-      if (fits_shared(layout(true, narrow_ints))) {
-        compact_why = compact_misfit(d);
-        compact = compact_why.empty();
-      } else {
-        compact_why = "compact tables do not fit in shared memory either";
-      }
-    }
-    if (compact) tables = layout(true, off);
-    std::vector<int> blob(static_cast<std::size_t>(off), 0);
-    auto put = [&](int at, const auto& v) {
-      std::memcpy(blob.data() + at, v.data(), v.size() * sizeof(v[0]));  // within the array's place
-    };
-    if (compact) {
-      const compact_tables c(d);
-      put(tables.off_p, c.times());
-      if (jb == 1)
-        put(tables.off_johnson, c.johnson8());
-      else
-        put(tables.off_johnson, c.johnson16());
-      put(tables.off_lags, c.lags());
-    } else {
-      put(tables.off_p, d.problem().p);
-      put(tables.off_johnson, d.johnson());
-      put(tables.off_lags, d.lags());
-    }
-    put(tables.off_pair_first, d.pair_first());
-    put(tables.off_pair_second, d.pair_second());
-    put(tables.off_heads, d.heads());
-    put(tables.off_tails, d.tails());
-    d_tables = device_buffer<int>(blob.size());
-    PFSP_CUDA_TRY(cudaMemcpy(d_tables.data(), blob.data(), blob.size() * sizeof(int), cudaMemcpyHostToDevice));
-    tables.blob = d_tables.data();
-    const std::size_t bytes = static_cast<std::size_t>(tables.shared_ints) * sizeof(int);
-    shared = policy.memory == memory_placement::shared && bytes <= dev.shared_per_block_optin;
-    smem_bytes = shared ? bytes : 0;
-  }
-
-  kernel_pair select_kernels() const {
-    const int v = static_cast<int>(policy.kernel);
-    switch (kind) {
-      case bound_kind::lb1:
-        return kernels_for<bound_kind::lb1>(v, shared, size_class, compact);
-      case bound_kind::lb2:
-        return kernels_for<bound_kind::lb2>(v, shared, size_class, compact);
-      case bound_kind::lb1_lb2:
-        return kernels_for<bound_kind::lb1_lb2>(v, shared, size_class, compact);
-    }
-    throw error("unknown bound kind");
-  }
-
-  void check_refactoring() const {
-    device_buffer<int> bad(1);
-    PFSP_CUDA_TRY(cudaMemset(bad.data(), 0, sizeof(int)));
-    const int lo = -2 * n - 4, hi = 2 * n + 4;
-    const int count = hi - lo + 1;
-    refactor_check_kernel<<<(count + 127) / 128, 128>>>(lo, hi, bad.data());
-    PFSP_CUDA_CHECK_LAUNCH("refactor_check_kernel");
-    int h = 0;
-    PFSP_CUDA_TRY(cudaMemcpy(&h, bad.data(), sizeof(int), cudaMemcpyDeviceToHost));
-    if (h != 0)
-      throw error("--kernel refactored: __cosf/__expf coefficients are not exact on this device for n = " +
-                  std::to_string(n));
   }
 
   std::unique_ptr<slot> make_slot() const {
@@ -347,7 +211,7 @@ struct bounder::impl {
 
   void make_strategy(int nslots) {
     const strategy_params& sp = policy.strategy;
-    if (sp.kind == gpu_strategy::plain || sp.kind == gpu_strategy::remap) return;
+    if (uses_plain_kernel(sp.kind)) return;
     const std::string name = "--gpu-strategy " + std::string(to_string(sp.kind));
     if (policy.kernel != kernel_variant::branchless)
       throw input_error(
@@ -409,6 +273,19 @@ struct bounder::impl {
     return v;
   }
 
+  // The strategy dispatch, the one place that picks what bounds a pool: the strategy runner
+  // (--gpu-strategy persistent, context-switch, split), else the plain kernel (plain, and remap,
+  // whose order travels in v.order).
+  void bound_children(int s, const pool_view& v, std::uint32_t total, int tpb, cudaStream_t st) {
+    if (runner) {
+      runner->launch(s, v, tpb, st);
+      return;
+    }
+    const unsigned grid = static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
+    kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
+    PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
+  }
+
   std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
     slot& sl = at(s);
     PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
@@ -460,14 +337,7 @@ struct bounder::impl {
     v.keys = nullptr;
     v.values = nullptr;
     v.order = (sl.sorted_on_host || sl.sorted_on_device) ? sl.d_order.data() : nullptr;
-    if (total > 0 && runner) {
-      runner->launch(s, v, tpb, st);  // --gpu-strategy persistent, context-switch, split
-    } else if (total > 0) {
-      const unsigned grid =
-          static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
-      kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
-      PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
-    }
+    if (total > 0) bound_children(s, v, total, tpb, st);
     sl.after_kernel.record(st);
     sl.d_bounds.copy_to_host(sl.bounds.data(), total, st);
     sl.after_d2h.record(st);
@@ -548,9 +418,10 @@ bool bounder::backward_only() const { return impl_->backward_only; }
 std::size_t bounder::max_children() const { return impl_->max_children; }
 std::size_t bounder::max_parents() const { return impl_->max_parents; }
 bool bounder::tables_in_shared() const { return impl_->shared; }
-bool bounder::tables_compact() const { return impl_->compact; }
+bool bounder::tables_compact() const { return impl_->dt->compact(); }
 std::size_t bounder::shared_bytes() const { return impl_->smem_bytes; }
-int bounder::occupancy_threads_per_block() const { return impl_->occupancy_tpb; }
+int bounder::occupancy_threads_per_block() const { return impl_->dt->occupancy_threads_per_block(); }
+const device_tables& bounder::tables() const { return *impl_->dt; }
 const device_info& bounder::device() const { return impl_->dev; }
 void* bounder::perms(int slot) { return impl_->at(slot).perms.data(); }
 std::uint32_t* bounder::limits(int slot) { return impl_->at(slot).limits.data(); }
@@ -567,28 +438,10 @@ std::vector<std::uint32_t> bounder::order(int slot) { return impl_->order(slot);
 device_times bounder::times() const { return impl_->times; }
 double bounder::host_sort_seconds() const { return impl_->host_sort_s; }
 
-bounder_device_side bounder_access::device_side(const bounder& b) {
-  const bounder::impl& d = *b.impl_;
-  return {d.tables, d.kernels, d.smem_bytes};
-}
-
 std::string bounder::describe() const {
   const impl& d = *impl_;
   std::ostringstream s;
-  s << to_string(d.kind) << ' ' << to_string(d.policy.kernel) << " kernel, tables in ";
-  if (d.shared) {
-    s << "shared memory (" << (d.smem_bytes + 512) / 1024 << " KiB per block)";
-  } else {
-    s << "global memory";
-    if (d.policy.memory == memory_placement::shared)
-      s << " (" << d.tables.shared_ints * 4 / 1024 << " KiB do not fit in " << d.dev.shared_per_block_optin / 1024
-        << " KiB of shared memory)";
-  }
-  if (d.compact)
-    s << ", compact 8-bit times"
-      << (d.policy.compact_times == compact_mode::automatic ? " (auto: int tables do not fit)" : "");
-  else if (!d.compact_why.empty())
-    s << ", int tables (no compact copy: " << d.compact_why << ")";
+  s << to_string(d.kind) << ' ' << to_string(d.policy.kernel) << " kernel, " << d.dt->describe();
   s << ", strategy " << gpu::describe(d.policy.strategy);
   if (d.runner) s << " [" << d.runner->describe() << "]";
   if (d.remapping())

@@ -22,7 +22,7 @@
 
 namespace pfsp::gpu {
 
-// Buffers of one pool of the device loop (resident.cu) as the parts kernels see them.
+// Buffers of one pool of the device loop (loop_engine.cuh) as the parts kernels see them.
 struct parts_view {
   const void* perms = nullptr;            // parents x ld jobs (8- or 16-bit by size class)
   const std::uint32_t* limits = nullptr;  // pack_limits, per parent

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,7 +72,7 @@ constexpr auto enum_names(pool_selection) {
                     e{pool_selection::best_first, "best-first"}, e{pool_selection::breadth_first, "breadth-first"}};
 }
 
-// How the device loop bounds a child (resident.cu, loop_bound.cuh).
+// How the device loop bounds a child (loop_engine.cuh, loop_bound.cuh).
 //   parts:     its parent's front/back/remain computed once per parent and read by each child's
 //              thread (O(m) a child for LB1); lb1-lb2 runs as a chain: LB1 on every child, LB2
 //              on the compacted survivors.
@@ -81,6 +82,58 @@ constexpr auto enum_names(loop_bound) {
   using e = enum_name<loop_bound>;
   return std::array{e{loop_bound::parts, "parts"}, e{loop_bound::recompute, "recompute"}};
 }
+
+// The device loop's tuning numbers (loop_engine.cuh, coordinator.cu; constants in resident.cu
+// until issue 12). Defaults are the measured ones (H100, ta021/ta022/ta029/ta030,
+// docs/gpu_backend.md).
+struct loop_tuning {
+  // Threads a block of the loop's own kernels (count, gather, decide, clear, push). A compile-time
+  // constant: it is cub::BlockReduce's block size in decide_kernel.
+  static constexpr unsigned block = 128;
+  // Threads a block of the open-node statistics kernel (its BlockReduce's size, likewise).
+  static constexpr unsigned stats_block = 256;
+  // Children an iteration when --pool-size is 0: the bounding kernel is 88-94 % of an iteration,
+  // and a few waves of blocks amortise its tail.
+  std::size_t default_pool = std::size_t{1} << 22;
+  // The bounding kernel's first block-size candidate when --threads-per-block is 0 (the best
+  // measured where the tables leave room for several blocks an SM: 20x20); the second is the
+  // block size of highest occupancy for the tables' shared memory.
+  int first_block = 256;
+  // Block-size tuning: full-pool batches each candidate bounds before the fastest is kept.
+  int tune_batches = 3;
+  // Iterations a graph launch batch runs between two syncs: doubled while a batch takes less than
+  // batch_grow_s, up to max_batch, halved above batch_shrink_s (syncs every 2-10 ms).
+  double batch_grow_s = 0.002;
+  double batch_shrink_s = 0.010;
+  int max_batch = 1024;
+  // Share of a device's free memory the node stacks take (split among the engines on it).
+  double stack_memory_share = 0.5;
+  // The per-parent passes (count, scans, gather, decide) run over pool / (parents_share x
+  // directions) parent slots whatever the pool holds: a quarter of the most parents a pool could
+  // take keeps them short; a pool of deep parents is then cut at that many.
+  int parents_share = 4;
+  // Grid caps: the parts path's parent kernel (blocks an SM), the kept-count clearing kernel and
+  // the open-node statistics kernel (blocks; both grid-stride).
+  int parents_grid_per_sm = 16;
+  unsigned clear_grid_max = 1024;
+  unsigned stats_grid_max = 4096;
+  // A batch counts for the block-size tuning when it bounded at least this share of
+  // batch x pool children (the ramp-up from the root does not).
+  double tune_full_share = 0.5;
+  // Smallest stack an engine halves for an idle one.
+  std::uint32_t donate_min_nodes = 64;
+  // The coordinating thread's wake-up period (limits, progress, checkpoints).
+  int poll_ms = 2;
+};
+
+// The host loop's run-time tuner (solver.cpp, CCPE 6.3): the pools and block sizes it tries
+// (with the block size of highest occupancy), smallest pools first, and how long.
+struct host_tuning {
+  std::array<std::size_t, 4> pools{4096, 16384, 65536, 262144};  // CCPE Table II's range
+  std::array<int, 2> blocks{128, 256};
+  int batches = 3;      // measured pools per candidate, after one to settle the pipeline
+  int max_misses = 24;  // pools too small to count (the open nodes could not fill them) before giving up
+};
 
 struct gpu_policy {
   std::size_t pool_size = 0;  // children bounded per launch (blocks x threads); 0 = auto-tune
@@ -101,6 +154,8 @@ struct gpu_policy {
   std::vector<int> devices;                   // --devices: one loop engine per entry (device loop); empty = {device}
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
+  host_tuning host;                           // the host loop's tuner (not on the CLI)
+  loop_tuning loop;                           // the device loop's tuning numbers (not on the CLI)
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.

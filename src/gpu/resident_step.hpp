@@ -1,4 +1,4 @@
-// One parent's step of the device-resident loop (resident.cu), host+device so that the CPU
+// One parent's step of the device-resident loop (loop_iteration.cuh), host+device so that the CPU
 // tests check it against the expander: choose the direction (search/direction.hpp), prune the
 // chosen children at ub, report leaves, and rank the surviving inner children by decreasing
 // bound (ties by position), the order in which the expander pushes them onto its stack, so the

@@ -42,6 +42,15 @@ constexpr auto enum_names(gpu_strategy) {
 }
 using ::pfsp::to_string;  // the names of this layer's enums (base/enum_names.hpp)
 
+// The two questions the rest of gpu/ asks about a strategy, answered here only.
+// Plain: the one-thread-per-child kernel as is; the only strategy the device loop runs, and the
+// one --gpu-loop auto keeps on the device loop.
+constexpr bool is_plain(gpu_strategy k) { return k == gpu_strategy::plain; }
+// Bounds with the plain kernel (bound_kernels.cuh): plain, and remap, which only hands that kernel
+// an order. These read compact tables and run every kernel variant; the others need their own
+// kernels (strategy_runner.cuh).
+constexpr bool uses_plain_kernel(gpu_strategy k) { return k == gpu_strategy::plain || k == gpu_strategy::remap; }
+
 struct strategy_params {
   gpu_strategy kind = gpu_strategy::plain;
   // persistent (divergence::task_pool_params): pool kind, fetch control, chunk, idle threshold k,

@@ -47,7 +47,7 @@ std::unique_ptr<strategy_runner> make_strategy_runner_large(const strategy_setup
 // size_class_id as in bound_kernels.cuh: 0 small, 1 medium, 2 large. Null for the strategies
 // that run the plain kernel (plain, remap).
 inline std::unique_ptr<strategy_runner> make_strategy_runner(const strategy_setup& s, int size_class_id) {
-  if (s.params.kind == gpu_strategy::plain || s.params.kind == gpu_strategy::remap) return nullptr;
+  if (uses_plain_kernel(s.params.kind)) return nullptr;
   switch (size_class_id) {
     case 0:
       return make_strategy_runner_small(s);

@@ -1,4 +1,4 @@
-// The device-resident loop (--gpu-loop device, src/gpu/resident.cu) proves the optimum for
+// The device-resident loop (--gpu-loop device, src/gpu/resident.hpp) proves the optimum for
 // every kernel variant, table placement, sort, bound and branching rule against brute force on
 // small random instances, on Taillard's ta001..ta010 from no incumbent, and in every size class
 // (8-bit jobs up to 64 and 256 jobs, 16-bit above); limits and interrupts end it with the right

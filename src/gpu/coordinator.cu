@@ -1,0 +1,687 @@
+// The device loop on one or several devices (policy.devices; an ordinal may repeat: several
+// engines on one device): solve_resident (resident.hpp). Engine 0 starts with the root (or the
+// resumed nodes); an engine whose stack runs empty asks for work and a busy one gives it the
+// bottom half of its stack (the shallowest nodes, the largest subtrees) at its next sync point. A
+// better leaf found by any engine lowers every engine's threshold at their next sync. One host
+// thread drives each engine (worker); the calling thread checks limits, reports progress and takes
+// checkpoints (pausing every engine between two iterations). With one engine this is the plain
+// loop.
+//
+// Same bounds as every other path: the bounding kernels are the bounder's (bound_kernels.cuh,
+// through device_tables.cuh), the direction choice is search/direction.hpp and the per-parent
+// step is resident_step.hpp, both shared with the host. The iteration's kernels:
+// loop_iteration.cuh; one device's engine: loop_engine.cuh.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "base/error.hpp"
+#include "gpu/loop_engine.cuh"
+#include "gpu/plan.hpp"
+#include "gpu/resident.hpp"
+#include "problem/makespan.hpp"
+#include "search/checkpoint.hpp"
+#include "search/expander.hpp"
+#include "search/incumbent_feed.hpp"
+#include "search/tree_estimate.hpp"
+
+namespace pfsp::gpu::device_loop {
+namespace {
+
+using steady = std::chrono::steady_clock;
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// One engine's block-size tuning: each candidate bounds policy.loop.tune_batches batches of
+// full pools (policy.loop.tune_full_share; the ramp-up from the root does not count), then the
+// highest rate of children a second is kept.
+class block_tuner {
+ public:
+  block_tuner(std::size_t candidates, const loop_tuning& t)
+      : children_(candidates, 0.0), seconds_(candidates, 0.0), batches_(candidates, 0), want_(t.tune_batches),
+        full_share_(t.tune_full_share), tuning_(candidates > 1) {}
+
+  // A batch of `batch` iterations bounded `kids` children in dt seconds on the selected block
+  // size. Returns the note once the tuning ends (empty otherwise).
+  template <class Job>
+  std::string record(loop_engine<Job>& eng, std::size_t e, int batch, double kids, double dt) {
+    if (!tuning_) return {};
+    const std::size_t c = eng.selected();
+    if (kids < full_share_ * static_cast<double>(batch) * static_cast<double>(eng.max_children())) return {};
+    children_[c] += kids;
+    seconds_[c] += dt;
+    if (++batches_[c] < want_) return {};
+    if (c + 1 < eng.candidates().size()) {
+      eng.select(c + 1);
+      return {};
+    }
+    std::size_t bestc = 0;
+    for (std::size_t k = 1; k < children_.size(); ++k)
+      if (children_[k] / seconds_[k] > children_[bestc] / seconds_[bestc]) bestc = k;
+    eng.select(bestc);
+    tuning_ = false;
+    std::ostringstream note;
+    note << "engine " << e << " tuned the block size: " << eng.candidates()[bestc] << " threads (measured";
+    for (std::size_t k = 0; k < children_.size(); ++k)
+      note << (k ? ", " : " ") << eng.candidates()[k] << ": " << fixed(children_[k] / seconds_[k] / 1e6, 1)
+           << " M children/s";
+    note << ')';
+    return note.str();
+  }
+
+ private:
+  std::vector<double> children_, seconds_;
+  std::vector<int> batches_;
+  int want_;
+  double full_share_;
+  bool tuning_;
+};
+
+template <class Job>
+class coordinator {
+ public:
+  coordinator(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start)
+      : data_(data),
+        opt_(opt),
+        policy_(policy),
+        ctl_(opt),
+        bv_(data.view()),
+        n_(bv_.inst.n),
+        best_(start),
+        // A resumed search keeps its first run's threshold; its incumbent comes in `start`.
+        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, best_)),
+        devices_(policy.devices.empty() ? std::vector<int>{policy.device} : policy.devices),
+        E_(devices_.size()),
+        start_best_(std::min(threshold_, best_.value())),
+        global_best_(start_best_) {}
+
+  solve_result solve() {
+    const double setup_start = ctl_.elapsed();
+    setup_engines();
+    seed();
+    setup_seconds_ = ctl_.elapsed() - setup_start;
+    backend_name_ = describe_backend();
+    start_coordination();
+    std::vector<std::thread> threads;
+    for (std::size_t e = 0; e < E_; ++e) threads.emplace_back([this, e] { worker(e); });
+    solve_status stop = supervise();
+    for (auto& t : threads) t.join();
+    if (failure_) std::rethrow_exception(failure_);
+    if (node_limit_hit_ && stop == solve_status::optimal) stop = solve_status::node_limit;
+    return finish(stop);
+  }
+
+ private:
+  // --- setup ---
+
+  // One engine per --devices entry; engines sharing a device share its memory.
+  void setup_engines() {
+    const loop_settings ls = settings_of(policy_);
+    for (std::size_t e = 0; e < E_; ++e) {
+      const auto same = static_cast<double>(std::count(devices_.begin(), devices_.end(), devices_[e]));
+      engines_.push_back(std::make_unique<loop_engine<Job>>(data_, opt_, policy_, ls, devices_[e],
+                                                            policy_.loop.stack_memory_share / same));
+    }
+    for (auto& eng : engines_) eng->lower_best(start_best_);
+  }
+
+  // Engine 0 starts with the checkpoint's open nodes or the root.
+  void seed() {
+    if (opt_.resume)
+      seed_resume();
+    else
+      seed_root();
+  }
+
+  // The checkpoint's open nodes, its stacks one above the other, go to engine 0.
+  void seed_resume() {
+    const search_state& rs = *opt_.resume;
+    PFSP_EXPECTS(rs.n == n_, "checkpoint for another instance size");
+    check_lb2_pairs(rs, data_, "the checkpoint");
+    node_batch<Job> b;
+    b.perms.resize(rs.open() * static_cast<std::size_t>(n_));
+    b.limits.resize(rs.open());
+    b.lbs.resize(rs.open());
+    // The checkpoint keeps no tree weights: the open nodes share the weight evenly, the children
+    // of a virtual root, and the estimate counts the tree from the resume on.
+    b.w.assign(rs.open(), rs.open() ? 1.0f / static_cast<float>(rs.open()) : 0.0f);
+    for (std::size_t i = 0; i < rs.open(); ++i) {
+      std::copy_n(rs.perm(i), n_, b.perms.data() + i * static_cast<std::size_t>(n_));
+      b.limits[i] = pack_limits(rs.nodes[i].limit1, rs.nodes[i].limit2);
+      b.lbs[i] = rs.nodes[i].lb;
+      initial_open_min_ = std::min(initial_open_min_, b.lbs[i]);
+    }
+    initial_open_w_ = b.weight();
+    engines_[0]->push(b);
+  }
+
+  // The root, bounded on the host by the same code.
+  void seed_root() {
+    loop_state counters;
+    counters.best = start_best_;
+    std::vector<job_t> identity(static_cast<std::size_t>(n_));
+    std::iota(identity.begin(), identity.end(), 0);
+    expander root_ex(data_, opt_.bound, opt_.branch);
+    const int root_lb = root_ex.root_bound(identity.data(), -1, n_, start_best_);
+    counters.bounds = 1;
+    if (root_lb < start_best_) {
+      node_batch<Job> b;
+      b.perms.resize(static_cast<std::size_t>(n_));
+      std::iota(b.perms.begin(), b.perms.end(), Job{0});
+      b.limits = {pack_limits(-1, n_)};
+      b.lbs = {root_lb};
+      b.w = {1.0f};
+      initial_open_min_ = root_lb;
+      initial_open_w_ = 1.0;
+      engines_[0]->push(b);
+    } else {
+      counters.pruned = 1;
+      counters.explored = 1.0;
+    }
+    engines_[0]->set_counters(counters);
+  }
+
+  std::string describe_backend() const {
+    std::ostringstream b;
+    b << "gpu (" << engines_[0]->tables().device().name << ", device-resident loop, "
+      << engines_[0]->tables().describe() << ", " << engines_[0]->bound_step() << ", pool "
+      << engines_[0]->max_children() << " children, ";
+    const std::vector<int>& c = engines_[0]->candidates();
+    if (c.size() == 1) {
+      b << c[0] << " threads a block";
+    } else {
+      b << "block size tuned among";
+      for (int t : c) b << ' ' << t;
+    }
+    if (E_ > 1) {
+      b << ", " << E_ << " engines on devices";
+      for (int d : devices_) b << ' ' << d;
+    }
+    b << ')';
+    return b.str();
+  }
+
+  // The coordination state's starting values (engine 0 holds the first nodes).
+  void start_coordination() {
+    mail_.resize(E_);
+    idle_.assign(E_, 0);
+    published_.resize(E_);
+    for (std::size_t e = 0; e < E_; ++e) published_[e] = engines_[e]->state();
+    want_stats_.reset(new std::atomic<bool>[E_]);
+    for (std::size_t e = 0; e < E_; ++e) want_stats_[e].store(true);
+    engine_profile_.assign(E_, depth_profile(n_));
+    engine_open_min_.assign(E_, INT_MAX);
+    recv_min_.assign(E_, INT_MAX);
+    engine_open_w_.assign(E_, 0.0);
+    recv_w_.assign(E_, 0.0);
+    sent_w_.assign(E_, 0.0);
+    engine_open_min_[0] = initial_open_min_;
+    engine_open_w_[0] = initial_open_w_;
+    engine_busy_.assign(E_, 0.0);
+    engine_idle_.assign(E_, 0.0);
+    engine_life_.assign(E_, 0.0);
+  }
+
+  // --- the engines' threads ---
+
+  // An improving leaf of the engine's last run into the incumbent (checked against its makespan).
+  void take_leaf(loop_engine<Job>& eng) {
+    const loop_state& s = eng.state();
+    if (!s.found || s.best >= best_.value()) return;
+    const std::vector<Job> perm = eng.best_leaf();
+    std::vector<int> scratch(static_cast<std::size_t>(bv_.inst.m));
+    const int cmax = makespan(bv_.inst, perm.data(), scratch.data());
+    if (cmax != s.best)
+      throw error("--gpu-loop device: the best leaf's makespan " + std::to_string(cmax) + " differs from its bound " +
+                  std::to_string(s.best));
+    best_.offer(cmax, perm.data(), n_);
+    if (opt_.feed) opt_.feed->offer_seed(std::vector<int>(perm.begin(), perm.end()), cmax);
+  }
+
+  // Engine e's thread: wait for work, run a batch of iterations, publish, donate; until the
+  // search ends, a stop or a failure.
+  void worker(std::size_t e) {
+    loop_engine<Job>& eng = *engines_[e];
+    const auto born = steady::now();
+    struct life_guard {  // the thread's life, recorded under mu on every way out
+      std::mutex& mu;
+      double& life;
+      steady::time_point born;
+      ~life_guard() {
+        std::lock_guard l(mu);
+        life = std::chrono::duration<double>(steady::now() - born).count();
+      }
+    } life{mu_, engine_life_[e], born};
+    int batch = 1;
+    block_tuner tuner(eng.candidates().size(), policy_.loop);
+    try {
+      for (;;) {
+        node_batch<Job> got;
+        if (!wait_for_work(e, got)) return;
+        eng.push(got);
+        eng.lower_best(global_best_.load());
+        const std::uint64_t bounds_before = eng.state().bounds;
+        const auto t0 = steady::now();
+        const loop_state& s = eng.run(batch);
+        const double dt = std::chrono::duration<double>(steady::now() - t0).count();
+        if (want_stats_[e].exchange(false)) collect_statistics(e);
+        const std::string note = tuner.record(eng, e, batch, static_cast<double>(s.bounds - bounds_before), dt);
+        if (!note.empty()) {
+          std::lock_guard tl(mu_);
+          tune_notes_.push_back(note);
+        }
+        if (dt < policy_.loop.batch_grow_s && batch < policy_.loop.max_batch) batch *= 2;
+        if (dt > policy_.loop.batch_shrink_s && batch > 1) batch /= 2;
+        std::unique_lock lock(mu_);
+        publish(e, s, dt);
+        donate(e);
+      }
+    } catch (...) {
+      std::lock_guard lock(mu_);
+      ++exited_;
+      if (!failure_) failure_ = std::current_exception();
+      stop_flag_.store(true);
+      cv_.notify_all();
+    }
+  }
+
+  // Waits until engine e has work: its mail (taken into `got`) or its own stack. Pauses for a
+  // checkpoint meanwhile. False: the thread ends (the search is finished or stopped); the last
+  // engine to go idle with no mail anywhere finishes the search.
+  bool wait_for_work(std::size_t e, node_batch<Job>& got) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (pause_) {  // a checkpoint: stay between two iterations until it is written
+        ++paused_;
+        cv_.notify_all();
+        cv_.wait(lock, [&] { return !pause_; });
+        --paused_;
+      }
+      if (finished_ || stop_flag_.load()) {
+        ++exited_;
+        cv_.notify_all();
+        return false;
+      }
+      if (!mail_[e].empty()) {
+        got = std::move(mail_[e]);
+        mail_[e].clear();
+        for (const int lb : got.lbs) recv_min_[e] = std::min(recv_min_[e], lb);
+        recv_w_[e] += got.weight();
+        if (idle_[e]) {
+          idle_[e] = 0;
+          --idle_count_;
+        }
+        return true;
+      }
+      if (engines_[e]->state().top > 0) return true;
+      if (!idle_[e]) {
+        idle_[e] = 1;
+        ++idle_count_;
+        bool any_mail = false;
+        for (const auto& m : mail_) any_mail = any_mail || !m.empty();
+        if (idle_count_ == E_ && !any_mail) {
+          finished_ = true;
+          ++exited_;
+          cv_.notify_all();
+          return false;
+        }
+        cv_.notify_all();
+      }
+      const auto w0 = steady::now();
+      cv_.wait(lock);
+      if (idle_[e]) engine_idle_[e] += std::chrono::duration<double>(steady::now() - w0).count();
+    }
+  }
+
+  // Engine e's progress statistics, collected between two runs and published under mu (the
+  // received and sent counts restart with them).
+  void collect_statistics(std::size_t e) {
+    depth_profile prof(n_);
+    double w = 0;
+    const int mn = engines_[e]->collect(prof, w);
+    std::lock_guard sl(mu_);
+    engine_profile_[e] = std::move(prof);
+    engine_open_min_[e] = mn;
+    engine_open_w_[e] = w;
+    recv_min_[e] = INT_MAX;
+    recv_w_[e] = sent_w_[e] = 0;
+  }
+
+  // Under mu: engine e's state after a batch of dt seconds; its leaf, and the node limit.
+  void publish(std::size_t e, const loop_state& s, double dt) {
+    device_seconds_ += dt;
+    engine_busy_[e] += dt;
+    published_[e] = s;
+    if (s.found && s.best < global_best_.load()) {
+      take_leaf(*engines_[e]);
+      global_best_.store(std::min(global_best_.load(), s.best));
+    }
+    // The node limit is checked at every sync (the calling thread's checks come every
+    // policy.loop.poll_ms, long enough for a small tree to finish).
+    if (opt_.node_limit) {
+      std::uint64_t branched = 0;
+      for (const loop_state& ps : published_) branched += ps.branched;
+      if (branched >= opt_.node_limit) {
+        node_limit_hit_ = true;
+        stop_flag_.store(true);
+        cv_.notify_all();
+      }
+    }
+  }
+
+  // Under mu: gives the bottom half of engine e's stack to an idle engine that has no mail yet.
+  void donate(std::size_t e) {
+    loop_engine<Job>& eng = *engines_[e];
+    const loop_state& s = published_[e];
+    if (idle_count_ == 0 || s.top < policy_.loop.donate_min_nodes) return;
+    for (std::size_t o = 0; o < E_; ++o) {
+      if (o == e || !idle_[o] || !mail_[o].empty()) continue;
+      mail_[o] = eng.take_bottom(s.top / 2);
+      sent_w_[e] += mail_[o].weight();
+      published_[e] = eng.state();
+      ++donations_;
+      donated_nodes_ += mail_[o].size();
+      cv_.notify_all();
+      break;
+    }
+  }
+
+  // --- the calling thread ---
+
+  // Under mu: the engines' published counters, and the open nodes (stacks and mail).
+  std::pair<solve_stats, std::uint64_t> totals() const {
+    solve_stats t;
+    std::uint64_t open = 0;
+    for (std::size_t e = 0; e < E_; ++e) {
+      const loop_state& s = published_[e];
+      t.branched += s.branched;
+      t.bounds += s.bounds;
+      t.pruned += s.pruned;
+      t.leaves += s.leaves;
+      t.explored += s.explored;
+      open += s.top + mail_[e].size();
+    }
+    return {t, open};
+  }
+
+  // Every engine's stack and every undelivered mail, as a checkpoint (engines paused or done).
+  search_state checkpoint_state(bool complete) {
+    for (auto& eng : engines_) take_leaf(*eng);
+    const solve_stats piece = totals().first;
+    search_state cs = make_search_state(data_, opt_, threshold_, best_, piece, ctl_.elapsed(), backend_name_);
+    cs.complete = complete;
+    auto add = [&](const node_batch<Job>& b) {
+      if (b.empty()) return;
+      cs.stack_sizes.push_back(b.size());
+      cs.perms.insert(cs.perms.end(), b.perms.begin(), b.perms.end());
+      for (std::size_t i = 0; i < b.size(); ++i)
+        cs.nodes.push_back({limit1_of(b.limits[i]), limit2_of(b.limits[i]), b.lbs[i]});
+    };
+    for (std::size_t e = 0; e < E_; ++e) {
+      add(engines_[e]->read(0, engines_[e]->state().top));
+      add(mail_[e]);
+    }
+    return cs;
+  }
+
+  // The calling thread, every policy.loop.poll_ms until the search ends: limits, the CPU cores'
+  // incumbents, progress, checkpoints. Returns the stop status (optimal: not stopped here).
+  solve_status supervise() {
+    solve_status stop = solve_status::optimal;
+    std::unique_lock lock(mu_);
+    while (!finished_ && !failure_ && !stop_flag_.load()) {
+      cv_.wait_for(lock, std::chrono::milliseconds(policy_.loop.poll_ms));
+      if (finished_ || failure_ || stop_flag_.load()) break;
+      const auto tot = totals();
+      const solve_stats& t = tot.first;
+      lock.unlock();
+      stop = ctl_.check(t.branched);
+      lock.lock();
+      if (stop != solve_status::optimal) {
+        stop_flag_.store(true);
+        cv_.notify_all();
+        break;
+      }
+      take_feed();
+      ctl_.maybe_report(progress(t, tot.second));
+      if (ctl_.checkpoint_due() && opt_.on_checkpoint) checkpoint(lock);
+    }
+    return stop;
+  }
+
+  // Under mu: the CPU cores' incumbents (--improver-threads): re-evaluated, then every engine
+  // prunes at them from its next sync.
+  void take_feed() {
+    if (!opt_.feed || opt_.feed->best_value() >= std::min(global_best_.load(), best_.value())) return;
+    const std::vector<int> sched = opt_.feed->best_schedule();
+    std::vector<int> scratch(static_cast<std::size_t>(bv_.inst.m));
+    const int cmax = makespan(bv_.inst, sched.data(), scratch.data());
+    if (cmax < std::min(global_best_.load(), best_.value())) {
+      best_.offer(cmax, sched.data(), n_);
+      global_best_.store(std::min(global_best_.load(), cmax));
+      ++feed_improvements_;
+    }
+  }
+
+  // Under mu: the progress report. Every progress interval, the engines' last published
+  // statistics (at most one batch old) and the nodes in transit: what an engine received since
+  // its last statistics (smallest bound, weight) is counted beside them and what it sent is taken
+  // off, so that every open node is counted once and the snapshot is a true lower bound and a
+  // conservative closed share (never more than the truth, never less than the previous
+  // snapshot's); each engine is then asked for new ones. In between, the last snapshot's
+  // estimates.
+  progress_info progress(const solve_stats& t, std::uint64_t open) {
+    progress_info info{0, t.branched, std::min(global_best_.load(), best_.value()), open,
+                       explored_before() + t.explored};
+    if (ctl_.elapsed() - last_stats_ >= opt_.progress_interval) {
+      last_stats_ = ctl_.elapsed();
+      depth_profile prof(n_);
+      int gl = info.best;
+      double open_w = 0;
+      for (std::size_t e = 0; e < E_; ++e) {
+        open_w += std::max(0.0, engine_open_w_[e] - sent_w_[e]) + recv_w_[e] + mail_[e].weight();
+        for (std::size_t d = 0; d <= static_cast<std::size_t>(n_); ++d) {
+          prof.popped[d] += engine_profile_[e].popped[d];
+          prof.kept[d] += engine_profile_[e].kept[d];
+          prof.open[d] += engine_profile_[e].open[d];
+        }
+        gl = std::min({gl, engine_open_min_[e], recv_min_[e]});
+        for (std::size_t i = 0; i < mail_[e].size(); ++i) {
+          gl = std::min(gl, mail_[e].lbs[i]);
+          ++prof.open[static_cast<std::size_t>(limit1_of(mail_[e].limits[i]) + 1 + n_ - limit2_of(mail_[e].limits[i]))];
+        }
+        want_stats_[e].store(true);
+      }
+      info.global_lb = gl;
+      info.tree_done = std::clamp(1.0 - open_w, 0.0, 1.0);
+      info.remaining = tree_weight_remaining(t.branched, info.tree_done);
+      info.remaining_by_depth = estimate_remaining(prof);
+      info.elapsed = ctl_.elapsed();
+      info.forecast_seconds = forecast_seconds(trace_, info.elapsed, info.tree_done);
+      trace_.push_back(info);
+    } else if (!trace_.empty()) {
+      info.global_lb = std::min(trace_.back().global_lb, info.best);
+      info.remaining = trace_.back().remaining;
+      info.tree_done = trace_.back().tree_done;
+      info.forecast_seconds = trace_.back().forecast_seconds;
+    }
+    return info;
+  }
+
+  // Under mu (held by `lock`): every engine pauses at its next sync point (idle ones at once,
+  // woken by the notify), the checkpoint is written, the engines go on.
+  void checkpoint(std::unique_lock<std::mutex>& lock) {
+    pause_ = true;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return paused_ + exited_ >= E_ || finished_ || failure_; });
+    if (!finished_ && !failure_) emit_checkpoint(opt_, [&] { return checkpoint_state(false); });
+    pause_ = false;
+    cv_.notify_all();
+  }
+
+  double explored_before() const { return opt_.resume ? opt_.resume->stats.explored : 0.0; }
+
+  // --- the end ---
+
+  // The threads have ended: the last checkpoint, the result and its notes.
+  solve_result finish(solve_status stop) {
+    std::unique_lock lock(mu_);
+    const auto tot = totals();
+    const solve_stats piece = tot.first;
+    const std::uint64_t open = tot.second;
+    if (open == 0) stop = solve_status::optimal;
+    emit_checkpoint(opt_, [&] { return checkpoint_state(open == 0); });
+    for (auto& eng : engines_) take_leaf(*eng);
+    int open_min = INT_MAX;
+    for (std::size_t e = 0; e < E_; ++e) {
+      const node_batch<Job> b = engines_[e]->read(0, engines_[e]->state().top);
+      for (int lb : b.lbs) open_min = std::min(open_min, lb);
+      for (int lb : mail_[e].lbs) open_min = std::min(open_min, lb);
+    }
+    const solve_stats total = cumulative_stats(opt_, piece, ctl_.elapsed());
+    solve_result r = finish_result(stop, best_, threshold_, open_min, total, total.total_seconds);
+    r.stats.setup_seconds = setup_seconds_;
+    add_notes(r, piece);
+    return r;
+  }
+
+  // The profile, the CPU cores' share, iterations, block-size tuning and, with several engines,
+  // donations and each engine's busy/idle time.
+  void add_notes(solve_result& r, const solve_stats& piece) {
+    std::uint64_t iterations = 0;
+    double phase[loop_engine<Job>::kPhases] = {};
+    for (std::size_t e = 0; e < E_; ++e) {
+      iterations += published_[e].iterations;
+      for (int k = 0; k < loop_engine<Job>::kPhases; ++k) phase[k] += engines_[e]->phase_ms()[k] * 1e-3;
+    }
+    if (opt_.profile) {
+      // Table I's bounding share: the bounding kernel's device time over the run's wall time.
+      r.stats.bound_seconds = phase[2];
+      const double wall = std::max(r.stats.total_seconds, 1e-12);
+      r.notes.push_back(
+          "profile device (events, kernels launched one by one instead of the graph" +
+          std::string(E_ > 1 ? ", summed over the engines" : "") + "): pop " + fixed(phase[0], 3) + " s, sort " +
+          fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) + " s = " +
+          fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) + " s, push " +
+          fixed(phase[4], 3) + " s; host loop and launches " +
+          fixed(std::max(0.0, device_seconds_ - (phase[0] + phase[1] + phase[2] + phase[3] + phase[4])), 3) + " s");
+    }
+    r.backend = backend_name_;
+    r.trace = std::move(trace_);
+    if (opt_.feed)
+      r.notes.push_back("incumbent improved " + std::to_string(feed_improvements_) +
+                        " times by the CPU cores' iterated greedy (--improver-threads)");
+    const std::size_t cap = engines_[0]->capacity();
+    r.notes.push_back(
+        std::to_string(iterations) + " iterations on the device" + (E_ > 1 ? "s" : "") + ", " +
+        fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +
+        " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
+        fixed(static_cast<double>(cap * engines_[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
+        (E_ > 1 ? " per engine" : ""));
+    for (const std::string& note : tune_notes_) r.notes.push_back(note);
+    if (engines_[0]->candidates().size() > 1 && tune_notes_.empty())
+      r.notes.push_back("block size not tuned (too few full pools): " +
+                        std::to_string(engines_[0]->candidates()[engines_[0]->selected()]) + " threads");
+    if (E_ > 1) {
+      r.notes.push_back(std::to_string(donations_) + " donations of work between engines (" +
+                        std::to_string(donated_nodes_) + " nodes)");
+      // One line per engine: what it branched, how long it ran batches, how long it waited for work.
+      std::ostringstream b;
+      b << "engines' time (busy in batches / idle waiting for work / thread life):";
+      for (std::size_t e = 0; e < E_; ++e)
+        b << (e ? "; " : " ") << "engine " << e << " (device " << devices_[e] << ") branched "
+          << published_[e].branched << ", busy " << fixed(engine_busy_[e], 3) << " s, idle "
+          << fixed(engine_idle_[e], 3) << " s = "
+          << fixed(engine_life_[e] > 0 ? 100.0 * engine_idle_[e] / engine_life_[e] : 0.0, 1) << " %, life "
+          << fixed(engine_life_[e], 3) << " s";
+      r.notes.push_back(b.str());
+    }
+  }
+
+  // The run's inputs.
+  const bound_data& data_;
+  const solve_options& opt_;
+  const gpu_policy& policy_;
+  run_control ctl_;
+  const bound_view bv_;
+  const int n_;
+  incumbent best_;
+  const int threshold_;
+  const std::vector<int> devices_;
+  const std::size_t E_;
+  const int start_best_;
+
+  // Set up before the threads start.
+  std::vector<std::unique_ptr<loop_engine<Job>>> engines_;
+  int initial_open_min_ = INT_MAX;  // what engine 0 starts with, for the progress statistics
+  double initial_open_w_ = 0;       // until its first collection
+  double setup_seconds_ = 0;
+  std::string backend_name_;
+
+  // Coordination, under mu_.
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<node_batch<Job>> mail_;
+  std::vector<char> idle_;
+  std::vector<loop_state> published_;
+  std::size_t idle_count_ = 0, paused_ = 0, exited_ = 0;
+  bool finished_ = false, pause_ = false, node_limit_hit_ = false;
+  std::atomic<bool> stop_flag_{false};
+  std::atomic<int> global_best_;
+  std::exception_ptr failure_;
+  std::uint64_t donations_ = 0, donated_nodes_ = 0;
+  std::vector<std::string> tune_notes_;
+  // Progress statistics (global lower bound, remaining-tree estimate): the calling thread asks
+  // each engine for them about every progress interval (want_stats_); the engine's thread
+  // collects them between two runs (collect_statistics). Between two collections an engine
+  // takes mail and donates: recv_* and sent_w_ (progress()).
+  std::unique_ptr<std::atomic<bool>[]> want_stats_;
+  std::vector<depth_profile> engine_profile_;
+  std::vector<int> engine_open_min_, recv_min_;
+  std::vector<double> engine_open_w_, recv_w_, sent_w_;
+  std::vector<progress_info> trace_;
+  double last_stats_ = -1.0;
+  int feed_improvements_ = 0;
+  double device_seconds_ = 0;
+  // Per engine: seconds in run() (busy), seconds waiting for work while idle, and the thread's
+  // whole life (issue 11's idle share: idle / life).
+  std::vector<double> engine_busy_, engine_idle_, engine_life_;
+};
+
+template <class Job>
+solve_result run(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const incumbent& start) {
+  return coordinator<Job>(data, opt, policy, start).solve();
+}
+
+}  // namespace
+}  // namespace pfsp::gpu::device_loop
+
+namespace pfsp::gpu {
+
+solve_result solve_resident(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
+                            const incumbent& start) {
+  check_device_loop(policy, data.view().inst.n);
+  return run_device_loop(data, opt, policy, start);
+}
+
+solve_result run_device_loop(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
+                             const incumbent& start) {
+  if (data.view().inst.n <= 256) return device_loop::run<std::uint8_t>(data, opt, policy, start);
+  return device_loop::run<std::uint16_t>(data, opt, policy, start);
+}
+
+}  // namespace pfsp::gpu

@@ -1,0 +1,614 @@
+// One device's part of the device loop (`loop_engine`): its tables (a bounder's device_tables),
+// its node stack, pool buffers and the iteration captured into CUDA graphs, one per candidate
+// block size. Every method makes the engine's device current; the coordinator (coordinator.cu)
+// drives one engine per --devices entry from its own host thread.
+#pragma once
+
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <climits>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "base/cuda_check.cuh"
+#include "base/device_buffer.cuh"
+#include "base/error.hpp"
+#include "gpu/bounder.hpp"
+#include "gpu/device_tables.cuh"
+#include "gpu/loop_bound.cuh"
+#include "gpu/loop_iteration.cuh"
+#include "search/expander.hpp"
+#include "search/tree_estimate.hpp"
+
+namespace pfsp::gpu::device_loop {
+
+// Settings shared by every device's engine (checked before: check_device_loop, plan.hpp).
+struct loop_settings {
+  std::size_t pool = 0;  // children an iteration
+  int tpb = 0;           // 0: tuned
+  bool sort = false;
+  bool parts = true;  // --loop-bound parts
+};
+
+inline loop_settings settings_of(const gpu_policy& policy) {
+  loop_settings s;
+  s.pool = policy.pool_size ? policy.pool_size : policy.loop.default_pool;
+  s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
+  s.parts = policy.bound_step == loop_bound::parts;
+  // The sort groups children by their parents' loop lengths, which only the recompute kernel has.
+  s.sort = policy.sort == pool_sort::device && !s.parts;
+  return s;
+}
+
+// Host copies of nodes in the stack's layout (bottom first).
+template <class Job>
+struct node_batch {
+  std::vector<Job> perms;
+  std::vector<std::uint32_t> limits;
+  std::vector<int> lbs;
+  std::vector<float> w;  // tree weights
+  std::size_t size() const { return limits.size(); }
+  bool empty() const { return limits.empty(); }
+  double weight() const { return std::accumulate(w.begin(), w.end(), 0.0); }
+  void clear() {
+    perms.clear();
+    limits.clear();
+    lbs.clear();
+    w.clear();
+  }
+};
+
+// One device's loop: its tables, node stack, pool buffers and graph. Every method first makes
+// its device current, so that a coordinator can drive engines of several devices from any thread
+// (one thread at a time per engine). Between run() calls the engine's stream is idle.
+template <class Job>
+class loop_engine {
+ public:
+  loop_engine(const bound_data& data, const solve_options& opt, const gpu_policy& policy, const loop_settings& ls,
+              int device, double memory_share)
+      : n_(data.view().inst.n), device_(device), profile_(opt.profile), tuning_(policy.loop), stream_(device) {
+    make_tables(data, opt, policy);  // makes the device current
+    choose_blocks(ls, policy);
+    sort_ = ls.sort;
+    parts_ = ls.parts;
+    size_pool_and_stack(ls, memory_share);
+    allocate(opt, policy);
+    point_views(opt);
+    capture_graphs();
+    select(0);
+  }
+  ~loop_engine() {
+    (void)cudaSetDevice(device_);
+    for (cudaGraphExec_t e : execs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(e));
+    for (cudaGraph_t g : graphs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(g));
+  }
+
+  // The candidate block sizes of the bounding kernel, and which one run() uses.
+  const std::vector<int>& candidates() const { return tpbs_; }
+  void select(std::size_t i) {
+    current_ = i;
+    tpb_ = tpbs_[i];
+  }
+  std::size_t selected() const { return current_; }
+  loop_engine(const loop_engine&) = delete;
+  loop_engine& operator=(const loop_engine&) = delete;
+
+  const loop_state& state() const { return host_; }  // as of the last run() or change
+  std::size_t capacity() const { return capacity_; }
+  std::size_t node_bytes() const { return node_bytes_; }
+  int device() const { return device_; }
+  std::uint32_t max_children() const { return max_children_; }
+  int threads_per_block() const { return tpb_; }
+  const bounder& tables() const { return *bd_; }
+  // What the bounding step runs, for the backend's description.
+  std::string bound_step() const {
+    if (!parts_) return "bound step: recompute (each child's thread rebuilds its parent's parts)";
+    std::string s = "bound step: parts once per parent";
+    if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
+    s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
+    return s;
+  }
+  const double* phase_ms() const { return phase_ms_; }
+
+  // Starts the counters at these values (the root's bound and prune, on one engine).
+  void set_counters(const loop_state& s) {
+    use();
+    const std::uint32_t top = host_.top;
+    const int best = host_.best;
+    host_ = s;
+    host_.top = top;
+    host_.best = std::min(best, s.best);
+    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+  }
+
+  // Lowers the device's pruning threshold (a better incumbent found elsewhere).
+  void lower_best(int value) {
+    if (value >= host_.best) return;
+    use();
+    host_.best = value;
+    *h_best_.data() = value;
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->best, h_best_.data(), sizeof(int), cudaMemcpyHostToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
+  }
+
+  // Pushes nodes (bottom first) onto the top of the stack.
+  void push(const node_batch<Job>& b) {
+    if (b.empty()) return;
+    use();
+    const std::size_t top = host_.top, k = b.size(), nn = static_cast<std::size_t>(n_);
+    if (top + k > capacity_)
+      throw input_error(std::to_string(top + k) + " open nodes do not fit the device stack (" +
+                        std::to_string(capacity_) + " nodes); use a larger --pool-size or --backend cpu-mt");
+    PFSP_CUDA_TRY(cudaMemcpy2D(stack_perms_.data() + top * ld_, ld_ * sizeof(Job), b.perms.data(), nn * sizeof(Job),
+                               nn * sizeof(Job), k, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + top, b.w.data(), k * sizeof(float), cudaMemcpyHostToDevice));
+    host_.top = static_cast<std::uint32_t>(top + k);
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+  }
+
+  // Copies the stack's nodes [from, from + k) out.
+  node_batch<Job> read(std::size_t from, std::size_t k) {
+    use();
+    node_batch<Job> b;
+    const std::size_t nn = static_cast<std::size_t>(n_);
+    b.perms.resize(k * nn);
+    b.limits.resize(k);
+    b.lbs.resize(k);
+    b.w.resize(k);
+    if (k == 0) return b;
+    PFSP_CUDA_TRY(cudaMemcpy2D(b.perms.data(), nn * sizeof(Job), stack_perms_.data() + from * ld_, ld_ * sizeof(Job),
+                               nn * sizeof(Job), k, cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy(b.w.data(), stack_w_.data() + from, k * sizeof(float), cudaMemcpyDeviceToHost));
+    return b;
+  }
+
+  // Removes the k bottom nodes (the shallowest: the largest subtrees) and returns them; the rest
+  // slide down in chunks of k, so that no copy overlaps itself.
+  node_batch<Job> take_bottom(std::size_t k) {
+    node_batch<Job> b = read(0, k);
+    const std::size_t top = host_.top, ld = static_cast<std::size_t>(ld_);
+    for (std::size_t at = k; at < top; at += k) {
+      const std::size_t len = std::min(k, top - at);
+      PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + (at - k) * ld, stack_perms_.data() + at * ld,
+                               len * ld * sizeof(Job), cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + (at - k), stack_limits_.data() + at, len * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int),
+                               cudaMemcpyDeviceToDevice));
+      PFSP_CUDA_TRY(
+          cudaMemcpy(stack_w_.data() + (at - k), stack_w_.data() + at, len * sizeof(float), cudaMemcpyDeviceToDevice));
+    }
+    host_.top = static_cast<std::uint32_t>(top - k);
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    return b;
+  }
+
+  // Runs `batch` iterations and returns the state after them.
+  const loop_state& run(int batch) {
+    use();
+    const cudaStream_t st = stream_.get();
+    for (int i = 0; i < batch; ++i) {
+      if (!profile_) {
+        PFSP_CUDA_TRY(cudaGraphLaunch(execs_[current_], st));
+        continue;
+      }
+      // --profile: the same kernels launched one by one, with events between the phases.
+      iteration(events_.data());
+      events_[kPhases].synchronize();
+      for (int k = 0; k < kPhases; ++k) phase_ms_[k] += events_[k + 1].since(events_[k]);
+    }
+    PFSP_CUDA_TRY(cudaMemcpyAsync(h_state_.data(), d_state_.data(), sizeof(loop_state), cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    host_ = *h_state_.data();
+    if (host_.overflow)
+      throw error("--gpu-loop device: the node stack (" + std::to_string(capacity_) +
+                  " nodes) is full; a smaller --pool-size needs less");
+    return host_;
+  }
+
+  // The schedule of the last improving leaf (valid when state().found).
+  std::vector<Job> best_leaf() {
+    use();
+    std::vector<Job> perm(static_cast<std::size_t>(n_));
+    PFSP_CUDA_TRY(cudaMemcpy(perm.data(), best_perm_.data(), perm.size() * sizeof(Job), cudaMemcpyDeviceToHost));
+    return perm;
+  }
+
+  // The open nodes' smallest bound, depths and tree weight, and the per-depth counts so far,
+  // added into p (sized n + 1); returns the smallest bound (INT_MAX when the stack is empty).
+  // Between runs.
+  int collect(depth_profile& p, double& open_weight) {
+    use();
+    const cudaStream_t st = stream_.get();
+    const std::size_t d = static_cast<std::size_t>(n_) + 1;
+    const int big = INT_MAX;
+    PFSP_CUDA_TRY(cudaMemcpyAsync(open_min_.data(), &big, sizeof big, cudaMemcpyHostToDevice, st));
+    PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
+    PFSP_CUDA_TRY(cudaMemsetAsync(open_w_.data(), 0, sizeof(double), st));
+    if (host_.top > 0)
+      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, loop_tuning::stats_block), tuning_.stats_grid_max),
+                               loop_tuning::stats_block, 0, st>>>(
+          v_, open_min_.data(), open_depths_.data(), open_w_.data());
+    PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
+    std::vector<unsigned long long> a(d), b(d), c(d);
+    int mn = INT_MAX;
+    PFSP_CUDA_TRY(cudaMemcpyAsync(a.data(), depth_popped_.data(), d * sizeof a[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(b.data(), depth_kept_.data(), d * sizeof b[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(c.data(), open_depths_.data(), d * sizeof c[0], cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(&mn, open_min_.data(), sizeof mn, cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(&open_weight, open_w_.data(), sizeof open_weight, cudaMemcpyDeviceToHost, st));
+    PFSP_CUDA_TRY(cudaStreamSynchronize(st));
+    for (std::size_t i = 0; i < d; ++i) {
+      p.popped[i] += a[i];
+      p.kept[i] += b[i];
+      p.open[i] += c[i];
+    }
+    return mn;
+  }
+
+  static constexpr int kPhases = 5;
+
+ private:
+  // --- construction steps, in this order ---
+
+  // The tables through a one-stream bounder on this device (device_tables.cuh); makes it current.
+  void make_tables(const bound_data& data, const solve_options& opt, const gpu_policy& policy) {
+    gpu_policy table_policy = policy;
+    table_policy.streams = 1;
+    table_policy.device = device_;
+    table_policy.devices.clear();
+    bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
+    ds_ = bd_->tables().view();
+  }
+
+  void choose_blocks(const loop_settings& ls, const gpu_policy& policy) {
+    // Block sizes to try: policy.loop.first_block (256, the best measured where the tables leave
+    // room for several blocks an SM: 20x20), and the block size of highest occupancy for the
+    // tables' shared memory (one block an SM above 114 KiB: 50x20 and larger measured best there
+    // in the host loop).
+    if (ls.tpb) {
+      tpbs_ = {ls.tpb};
+    } else {
+      tpbs_ = {policy.loop.first_block};
+      const int occ = bd_->occupancy_threads_per_block();
+      if (occ != policy.loop.first_block) tpbs_.push_back(occ);
+    }
+  }
+
+  void size_pool_and_stack(const loop_settings& ls, double memory_share) {
+    const int dirs = bd_->directions();
+    // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
+    // kernel reads parents at a stride of n jobs.
+    ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
+    // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
+    // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
+    // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
+    // free memory.
+    // The per-parent passes run over max_parents slots (policy.loop.parents_share: a quarter of
+    // the most parents a pool could take, pool / dirs, all with one unscheduled job).
+    max_children_ = static_cast<std::uint32_t>(ls.pool);
+    const std::size_t share = static_cast<std::size_t>(tuning_.parents_share) * static_cast<std::size_t>(dirs);
+    max_parents_ = static_cast<std::uint32_t>(
+        std::max<std::size_t>(1, std::min<std::size_t>(ls.pool / share, kMaxParentsPerPool)));
+    std::size_t free_b = 0, total_b = 0;
+    PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
+    capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
+    capacity_ = std::min<std::size_t>(
+        capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
+    capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
+
+  }
+
+  // The stack, pool and statistics buffers, CUB's scratch, and the parts path's (setup_parts).
+  void allocate(const solve_options& opt, const gpu_policy& policy) {
+    const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
+    d_state_ = device_buffer<loop_state>(1);
+    stack_perms_ = device_buffer<Job>(capacity_ * ld);
+    pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
+    best_perm_ = device_buffer<Job>(nn);
+    stack_limits_ = device_buffer<std::uint32_t>(capacity_);
+    pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
+    counts_ = device_buffer<std::uint32_t>(max_parents_);
+    incl_ = device_buffer<std::uint32_t>(max_parents_);
+    offsets_ = device_buffer<std::uint32_t>(max_parents_);
+    desc_ = device_buffer<std::uint32_t>(max_children_);
+    kept_ = device_buffer<std::uint32_t>(max_parents_);
+    kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
+    stack_lbs_ = device_buffer<int>(capacity_);
+    stack_w_ = device_buffer<float>(capacity_);
+    pool_w_ = device_buffer<float>(max_parents_);
+    bounds_ = device_buffer<int>(max_children_);
+    forward_ = device_buffer<std::uint8_t>(max_parents_);
+    if (sort_) {
+      keys_ = device_buffer<std::uint32_t>(max_children_);
+      keys_sorted_ = device_buffer<std::uint32_t>(max_children_);
+      values_ = device_buffer<std::uint32_t>(max_children_);
+      order_ = device_buffer<std::uint32_t>(max_children_);
+    }
+    depth_popped_ = device_buffer<unsigned long long>(nn + 1);
+    depth_kept_ = device_buffer<unsigned long long>(nn + 1);
+    open_depths_ = device_buffer<unsigned long long>(nn + 1);
+    open_min_ = device_buffer<int>(1);
+    open_w_ = device_buffer<double>(1);
+    PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    const std::vector<double> weights = subtree_weights(n_);
+    d_weights_ = device_buffer<double>(weights.size());
+    PFSP_CUDA_TRY(
+        cudaMemcpy(d_weights_.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
+    std::size_t scan_bytes = 0, sort_bytes = 0;
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts_.data(), incl_.data(),
+                                                static_cast<int>(max_parents_)));
+    key_bits_ = child_key_bits(n_);
+    if (sort_)
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys_.data(), keys_sorted_.data(),
+                                                    values_.data(), order_.data(), static_cast<int>(max_children_), 0,
+                                                    key_bits_));
+    std::size_t select_bytes = 0;
+    if (parts_) setup_parts(opt.bound, policy, select_bytes);
+    temp_ = device_buffer<unsigned char>(std::max<std::size_t>({scan_bytes, sort_bytes, select_bytes, 1}));
+  }
+
+  // The kernels' views of the buffers (loop_view, pool_view for the recompute kernel).
+  void point_views(const solve_options& opt) {
+    const int dirs = bd_->directions();
+    v_.state = d_state_.data();
+    v_.stack_perms = stack_perms_.data();
+    v_.stack_limits = stack_limits_.data();
+    v_.stack_lbs = stack_lbs_.data();
+    v_.stack_w = stack_w_.data();
+    v_.pool_w = pool_w_.data();
+    v_.pool_perms = pool_perms_.data();
+    v_.pool_limits = pool_limits_.data();
+    v_.counts = counts_.data();
+    v_.incl = incl_.data();
+    v_.offsets = offsets_.data();
+    v_.desc = desc_.data();
+    v_.keys = sort_ ? keys_.data() : nullptr;
+    v_.values = sort_ ? values_.data() : nullptr;
+    v_.bounds = bounds_.data();
+    v_.forward = forward_.data();
+    v_.kept = kept_.data();
+    v_.kept_incl = kept_incl_.data();
+    v_.best_perm = best_perm_.data();
+    v_.depth_popped = depth_popped_.data();
+    v_.depth_kept = depth_kept_.data();
+    v_.weights = d_weights_.data();
+    v_.capacity = capacity_;
+    v_.max_parents = max_parents_;
+    v_.max_children = max_children_;
+    v_.pad_key = (1u << key_bits_) - 1u;
+    v_.n = n_;
+    v_.ld = ld_;
+    v_.vec = parts_;
+    v_.dirs = dirs;
+    v_.backward_only = bd_->backward_only();
+    v_.rule = opt.branch;
+
+    pv_.perms = pool_perms_.data();
+    pv_.limits = pool_limits_.data();
+    pv_.offsets = offsets_.data();
+    pv_.desc = desc_.data();
+    pv_.order = sort_ ? order_.data() : nullptr;
+    pv_.bounds = bounds_.data();
+    pv_.parents = max_parents_;
+    pv_.children = max_children_;
+    pv_.ub = INT_MAX;
+    pv_.directions = dirs;
+    pv_.backward_only = bd_->backward_only();
+    pv_.live_children = &d_state_.data()->children;
+    pv_.live_ub = &d_state_.data()->best;
+  }
+
+  // The state block on the device, the host's pinned copies, and one iteration captured into a
+  // graph per candidate block size.
+  void capture_graphs() {
+    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+    h_state_ = pinned_buffer<loop_state>(1);
+    h_best_ = pinned_buffer<int>(1);
+    if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
+    const cudaStream_t st = stream_.get();
+    for (int tpb : tpbs_) {
+      tpb_ = tpb;
+      cudaGraph_t graph = nullptr;
+      cudaGraphExec_t exec = nullptr;
+      PFSP_CUDA_TRY(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+      iteration(nullptr);
+      PFSP_CUDA_TRY(cudaStreamEndCapture(st, &graph));
+      graphs_.push_back(graph);
+      PFSP_CUDA_CHECK_LAUNCH("the device-resident loop's kernels");
+      PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+      execs_.push_back(exec);
+    }
+  }
+
+  void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
+  // A parts kernel's block: the candidate size, within what its registers allow.
+  static int parts_block(parts_kernel_fn fn, int tpb) {
+    cudaFuncAttributes a{};
+    PFSP_CUDA_TRY(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(fn)));
+    return std::max(32, std::min(tpb, a.maxThreadsPerBlock / 32 * 32));
+  }
+  std::size_t tpb_index() const {
+    return static_cast<std::size_t>(std::find(tpbs_.begin(), tpbs_.end(), tpb_) - tpbs_.begin());
+  }
+
+  // The parts path (loop_bound.cuh): kernels, their shared memory and grids (one wave of
+  // resident blocks per candidate block size), the parts buffers and, for the LB1->LB2 chain,
+  // the survivors' list.
+  void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
+    const device_info& dev = bd_->device();
+    const tables_view& t = ds_.tables;
+    const int size_class = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
+    first_tables_ = t;
+    // LB1 reads only the processing times, which the layout places first.
+    if (kind != bound_kind::lb2) first_tables_.shared_ints = t.off_pair_first;
+    auto fits = [&](int ints) {
+      return policy.memory == memory_placement::shared &&
+             static_cast<std::size_t>(ints) * sizeof(int) <= dev.shared_per_block_optin;
+    };
+    const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2);
+    first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
+    second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
+    auto wave = [&](parts_kernel_fn fn, std::size_t smem) {
+      if (smem > 48 * 1024)
+        PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      std::vector<unsigned> grids;
+      for (int tpb : tpbs_) {
+        int per_sm = 0;
+        PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, parts_block(fn, tpb), smem));
+        grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev.sm_count)));
+      }
+      return grids;
+    };
+    first_grid_ = wave(pk_.first, first_smem_);
+    if (pk_.second) second_grid_ = wave(pk_.second, second_smem_);
+    parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
+                             static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev.sm_count)));
+    const std::size_t per_machine = static_cast<std::size_t>(max_parents_) * static_cast<std::size_t>(ds_.tables.m);
+    front_ = device_buffer<int>(per_machine);
+    back_ = device_buffer<int>(per_machine);
+    remain_ = device_buffer<int>(per_machine);
+    if (kind != bound_kind::lb1)
+      masks_ = device_buffer<std::uint32_t>(static_cast<std::size_t>(max_parents_) * ((n_ + 31) / 32));
+    parts_v_.perms = pool_perms_.data();
+    parts_v_.limits = pool_limits_.data();
+    parts_v_.desc = desc_.data();
+    parts_v_.bounds = bounds_.data();
+    parts_v_.front = front_.data();
+    parts_v_.back = back_.data();
+    parts_v_.remain = remain_.data();
+    parts_v_.masks = kind != bound_kind::lb1 ? masks_.data() : nullptr;
+    parts_v_.stride = max_parents_;
+    parts_v_.ld = ld_;
+    parts_v_.live_parents = &d_state_.data()->parents;
+    parts_v_.live_children = &d_state_.data()->children;
+    parts_v_.live_ub = &d_state_.data()->best;
+    list_v_ = parts_v_;
+    if (pk_.second) {
+      list_ = device_buffer<std::uint32_t>(max_children_);
+      list_count_ = device_buffer<std::uint32_t>(1);
+      list_v_.list = list_.data();
+      list_v_.list_count = list_count_.data();
+      PFSP_CUDA_TRY(
+          cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
+                                list_count_.data(), static_cast<std::int64_t>(max_children_),
+                                survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}));
+    }
+  }
+
+  // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
+  void iteration(cuda_event* ev) {
+    const cudaStream_t st = stream_.get();
+    const unsigned pgrid = blocks_for(max_parents_, kBlock), cgrid = blocks_for(max_children_, kBlock);
+    const unsigned bgrid = blocks_for(max_children_, static_cast<unsigned>(tpb_));
+    auto mark = [&](int i) {
+      if (ev) ev[i].record(st);
+    };
+    mark(0);
+    count_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    std::size_t tb = temp_.size();
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, counts_.data(), incl_.data(),
+                                                static_cast<int>(max_parents_), st));
+    gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    mark(1);
+    if (sort_) {
+      tb = temp_.size();
+      PFSP_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp_.data(), tb, keys_.data(), keys_sorted_.data(), values_.data(),
+                                                    order_.data(), static_cast<int>(max_children_), 0, key_bits_, st));
+    }
+    mark(2);
+    if (parts_) {
+      pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
+      pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
+          first_tables_, parts_v_);
+      if (pk_.second) {
+        tb = temp_.size();
+        PFSP_CUDA_TRY(cub::DeviceSelect::If(
+            temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(), list_count_.data(),
+            static_cast<std::int64_t>(max_children_),
+            survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}, st));
+        pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.second, tpb_)), second_smem_,
+                     st>>>(ds_.tables, list_v_);
+      }
+    } else {
+      ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
+    }
+    mark(3);
+    decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
+    tb = temp_.size();
+    PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
+                                                static_cast<int>(max_parents_), st));
+    mark(4);
+    push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v_);
+    finish_kernel<Job><<<1, 256, 0, st>>>(v_);
+    mark(5);
+  }
+
+  int n_;
+  int device_;
+  bool profile_;
+  loop_tuning tuning_;  // policy.loop
+  std::unique_ptr<bounder> bd_;
+  device_tables_view ds_;
+  int tpb_ = 256;
+  bool sort_ = false;
+  bool parts_ = true;
+  int ld_ = 0;
+  parts_kernels pk_;
+  tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
+  std::size_t first_smem_ = 0, second_smem_ = 0;
+  unsigned parents_grid_ = 1;
+  std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
+  parts_view parts_v_, list_v_;
+  device_buffer<int> front_, back_, remain_;
+  device_buffer<std::uint32_t> masks_, list_, list_count_;
+  int key_bits_ = 1;
+  std::uint32_t max_children_ = 0, max_parents_ = 0;
+  std::size_t capacity_ = 0, node_bytes_ = 0;
+  device_buffer<loop_state> d_state_;
+  device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
+  device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;
+  device_buffer<int> stack_lbs_, bounds_;
+  device_buffer<float> stack_w_, pool_w_;
+  device_buffer<std::uint8_t> forward_;
+  device_buffer<std::uint32_t> keys_, keys_sorted_, values_, order_;
+  device_buffer<double> d_weights_;
+  device_buffer<unsigned long long> depth_popped_, depth_kept_, open_depths_;
+  device_buffer<int> open_min_;
+  device_buffer<double> open_w_;
+  device_buffer<unsigned char> temp_;
+  loop_view<Job> v_{};
+  pool_view pv_;
+  // Created on device_ (a stream made while another device was current ran the graphs there, on
+  // this device's pointers: illegal addresses on every engine but device 0's, found on 2 H100s).
+  cuda_stream stream_;
+  std::vector<int> tpbs_;
+  std::vector<cudaGraph_t> graphs_;
+  std::vector<cudaGraphExec_t> execs_;
+  std::size_t current_ = 0;
+  pinned_buffer<loop_state> h_state_;
+  pinned_buffer<int> h_best_;
+  std::vector<cuda_event> events_;
+  double phase_ms_[kPhases] = {};
+  loop_state host_;
+};
+
+}  // namespace pfsp::gpu::device_loop

@@ -1,0 +1,373 @@
+// One iteration of the branch-and-bound loop on the GPU (`--gpu-loop device`): the open nodes
+// live in a depth-first stack in device memory, and one iteration (pop a pool of parents from the
+// top, expand, bound, choose directions, prune, push the survivors, keep the best leaf) is a fixed
+// sequence of kernels and CUB scans, captured once in a CUDA graph (loop_engine.cuh). The host
+// launches the graph a few times, then reads a small state block (loop_state: stack size,
+// incumbent, counters) to check limits and report progress: no node crosses the bus during the
+// search.
+//
+// Here: the state block, the loop's device buffers (loop_view) and the iteration's own kernels
+// (count, gather, decide, clear, push, finish) and the open nodes' statistics kernel. The bounding
+// step between gather and decide is the plain kernel (bound_kernels.cuh, through
+// device_tables.cuh) or the parts kernels (loop_bound.cuh). Included by coordinator.cu only (one
+// translation unit holds the device loop's kernels).
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cub/block/block_reduce.cuh>
+
+#include "gpu/policy.hpp"
+#include "gpu/pool_layout.hpp"
+#include "gpu/resident_step.hpp"
+#include "search/types.hpp"
+
+namespace pfsp::gpu::device_loop {
+
+constexpr unsigned kBlock = loop_tuning::block;  // threads a block of the loop's own kernels (policy.hpp)
+
+// The state block: written by the kernels, read by the host between graph launches.
+struct loop_state {
+  unsigned long long branched = 0, bounds = 0, pruned = 0, leaves = 0;
+  double explored = 0;
+  unsigned long long leaf_key = ~0ull;  // best leaf of the iteration: makespan << 32 | child index
+  std::uint32_t top = 0;                // nodes on the stack
+  std::uint32_t parents = 0;            // this iteration's pool: popped nodes
+  std::uint32_t children = 0;           // and their children
+  std::uint32_t overflow = 0;           // a push did not fit the stack: the search is incomplete
+  int best = INT_MAX;                   // pruning threshold: the incumbent or --ub, lowered by leaves
+  int iteration_ub = INT_MAX;           // `best` when the iteration started: what decide prunes at
+  int found = 0;                        // leaves that improved the threshold (best_perm holds the last)
+  unsigned long long iterations = 0;
+};
+// What the host copies between graph launches (docs say 88 bytes: keep them true).
+static_assert(sizeof(loop_state) == 88, "loop_state's size is documented in docs/gpu_backend.md and decision 005");
+
+// Device buffers of the loop, passed by value to every kernel.
+template <class Job>
+struct loop_view {
+  loop_state* state;
+  Job* stack_perms;
+  std::uint32_t* stack_limits;
+  int* stack_lbs;
+  float* stack_w;  // tree weight (tree_estimate.hpp): the root 1, a parent's split evenly among its kept children
+  Job* pool_perms;
+  float* pool_w;
+  std::uint32_t* pool_limits;
+  std::uint32_t* counts;     // children per popped parent (0: pruned at pop time)
+  std::uint32_t* incl;       // inclusive scan of counts
+  std::uint32_t* offsets;    // first child of each parent
+  std::uint32_t* desc;       // children: make_child
+  std::uint32_t* keys;       // children: child_key (device sort), padded
+  std::uint32_t* values;     // children: identity, padded
+  int* bounds;               // children, natural order
+  std::uint8_t* forward;     // per parent: direction chosen (1 forward)
+  std::uint32_t* kept;       // per parent: children kept
+  std::uint32_t* kept_incl;  // inclusive scan of kept
+  Job* best_perm;
+  unsigned long long* depth_popped;  // [depth]: parents popped (tree_estimate.hpp), cumulative
+  unsigned long long* depth_kept;    // [depth]: their children pushed, cumulative
+  const double* weights;             // (n - d)! / n!
+  std::size_t capacity;              // stack nodes
+  std::uint32_t max_parents;
+  std::uint32_t max_children;
+  std::uint32_t pad_key;  // above every child_key, below 2^key_bits
+  int n;
+  int ld;    // jobs a stored permutation takes: n, or n padded to 16 bytes (vec)
+  bool vec;  // permutations copied as 16-byte words
+  int dirs;
+  bool backward_only;
+  branching rule;
+};
+
+// A node's permutation: ld jobs, as 16-byte words when the stride allows.
+template <class Job>
+__device__ __forceinline__ void copy_perm(Job* dst, const Job* src, int ld, bool vec) {
+  if (vec) {
+    const uint4* s = reinterpret_cast<const uint4*>(src);
+    uint4* d = reinterpret_cast<uint4*>(dst);
+    const int words = ld * static_cast<int>(sizeof(Job)) / 16;
+    for (int i = 0; i < words; ++i) d[i] = s[i];
+  } else {
+    for (int i = 0; i < ld; ++i) dst[i] = src[i];
+  }
+}
+
+// The LB1->LB2 chain's survivors: live children that LB1 did not prune.
+struct survivor_pred {
+  const int* bounds;
+  const std::uint32_t* live;
+  const int* ub;
+  __device__ bool operator()(std::uint32_t i) const { return i < *live && bounds[i] < *ub; }
+};
+
+// Number of nodes this iteration pops: all of [0, min(top, max_parents)) whose children fit.
+template <class Job>
+__device__ __forceinline__ std::uint32_t popped(const loop_view<Job>& v) {
+  const std::uint32_t top = v.state->top;
+  std::uint32_t lo = 0, hi = top < v.max_parents ? top : v.max_parents;  // incl[lo-1] <= max_children
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi + 1) / 2;
+    if (v.incl[mid - 1] <= v.max_children)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// Pool slot p is stack node top-1-p. Its children: dirs x unscheduled jobs, or none when its
+// bound already reaches the threshold (pruned at pop time, as the host store does).
+template <class Job>
+__global__ void count_kernel(loop_view<Job> v) {
+  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= v.max_parents) return;
+  const std::uint32_t top = v.state->top;
+  std::uint32_t c = 0;
+  if (p < top) {
+    const std::uint32_t s = top - 1 - p;
+    const std::uint32_t lim = v.stack_limits[s];
+    if (v.stack_lbs[s] < v.state->best) c = static_cast<std::uint32_t>(v.dirs * (limit2_of(lim) - limit1_of(lim) - 1));
+  }
+  v.counts[p] = c;
+}
+
+// Copies the popped nodes into the pool and writes their children's descriptors (and sort keys).
+// Slot p is popped iff its children end within the pool (incl is non-decreasing): each thread
+// decides for itself, and the last popped slot writes the pool's size.
+template <class Job>
+__global__ void gather_kernel(loop_view<Job> v) {
+  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t top = v.state->top;
+  const std::uint32_t lim = top < v.max_parents ? top : v.max_parents;
+  const bool mine = p < lim && v.incl[p] <= v.max_children;
+  if (mine && (p + 1 == lim || v.incl[p + 1] > v.max_children)) {
+    v.state->parents = p + 1;
+    v.state->children = v.incl[p];
+  }
+  if (p == 0) {
+    if (!mine) {
+      v.state->parents = 0;
+      v.state->children = 0;
+    }
+    // Every parent is decided against the threshold of the iteration's start, not against leaves
+    // that other threads find meanwhile: the same pool gives the same directions and children,
+    // whatever the order the threads run in (the incumbent still drops at once).
+    v.state->iteration_ub = v.state->best;
+  }
+  if (v.keys) {  // pad the sort's tail: keys sort last, values point past the live children
+    const std::uint32_t P = popped(v);
+    const std::uint32_t live = P ? v.incl[P - 1] : 0;
+    for (std::uint32_t i = live + p; i < v.max_children; i += gridDim.x * blockDim.x) {
+      v.keys[i] = v.pad_key;
+      v.values[i] = i;
+    }
+  }
+  if (!mine) return;
+  const std::uint32_t s = top - 1 - p;
+  const int n = v.n;
+  copy_perm(v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.stack_perms + static_cast<std::size_t>(s) * v.ld, v.ld,
+            v.vec);
+  const std::uint32_t lim1 = v.stack_limits[s];
+  v.pool_limits[p] = lim1;
+  v.pool_w[p] = v.stack_w[s];
+  const std::uint32_t first = v.incl[p] - v.counts[p];
+  v.offsets[p] = first;
+  if (v.counts[p] == 0) return;
+  write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
+}
+
+// One thread per popped parent: direction, pruning, leaves, number of kept children (their
+// ranks are computed by push_kernel, one thread a child)
+// (resident_step.hpp); counters reduced per block.
+template <class Job>
+__global__ void decide_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  if (blockIdx.x * blockDim.x >= P) return;  // whole block: nothing popped here
+  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  // Per-depth counts of the estimate, gathered in shared memory, added to the global ones once
+  // a block.
+  __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
+  __syncthreads();
+  unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
+  double explored = 0;
+  std::uint32_t kept = 0;
+  if (p < P) {
+    const std::uint32_t lim = v.pool_limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const int count = limit2 - limit1 - 1;
+    const int parent_depth = (limit1 + 1) + (v.n - limit2);
+    if (v.counts[p] == 0) {  // pruned when popped
+      pruned = 1;
+      explored = v.weights[parent_depth];
+    } else {
+      const std::uint32_t off = v.offsets[p];
+      const int ub = v.state->iteration_ub;
+      const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, ub);
+      v.forward[p] = st.forward ? 1 : 0;
+      branched = 1;
+      bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
+      pruned = static_cast<unsigned long long>(st.pruned);
+      leaves = static_cast<unsigned long long>(st.leaves);
+      explored = static_cast<double>(st.pruned + st.leaves) * v.weights[parent_depth + 1];
+      kept = static_cast<std::uint32_t>(st.survivors);
+      if (st.leaves) {
+        atomicMin(&v.state->best, st.leaf_makespan);
+        const std::uint32_t child =
+            off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
+        atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
+      }
+    }
+  }
+  if (p < v.max_parents) v.kept[p] = kept;
+  if (p < P) {
+    const std::uint32_t lim = v.pool_limits[p];
+    const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
+    atomicAdd(&h_popped[depth], 1u);
+    if (kept) atomicAdd(&h_kept[depth], kept);
+  }
+  __syncthreads();
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
+    if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
+    if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
+  }
+  using reduce_u = cub::BlockReduce<unsigned long long, kBlock>;
+  using reduce_d = cub::BlockReduce<double, kBlock>;
+  __shared__ typename reduce_u::TempStorage tu;
+  __shared__ typename reduce_d::TempStorage td;
+  const unsigned long long b_branched = reduce_u(tu).Sum(branched);
+  __syncthreads();
+  const unsigned long long b_pruned = reduce_u(tu).Sum(pruned);
+  __syncthreads();
+  const unsigned long long b_leaves = reduce_u(tu).Sum(leaves);
+  __syncthreads();
+  const unsigned long long b_bounds = reduce_u(tu).Sum(bounds);
+  const double b_explored = reduce_d(td).Sum(explored);
+  if (threadIdx.x == 0) {
+    atomicAdd(&v.state->branched, b_branched);
+    atomicAdd(&v.state->pruned, b_pruned);
+    atomicAdd(&v.state->leaves, b_leaves);
+    atomicAdd(&v.state->bounds, b_bounds);
+    atomicAdd(&v.state->explored, b_explored);
+  }
+}
+
+// Zeroes `kept` past the popped parents (decide_kernel's blocks past them returned early).
+template <class Job>
+__global__ void clear_kept_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  for (std::uint32_t p = P + blockIdx.x * blockDim.x + threadIdx.x; p < v.max_parents; p += gridDim.x * blockDim.x)
+    v.kept[p] = 0;
+}
+
+// One thread per child: a kept child (chosen direction, bound below the iteration's threshold,
+// not a leaf) is written onto the stack. Parent p's kept children go to a segment mirrored in
+// parent order (the parent popped first, from the top, gets the highest segment), in rank order
+// inside it (child_rank, computed here, O(count) a child): the stack pops the pool's best child
+// of its first parent first, as the sequential depth-first search would.
+template <class Job>
+__global__ void push_kernel(loop_view<Job> v) {
+  const std::uint32_t C = v.state->children;
+  const std::uint32_t idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= C) return;
+  const int ub = v.state->iteration_ub;
+  if (v.bounds[idx] >= ub) return;
+  const std::uint32_t d = v.desc[idx];
+  const std::uint32_t p = child_parent(d);
+  const std::uint32_t lim = v.pool_limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  if (count == 1) return;  // a leaf: decide_kernel took it
+  const bool backward = child_backward(d);
+  if (v.dirs == 2 && backward == (v.forward[p] != 0)) return;  // the other direction
+  const std::uint32_t chosen = v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
+  const int r = child_rank(v.bounds + chosen, count, child_position(d), ub);
+  const std::uint32_t P = v.state->parents;
+  const std::uint32_t base = v.state->top - P;
+  const std::uint32_t total = v.kept_incl[v.max_parents - 1];
+  if (static_cast<std::size_t>(base) + total > v.capacity) {
+    v.state->overflow = 1;
+    return;
+  }
+  const std::uint32_t dest = base + total - v.kept_incl[p] + static_cast<std::uint32_t>(r);
+  const int first = limit1 + 1;
+  const int from = first + child_position(d);
+  const int to = backward ? limit2 - 1 : first;
+  Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
+  copy_perm(dst, v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.ld, v.vec);
+  const Job t = dst[from];
+  dst[from] = dst[to];
+  dst[to] = t;
+  v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
+  v.stack_lbs[dest] = v.bounds[idx];
+  v.stack_w[dest] = v.pool_w[p] / static_cast<float>(v.kept[p]);
+}
+
+// Progress statistics of the open nodes (between iterations): the smallest bound, the number of
+// open nodes per depth and their tree weight. out_min starts at INT_MAX, out_open and out_w at 0.
+template <class Job>
+__global__ void open_stats_kernel(loop_view<Job> v, int* out_min, unsigned long long* out_open, double* out_w) {
+  __shared__ unsigned int h_open[kMaxJobs + 1];
+  __shared__ int block_min;
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_open[d] = 0;
+  if (threadIdx.x == 0) block_min = INT_MAX;
+  __syncthreads();
+  const std::uint32_t top = v.state->top;
+  int mine = INT_MAX;
+  double w = 0;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < top; i += gridDim.x * blockDim.x) {
+    const std::uint32_t lim = v.stack_limits[i];
+    atomicAdd(&h_open[(limit1_of(lim) + 1) + (v.n - limit2_of(lim))], 1u);
+    mine = min(mine, v.stack_lbs[i]);
+    w += static_cast<double>(v.stack_w[i]);
+  }
+  using reduce_d = cub::BlockReduce<double, loop_tuning::stats_block>;
+  __shared__ typename reduce_d::TempStorage tw;
+  const double block_w = reduce_d(tw).Sum(w);
+  if (threadIdx.x == 0 && block_w > 0) atomicAdd(out_w, block_w);
+  atomicMin(&block_min, mine);
+  __syncthreads();
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x))
+    if (h_open[d]) atomicAdd(&out_open[d], static_cast<unsigned long long>(h_open[d]));
+  if (threadIdx.x == 0 && block_min != INT_MAX) atomicMin(out_min, block_min);
+}
+
+// One block: the new stack size and, when a leaf improved the threshold, its schedule.
+template <class Job>
+__global__ void finish_kernel(loop_view<Job> v) {
+  __shared__ unsigned long long key;
+  if (threadIdx.x == 0) key = v.state->leaf_key;
+  __syncthreads();
+  if (key != ~0ull) {
+    const std::uint32_t idx = static_cast<std::uint32_t>(key & 0xFFFFFFFFu);
+    const std::uint32_t d = v.desc[idx];
+    const std::uint32_t p = child_parent(d);
+    const std::uint32_t lim = v.pool_limits[p];
+    const int first = limit1_of(lim) + 1;
+    const int from = first + child_position(d);
+    const int to = child_backward(d) ? limit2_of(lim) - 1 : first;
+    const Job* src = v.pool_perms + static_cast<std::size_t>(p) * v.ld;
+    for (int i = static_cast<int>(threadIdx.x); i < v.n; i += static_cast<int>(blockDim.x)) {
+      const int j = i == from ? to : (i == to ? from : i);
+      v.best_perm[i] = src[j];
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    loop_state& s = *v.state;
+    if (key != ~0ull) {
+      ++s.found;
+      s.leaf_key = ~0ull;
+    }
+    if (!s.overflow) s.top = s.top - s.parents + v.kept_incl[v.max_parents - 1];
+    if (s.parents) ++s.iterations;
+  }
+}
+
+inline unsigned blocks_for(std::size_t threads, unsigned block) {
+  return static_cast<unsigned>(std::max<std::size_t>(1, (threads + block - 1) / block));
+}
+
+}  // namespace pfsp::gpu::device_loop
