@@ -2,7 +2,7 @@
 // T threads, each repeating rounds of Ruiz and Stuetzle's IG (destruction, greedy reinsertion,
 // insertion local search, constant-temperature acceptance) from the best schedule known (its own,
 // the feed's, or the newest seed the B&B offered), with its own random stream. Improvements are
-// published lock-free (best_value) with their schedule. Usage (resident.cu): the solver calls
+// published lock-free (best_value) with their schedule. Usage (gpu/coordinator.cu): the solver calls
 // offer_seed() with each improving leaf and polls best_value() at its syncs; a better value is
 // re-evaluated and becomes the incumbent, lowering the device's pruning threshold.
 #pragma once
