@@ -58,7 +58,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
-TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_divergence_gpu"}
+TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_gpu_plan test_gpu_backends test_divergence_gpu"}
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -77,7 +77,9 @@ if has build; then
     fi
   fi
   # pfsp-mpi exists when CMake found MPI on this machine (stage mpi).
-  if grep -q "MPI (pfsp-mpi) ON" "$LOGS"/configure*.log 2>/dev/null; then
+  if [[ ${BUILD_MPI:-1} == 0 ]]; then
+    say "BUILD_MPI=0: pfsp-mpi not built"
+  elif grep -q "MPI (pfsp-mpi) ON" "$LOGS"/configure*.log 2>/dev/null; then
     run_logged build_mpi 300 cmake --build "$BUILD" -j"$JOBS" --target pfsp-mpi test_mpi_frontier test_mpi_ranks
   else
     say "no MPI found by CMake: pfsp-mpi not built"
