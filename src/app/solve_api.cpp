@@ -10,15 +10,14 @@
 #include <sstream>
 #include <vector>
 
+#include "app/solver_registry.hpp"
 #include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
-#include "cpu/parallel.hpp"
 #include "gpu/strategy.hpp"
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "search/sequential.hpp"
 
 namespace pfsp {
 namespace {
@@ -344,19 +343,14 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
                       resumed->stats.total_seconds);
     r.backend = resumed->backend;
     if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
-  } else if (backend == "cpu") {
-    r = solve_sequential(data, opt, start);
-  } else if (backend == "cpu-mt") {
-    r = solve_parallel(data, opt, start);
   } else {
-#if defined(PFSP_HAVE_GPU)
+    // The backend's entry in the registry (solver_registry.hpp); gpu without CUDA was refused above.
+    const solver_entry* solver = solver_for_backend(backend, device_loop ? gpu_loop::device : gpu_loop::host);
+    PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + backend);
     if (gpu_warm_up.joinable()) gpu_warm_up.join();
     gpu_cli_options g = a.gpu;
     g.strategy = strategy;
-    r = gpu_cli_solve(data, opt, g, start);
-#else
-    (void)strategy;
-#endif
+    r = solve(*solver, data, opt, start, g);
   }
 
   if (improver) {

@@ -17,14 +17,13 @@
 #include "app/gantt_cli.hpp"
 #include "app/options.hpp"
 #include "app/solve_api.hpp"
+#include "app/solver_registry.hpp"
 #include "base/error.hpp"
-#include "cpu/parallel.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "problem/io.hpp"
 #include "search/control.hpp"
-#include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
 #endif
@@ -141,25 +140,24 @@ int run(int argc, char** argv, int rank) {
   info.lb2_pairs = describe(pairs);
   const bound_data data(inst, pairs.pairs);
 
-  dist::chunk_solver solver;
-  if (local == "cpu") {
-    solver = [&](const solve_options& o, const incumbent& s) { return solve_sequential(data, o, s); };
-  } else if (local == "cpu-mt") {
-    solver = [&](const solve_options& o, const incumbent& s) { return solve_parallel(data, o, s); };
-  } else {
+  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
+  // loop, which resumes from a chunk.
+  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
+  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  gpu_cli_options g;
+  if (entry->caps.needs_gpu) {
 #if defined(PFSP_HAVE_GPU)
-    gpu_cli_options g;
     g.loop = "device";
     // Ranks on one machine take its devices in turn (Open MPI's local rank).
     const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const int devices = gpu_cli_device_count();
     if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
     g.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
-    solver = [&data, g](const solve_options& o, const incumbent& s) mutable { return gpu_cli_solve(data, o, g, s); };
-#else
-    throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
 #endif
   }
+  const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {
+    return solve(*entry, data, o, s, g);
+  };
   dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
