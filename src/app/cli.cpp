@@ -54,7 +54,7 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
   s.bound = std::string(to_string(opt.bound));
   s.lb2_pairs = info.lb2_pairs;
   s.branching = std::string(to_string(opt.branch));
-  s.selection = a.select;
+  s.selection = std::string(to_string(a.select));
   std::ostringstream ub;
   if (info.initial_ub) {
     ub << info.initial_ub << " (" << info.initial_ub_source;
@@ -74,7 +74,7 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
 
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
              const std::atomic<bool>* interrupt) {
-  gpu::parse_strategy(a.gpu_strategy, a.strategy_params);  // its errors before the instance's
+  gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
   const instance inst = load_instance(a.instance_spec);
   // The solver log (docs/solver_log.md): on stderr unless --quiet or --no-progress (stdout has
   // the result either way), and in full to --log FILE; opened once the options are checked.
@@ -95,7 +95,7 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
       print_header(out, inst);
       out << "options      backend " << backend
           << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "") << ", bound "
-          << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << a.select
+          << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << to_string(a.select)
           << ", initial ub ";
       if (info.initial_ub)
         out << info.initial_ub << " (" << info.initial_ub_source
