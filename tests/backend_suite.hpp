@@ -6,7 +6,7 @@
 //   - brute-force optima of small random instances, every bound and branching it takes, from no
 //     incumbent and from NEH;
 //   - Taillard's optima (ta001, ta003, ta014) from NEH;
-//   - node limit, time limit and interrupt end in their statuses with a consistent result;
+//   - node limit, time limit and interrupt (ta051) end in their statuses with a consistent result;
 //   - checkpoints (where supported): a search cut into pieces by node limits, each piece resumed
 //     from the previous one's checkpoint written in the binary format, proves the optimum and,
 //     from the optimum as upper bound, branches the uninterrupted search's nodes;
@@ -142,19 +142,20 @@ TEST_P(backend, taillard_optima_from_neh) {
   }
 }
 
-// ta021 (20 x 20) from NEH takes far longer than these limits.
+// ta051 (50 x 20, open) from NEH takes far longer than these limits on any backend (ta021, the
+// CPU tests' instance, is proven by the GPU device loop in about a second).
 inline void expect_stopped_early(const instance& inst, const solve_result& r, solve_status want,
                                  const std::string& what) {
   EXPECT_EQ(r.status, want) << what << ": " << to_string(r.status);
   EXPECT_GT(r.lower_bound, 0) << what;
-  EXPECT_LE(r.lower_bound, inst.known->ub) << what;
-  EXPECT_GE(r.makespan, inst.known->ub) << what;
+  EXPECT_LE(r.lower_bound, inst.known->ub) << what;  // the best known makespan
+  EXPECT_GE(r.makespan, inst.known->lb) << what;     // the best known lower bound
   expect_schedule_of(inst, r, what);
   EXPECT_LT(r.stats.explored, 1.0) << what;
 }
 
 TEST_P(backend, limits_and_interrupt_end_in_their_status) {
-  const instance inst = taillard_instance("ta021");
+  const instance inst = taillard_instance("ta051");
   const bound_data data(inst);
   {
     solve_options o = options(bound_kind::lb1, branching::min_branch);
