@@ -1,6 +1,6 @@
 // pfsp_bench_solve: time to proof of the CPU solvers over a grid of instances and
 // configurations (threads x bound x branching x initial upper bound), through the library API
-// (solve_sequential, solve_parallel, neh), with a time limit per run.
+// (the solver registry's cpu and cpu-mt entries, neh), with a time limit per run.
 //
 // Initial upper bound:
 //   opt  the papers' protocol (Gmys et al. 2020, 6.1): prune every node whose bound is >= the
@@ -16,13 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "app/solver_registry.hpp"
 #include "bench_common.hpp"
 #include "bound/bound_data.hpp"
-#include "cpu/parallel.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
 #include "problem/io.hpp"
-#include "search/sequential.hpp"
 #include "search/types.hpp"
 
 namespace pfsp::bench {
@@ -146,12 +145,14 @@ int main(int argc, char** argv) {
       const incumbent start(h.makespan, h.schedule);
       const int init_ub = opt.initial_ub ? std::min(*opt.initial_ub, h.makespan) : h.makespan;
 
+      // One thread: the sequential solver; more: cpu-mt (the registry's entries).
+      const solver_entry& solver = *find_solver(c.threads == 1 ? "cpu" : "cpu-mt");
       std::vector<double> times, cpu_times;
       solve_result r;
       const load_average load_before = read_load();
       for (int k = 0; k < repeat; ++k) {
         const double c0 = process_cpu_seconds();
-        r = c.threads == 1 ? solve_sequential(data, opt, start) : solve_parallel(data, opt, start);
+        r = solve(solver, data, opt, start);
         cpu_times.push_back(process_cpu_seconds() - c0);
         times.push_back(r.stats.total_seconds);
         if (r.status != solve_status::optimal && r.status != solve_status::proven_bound)

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "app/options.hpp"
@@ -55,6 +56,9 @@ TEST(enum_names, every_table_round_trips_and_refuses_other_names) {
   expect_round_trip<gpu::pool_sort>("--sort");
   expect_round_trip<gpu::pool_selection>("--gpu-selection");
   expect_round_trip<gpu::loop_bound>("--loop-bound");
+  expect_round_trip<backend_choice>("--backend");
+  expect_round_trip<heuristic_choice>("--heuristic");
+  expect_round_trip<checkpoint_encoding>("--checkpoint-format");
 }
 
 TEST(enum_names, names_are_the_documented_ones) {
@@ -245,6 +249,18 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
 TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
   using setter = std::function<void(solve_args&, const std::string&)>;
   auto text = [](std::string solve_args::*f) { return setter([f](solve_args& a, const std::string& v) { a.*f = v; }); };
+  // The typed fields are set by name, as the Python module's setters do: from_string refuses
+  // what CLI11 refuses (typed_fields_are_set_by_the_names_cli11_accepts checks the other way).
+  auto named = [](auto solve_args::*f, const char* option) {
+    return setter([f, option](solve_args& a, const std::string& v) {
+      a.*f = from_string<std::remove_reference_t<decltype(a.*f)>>(v, option);
+    });
+  };
+  auto named_or_auto = [](auto solve_args::*f, const char* option) {
+    return setter([f, option](solve_args& a, const std::string& v) {
+      a.*f = from_string_or_auto<typename std::remove_reference_t<decltype(a.*f)>::value_type>(v, option);
+    });
+  };
   // The whole text as a number, else throws (as CLI11's type check refuses it).
   auto whole = [](auto convert) {
     return [convert](const std::string& v) {
@@ -258,14 +274,14 @@ TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
   const auto as_ll = whole([](const std::string& v, std::size_t* u) { return std::stoll(v, u); });
   const auto as_double = whole([](const std::string& v, std::size_t* u) { return std::stod(v, u); });
   const std::map<std::string, setter> fields{
-      {"--backend", text(&solve_args::backend)},
-      {"--bound", text(&solve_args::bound)},
+      {"--backend", named(&solve_args::backend, "--backend")},
+      {"--bound", named_or_auto(&solve_args::bound, "--bound")},
       {"--lb2-pairs", text(&solve_args::lb2_pairs)},
-      {"--branching", text(&solve_args::branch)},
-      {"--selection", text(&solve_args::select)},
-      {"--heuristic", text(&solve_args::heuristic)},
-      {"--checkpoint-format", text(&solve_args::checkpoint_format)},
-      {"--gpu-strategy", text(&solve_args::gpu_strategy)},
+      {"--branching", [](solve_args& a, const std::string& v) { a.branch = from_string<branching>(v, "--branching"); }},
+      {"--selection", named(&solve_args::select, "--selection")},
+      {"--heuristic", named(&solve_args::heuristic, "--heuristic")},
+      {"--checkpoint-format", named(&solve_args::checkpoint_format, "--checkpoint-format")},
+      {"--gpu-strategy", named(&solve_args::gpu_strategy, "--gpu-strategy")},
       {"--threads", [=](solve_args& a, const std::string& v) { a.threads = as_int(v); }},
       {"--improver-threads", [=](solve_args& a, const std::string& v) { a.improver_threads = as_int(v); }},
       {"--ig-iterations", [=](solve_args& a, const std::string& v) { a.ig_iterations = as_int(v); }},
@@ -283,6 +299,9 @@ TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
       solve_args a;
       try {
         set(a, v);
+      } catch (const input_error&) {
+        ++refused;  // a typed field's setter refuses the name, with CLI11's message
+        continue;
       } catch (const std::exception&) {
         continue;  // not a number: CLI11's type check, which a caller with typed fields cannot fail
       }
@@ -291,6 +310,63 @@ TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
     }
   }
   EXPECT_GT(refused, 100);
+}
+
+// The typed configuration (app/solver_config.hpp) after parsing: both front ends store the
+// values named, keep "auto" and the unnamed branching as nullopt, and the enum setters refuse
+// other names with CLI11's message.
+TEST(options_schema, typed_fields_are_set_by_the_names_cli11_accepts) {
+  const std::vector<std::string> args{
+      "--backend",      "cpu",        "--bound",     "lb2", "--branching",         "forward",
+      "--selection",    "best-first", "--heuristic", "neh", "--checkpoint-format", "text",
+      "--gpu-strategy", "split"};
+  {
+    CLI::App app{"pfsp"};
+    solve_args a;
+    EXPECT_EQ(a.backend, backend_choice::auto_);
+    EXPECT_FALSE(a.bound);
+    EXPECT_FALSE(a.branch);
+    EXPECT_EQ(a.heuristic, heuristic_choice::auto_);
+    CLI::App* solve = add_solve_subcommand(app, a);
+    std::vector<std::string> all{"pfsp", "solve", "ta001"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto argv = argv_of(all);
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    note_given_options(*solve, a);
+    EXPECT_EQ(a.backend, backend_choice::cpu);
+    EXPECT_EQ(a.bound, bound_kind::lb2);
+    EXPECT_EQ(a.branch, branching::forward);
+    EXPECT_TRUE(a.bound_given && a.branch_given);
+    EXPECT_EQ(a.select, selection::best_first);
+    EXPECT_EQ(a.heuristic, heuristic_choice::neh);
+    EXPECT_EQ(a.checkpoint_format, checkpoint_encoding::text);
+    EXPECT_EQ(a.gpu_strategy, gpu::gpu_strategy::split);
+  }
+  {
+    CLI::App app{"pfsp-mpi"};
+    mpi_args m;
+    register_mpi_options(app, m);
+    std::vector<std::string> all{"pfsp-mpi",        "ta001", "--bound",     "auto",
+                                 "--local-backend", "gpu",   "--branching", "min-min"};
+    const auto argv = argv_of(all);
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    check_mpi_options(app, m);
+    EXPECT_FALSE(m.solve.bound);
+    EXPECT_TRUE(m.solve.bound_given);
+    EXPECT_EQ(m.solve.backend, backend_choice::gpu);
+    EXPECT_EQ(m.solve.branch, branching::min_min);
+  }
+  EXPECT_EQ(enum_choices<backend_choice>(), (std::vector<std::string>{"auto", "cpu", "cpu-mt", "gpu"}));
+  EXPECT_EQ(enum_choices<heuristic_choice>(), (std::vector<std::string>{"auto", "ig", "neh", "none"}));
+  EXPECT_EQ(enum_choices<checkpoint_encoding>(), (std::vector<std::string>{"binary", "text"}));
+  EXPECT_EQ(from_string_or_auto<bound_kind>("auto", "--bound"), std::nullopt);
+  EXPECT_EQ(to_string_or_auto(std::optional<bound_kind>()), "auto");
+  try {
+    from_string_or_auto<bound_kind>("lb3", "--bound");
+    ADD_FAILURE() << "--bound lb3 accepted";
+  } catch (const input_error& e) {
+    EXPECT_EQ(std::string(e.what()), "--bound: lb3 not in {auto,lb1,lb2,lb1-lb2}");
+  }
 }
 
 TEST(options_schema, ranges_are_pfsps) {

@@ -244,15 +244,28 @@ NB_MODULE(_core, mod) {
   nb::class_<solve_args>(mod, "SolveArgs")
       .def(nb::init<>())
       .def_rw("instance_spec", &solve_args::instance_spec)
-      .def_rw("backend", &solve_args::backend)
+      // The typed fields (app/solver_config.hpp) by their CLI names: a name the CLI refuses is
+      // pfsp.InputError with the CLI's message, raised where it is set.
+      .def_prop_rw(
+          "backend", [](const solve_args& a) { return std::string(to_string(a.backend)); },
+          [](solve_args& a, const std::string& v) { a.backend = from_string<backend_choice>(v, "--backend"); })
       .def_rw("threads", &solve_args::threads)
-      .def_rw("bound", &solve_args::bound)
+      .def_prop_rw(
+          "bound", [](const solve_args& a) { return to_string_or_auto(a.bound); },
+          [](solve_args& a, const std::string& v) { a.bound = from_string_or_auto<bound_kind>(v, "--bound"); })
       .def_rw("lb2_pairs", &solve_args::lb2_pairs)
       .def_rw("improver_threads", &solve_args::improver_threads)
-      .def_rw("branching", &solve_args::branch)
-      .def_rw("selection", &solve_args::select)
+      .def_prop_rw(
+          "branching",
+          [](const solve_args& a) { return std::string(to_string(a.branch.value_or(branching::min_min))); },
+          [](solve_args& a, const std::string& v) { a.branch = from_string<branching>(v, "--branching"); })
+      .def_prop_rw(
+          "selection", [](const solve_args& a) { return std::string(to_string(a.select)); },
+          [](solve_args& a, const std::string& v) { a.select = from_string<selection>(v, "--selection"); })
       .def_rw("ub", &solve_args::ub)
-      .def_rw("heuristic", &solve_args::heuristic)
+      .def_prop_rw(
+          "heuristic", [](const solve_args& a) { return std::string(to_string(a.heuristic)); },
+          [](solve_args& a, const std::string& v) { a.heuristic = from_string<heuristic_choice>(v, "--heuristic"); })
       .def_rw("ig_iterations", &solve_args::ig_iterations)
       .def_rw("time_limit", &solve_args::time_limit)
       .def_rw("node_limit", &solve_args::node_limit)

@@ -54,7 +54,7 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
   s.bound = std::string(to_string(opt.bound));
   s.lb2_pairs = info.lb2_pairs;
   s.branching = std::string(to_string(opt.branch));
-  s.selection = a.select;
+  s.selection = std::string(to_string(a.select));
   std::ostringstream ub;
   if (info.initial_ub) {
     ub << info.initial_ub << " (" << info.initial_ub_source;
@@ -72,60 +72,61 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
   return s;
 }
 
-int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
-             const std::atomic<bool>* interrupt) {
-  gpu::parse_strategy(a.gpu_strategy, a.strategy_params);  // its errors before the instance's
-  const instance inst = load_instance(a.instance_spec);
-  // The solver log (docs/solver_log.md): on stderr unless --quiet or --no-progress (stdout has
-  // the result either way), and in full to --log FILE; opened once the options are checked.
-  std::optional<solver_log> log;
+// The header's "options" and "resume" lines, once the start heuristic has run (hook on_start).
+void print_plan(std::ostream& out, const instance& inst, const solve_args& a, const solve_plan& plan) {
+  const std::string& backend = plan.backend;
+  const solve_options& opt = plan.opt;
+  const run_info& info = plan.info;
+  const search_state* resumed = plan.resumed;
+  print_header(out, inst);
+  out << "options      backend " << backend
+      << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "") << ", bound "
+      << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << to_string(a.select)
+      << ", initial ub ";
+  if (info.initial_ub)
+    out << info.initial_ub << " (" << info.initial_ub_source
+        << (info.initial_ub_source == "--ub" || resumed
+                ? std::string()
+                : ", " + std::to_string(info.heuristic_seconds).substr(0, 5) + " s")
+        << ")";
+  else
+    out << "none";
+  out << '\n';
+  if (resumed)
+    out << "resume       " << a.resume << ": " << resumed->open() << " open nodes, " << resumed->stats.branched
+        << " nodes branched in " << std::fixed << std::setprecision(1) << resumed->stats.total_seconds << " s before"
+        << (resumed->complete ? " (search complete)" : "") << '\n'
+        << std::defaultfloat;
+  out << std::flush;
+}
+
+// The CLI's hooks into solve_instance: the solver log (docs/solver_log.md: on stderr unless
+// --quiet or --no-progress, stdout having the result either way, and in full to --log FILE),
+// opened once the options are checked; the header; warnings on stderr.
+solve_hooks cli_hooks(const instance& inst, const solve_args& a, std::optional<solver_log>& log, std::ostream& out,
+                      std::ostream& err) {
   solve_hooks hooks;
-  hooks.on_checked = [&] {
+  hooks.on_checked = [&a, &log, &err] {
     if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
     log.emplace(a.quiet || a.no_progress ? nullptr : &err, a.log);
   };
   if (!(a.quiet || a.no_progress) || !a.log.empty())  // log->active()
     hooks.on_progress = [&log](const progress_info& p) { log->row(p); };
-  if (!a.quiet) {
-    hooks.on_start = [&](const solve_plan& plan) {
-      const std::string& backend = plan.backend;
-      const solve_options& opt = plan.opt;
-      const run_info& info = plan.info;
-      const search_state* resumed = plan.resumed;
-      print_header(out, inst);
-      out << "options      backend " << backend
-          << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "") << ", bound "
-          << to_string(opt.bound) << ", branching " << to_string(opt.branch) << ", selection " << a.select
-          << ", initial ub ";
-      if (info.initial_ub)
-        out << info.initial_ub << " (" << info.initial_ub_source
-            << (info.initial_ub_source == "--ub" || resumed
-                    ? std::string()
-                    : ", " + std::to_string(info.heuristic_seconds).substr(0, 5) + " s")
-            << ")";
-      else
-        out << "none";
-      out << '\n';
-      if (resumed)
-        out << "resume       " << a.resume << ": " << resumed->open() << " open nodes, " << resumed->stats.branched
-            << " nodes branched in " << std::fixed << std::setprecision(1) << resumed->stats.total_seconds
-            << " s before" << (resumed->complete ? " (search complete)" : "") << '\n'
-            << std::defaultfloat;
-      out << std::flush;
-    };
-  }
-  hooks.on_search = [&](const solve_plan& plan) {
+  if (!a.quiet) hooks.on_start = [&out, &inst, &a](const solve_plan& plan) { print_plan(out, inst, a, plan); };
+  hooks.on_search = [&inst, &a, &log](const solve_plan& plan) {
     log->header(log_setup(inst, plan.opt, plan.info, plan.backend, a, plan.device_loop, plan.info.heuristic_seconds,
                           plan.resumed != nullptr));
   };
   hooks.on_warning = [&err](const std::string& w) { err << "pfsp: warning: " << w << '\n' << std::flush; };
+  return hooks;
+}
 
-  solve_outcome o = solve_instance(inst, a, hooks, interrupt);
+// The result on stdout (one line with --quiet), --json and --gantt.
+void report_outcome(const instance& inst, const solve_args& a, const solve_outcome& o, std::ostream& out,
+                    std::ostream& err) {
   const solve_options& opt = o.opt;
   const solve_result& r = o.result;
-  run_info& info = o.info;
-  info.command = command;
-  log->summary(r, info.wall_seconds);
+  const run_info& info = o.info;
   if (a.quiet) {
     out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
   } else {
@@ -138,8 +139,20 @@ int do_solve(const solve_args& a, const std::string& command, std::ostream& out,
     else
       write_gantt(a.gantt, inst, r.schedule);
   }
+}
+
+int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
+             const std::atomic<bool>* interrupt) {
+  gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
+  const instance inst = load_instance(a.instance_spec);
+  std::optional<solver_log> log;
+  const solve_hooks hooks = cli_hooks(inst, a, log, out, err);
+  solve_outcome o = solve_instance(inst, a, hooks, interrupt);
+  o.info.command = command;
+  log->summary(o.result, o.info.wall_seconds);
+  report_outcome(inst, a, o, out, err);
   if (!o.checkpoint_error.empty()) throw input_error(o.checkpoint_error);
-  return exit_code_for(r.status);
+  return exit_code_for(o.result.status);
 }
 
 int do_info(const std::string& spec, std::ostream& out) {

@@ -10,20 +10,42 @@
 #endif
 
 namespace pfsp {
+namespace {
+
+// An enum option: CLI11 checks the text against the names (IsMember: the set in the help's type
+// and CLI11's message for other values), then the callback stores the value named. The default
+// shown is the field's value when registered.
+template <named_enum E>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& name, E& field, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name, [&field, name](const std::string& v) { field = from_string<E>(v, name); }, help)
+      ->check(CLI::IsMember(enum_choices<E>()))
+      ->default_str(std::string(to_string(field)));
+}
+
+// The same with "auto" (nullopt) first among the names.
+template <named_enum E>
+CLI::Option* add_enum_or_auto_option(CLI::App& app, const std::string& name, std::optional<E>& field,
+                                     const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name, [&field, name](const std::string& v) { field = from_string_or_auto<E>(v, name); }, help)
+      ->check(CLI::IsMember(enum_choices<E>({"auto"})))
+      ->default_str(to_string_or_auto(field));
+}
+
+}  // namespace
 
 void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
-  app.add_option("--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "cpu-mt", "gpu"}))
-      ->capture_default_str();
+  add_enum_option(app, "--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu");
   app.add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  app.add_option("--bound", a.bound,
-                 "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the fastest "
-                 "measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)")
-      ->check(CLI::IsMember(enum_choices<bound_kind>({"auto"})))
-      ->capture_default_str();
+  add_enum_or_auto_option(app, "--bound", a.bound,
+                          "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the "
+                          "fastest measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)");
   app.add_option("--improver-threads", a.improver_threads,
                  "gpu: CPU threads running iterated greedy beside the device loop, feeding it better incumbents "
                  "(-1 = auto: the cores but one, at most 8; 0 = none)")
@@ -39,21 +61,19 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                    : "'" + v + "': expected auto, all, adjacent, learn or learn:K";
       })
       ->capture_default_str();
-  app.add_option("--branching", a.branch,
-                 "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
-                 "min-min on the GPU")
+  // No default shown: the backend's (or, with --resume, the checkpoint's) when not given.
+  app.add_option_function<std::string>(
+         "--branching", [&a](const std::string& v) { a.branch = from_string<branching>(v, "--branching"); },
+         "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
+         "min-min on the GPU")
       ->check(CLI::IsMember(enum_choices<branching>()));
-  app.add_option("--selection", a.select, "depth-first, breadth-first or best-first (cpu only)")
-      ->check(CLI::IsMember(enum_choices<selection>()))
-      ->capture_default_str();
+  add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
   app.add_option("--ub", a.ub,
                  "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
                  "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
-  app.add_option("--heuristic", a.heuristic,
-                 "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
-                 "where improver threads run iterated greedy beside the search, ig elsewhere)")
-      ->check(CLI::IsMember({"auto", "ig", "neh", "none"}))
-      ->capture_default_str();
+  add_enum_option(app, "--heuristic", a.heuristic,
+                  "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
+                  "where improver threads run iterated greedy beside the search, ig elsewhere)");
   app.add_option("--ig-iterations", a.ig_iterations,
                  "iterated greedy rounds (deterministic, seed 1); -1 = auto, about 4e7/(n^2 m), at most 5000")
       ->check(CLI::Range(-1, 100000000))
@@ -80,11 +100,9 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("--checkpoint", a.checkpoint,
                  "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
                  "and when the run stops");
-  app.add_option("--checkpoint-format", a.checkpoint_format,
-                 "binary (version 2: compact, checksummed, records the LB2 pairs) or text (version 1); --resume "
-                 "reads either")
-      ->check(CLI::IsMember({"binary", "text"}))
-      ->capture_default_str();
+  add_enum_option(app, "--checkpoint-format", a.checkpoint_format,
+                  "binary (version 2: compact, checksummed, records the LB2 pairs) or text (version 1); --resume "
+                  "reads either");
   app.add_option("--checkpoint-interval", a.checkpoint_interval, "seconds between checkpoints")
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
@@ -92,12 +110,10 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                  "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
                  "from it unless given; backend and threads may differ)");
   // Registered in every build, so that bad values are exit code 2 with CUDA or without.
-  app.add_option("--gpu-strategy", a.gpu_strategy,
-                 "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
-                 "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
-                 "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
-      ->check(CLI::IsMember(gpu::strategy_names()))
-      ->capture_default_str()
+  add_enum_option(app, "--gpu-strategy", a.gpu_strategy,
+                  "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
+                  "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
+                  "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
       ->group("GPU backend");
   app.add_option("--strategy-params", a.strategy_params,
                  "gpu: key=value,... for --gpu-strategy. persistent: pool=global|local|hybrid|persistent, "
@@ -174,7 +190,8 @@ void check_mpi_options(const CLI::App& app, mpi_args& a) {
         if (o->check_name(u.name)) why = u.why;
       throw input_error(o->get_name() + ": not supported by pfsp-mpi (" + why + ")");
     }
-  if (!a.dist.local_backend.empty()) a.solve.backend = a.dist.local_backend;
+  if (!a.dist.local_backend.empty())
+    a.solve.backend = from_string<backend_choice>(a.dist.local_backend, "--local-backend");
 }
 
 }  // namespace pfsp

@@ -10,15 +10,14 @@
 #include <sstream>
 #include <vector>
 
+#include "app/solver_registry.hpp"
 #include "base/error.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
-#include "cpu/parallel.hpp"
 #include "gpu/strategy.hpp"
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
-#include "search/sequential.hpp"
 
 namespace pfsp {
 namespace {
@@ -31,12 +30,7 @@ bool gpu_available() {
 #endif
 }
 
-// The messages of CLI11's IsMember and Range checks, as `pfsp solve` prints them.
-void check_member(const std::string& option, const std::string& v, const std::vector<std::string>& allowed) {
-  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
-  throw input_error(option + ": " + v + " not in {" + join_choices(allowed) + "}");
-}
-
+// The message of CLI11's Range check, as `pfsp solve` prints it.
 template <class T>
 void check_range(const std::string& option, T v, T lo, T hi) {
   if (v >= lo && v <= hi) return;
@@ -48,23 +42,18 @@ void check_range(const std::string& option, T v, T lo, T hi) {
 }  // namespace
 
 void check_solve_args(const solve_args& a) {
-  check_member("--backend", a.backend, {"auto", "cpu", "cpu-mt", "gpu"});
+  // The enum fields hold a named value by construction (their setters, the CLI's and the Python
+  // module's, go through from_string); the numbers and --lb2-pairs' text are checked here.
   check_range("--threads", a.threads, 1, 4096);
-  check_member("--bound", a.bound, enum_choices<bound_kind>({"auto"}));
   check_range("--improver-threads", a.improver_threads, -1, 256);
   const std::string& p = a.lb2_pairs;
   if (!(p == "auto" || p == "all" || p == "adjacent" || p == "learn" || p.rfind("learn:", 0) == 0))
     throw input_error("--lb2-pairs: '" + p + "': expected auto, all, adjacent, learn or learn:K");
-  check_member("--branching", a.branch, enum_choices<branching>());
-  check_member("--selection", a.select, enum_choices<selection>());
-  check_member("--heuristic", a.heuristic, {"auto", "ig", "neh", "none"});
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
   check_range("--progress-interval", a.progress_interval, 0.01, 1e6);
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
-  check_member("--checkpoint-format", a.checkpoint_format, {"binary", "text"});
-  check_member("--gpu-strategy", a.gpu_strategy, gpu::strategy_names());
 }
 
 std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
@@ -149,12 +138,12 @@ std::string describe(const lb2_pairs_choice& c) {
 
 solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
                              const std::atomic<bool>* interrupt) {
-  const gpu::strategy_params strategy = gpu::parse_strategy(a.gpu_strategy, a.strategy_params);
+  const gpu::strategy_params strategy = gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);
   const auto wall_start = std::chrono::steady_clock::now();
   solve_options opt;
-  if (a.bound != "auto") opt.bound = from_string<bound_kind>(a.bound, "--bound");
-  opt.branch = from_string<branching>(a.branch, "--branching");
-  opt.select = from_string<selection>(a.select, "--selection");
+  if (a.bound) opt.bound = *a.bound;
+  opt.branch = a.branch.value_or(branching::min_min);
+  opt.select = a.select;
   opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
@@ -186,31 +175,33 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
 
-  std::string backend = a.backend;
-  if (backend == "auto") backend = gpu_available() ? "gpu" : "cpu-mt";
+  backend_choice resolved = a.backend;
+  if (resolved == backend_choice::auto_) resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
+  const bool gpu_backend = resolved == backend_choice::gpu;
+  const std::string backend(to_string(resolved));
   // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
   // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
-  if (!a.branch_given && !resumed) opt.branch = backend == "gpu" ? branching::min_min : branching::min_branch;
+  if (!a.branch_given && !resumed) opt.branch = gpu_backend ? branching::min_min : branching::min_branch;
   // Default bound and LB2 pairs: the fastest measured (docs/benchmarks.md): LB1 on the CPU and
   // the host loop; on the GPU device loop the LB1 -> LB2 chain over the m-1 pairs learned before
   // the run (ta021-ta030: about half LB1's time to proof; 50x20: the same tree share closed in a
   // slice, a global lower bound as high or higher).
   bool device_loop = false;
 #if defined(PFSP_HAVE_GPU)
-  if (backend == "gpu") {
+  if (gpu_backend) {
     gpu_cli_options g = a.gpu;
     g.strategy = strategy;
     device_loop = gpu_cli_device_loop(g);
   }
 #endif
-  if (a.bound == "auto" && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
+  if (!a.bound && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
   std::string lb2_pairs = a.lb2_pairs;
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
-  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == "text";
+  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
   if (lb2_pairs == "auto")
     lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? "learn" : "all";
-  if (backend == "gpu" && !gpu_available()) {
+  if (gpu_backend && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
 #else
@@ -222,7 +213,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   // (about 0.1 s on an H200 that would otherwise count in the solve's time).
   std::thread gpu_warm_up;
 #if defined(PFSP_HAVE_GPU)
-  if (backend == "gpu") gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
+  if (gpu_backend) gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
 #endif
   struct joiner {
     std::thread& t;
@@ -245,23 +236,23 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   // auto: NEH where iterated greedy runs beside the search anyway (the device loop's improver
   // threads: ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG
   // start, docs/benchmarks.md), IG before the search elsewhere.
-  std::string heuristic = a.no_neh ? "none" : a.heuristic;
-  if (heuristic == "auto") heuristic = improvers > 0 ? "neh" : "ig";
-  opt.use_neh = heuristic != "none";
+  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  opt.use_neh = heuristic != heuristic_choice::none;
   if (resumed) {
     // The checkpoint's incumbent is at least as good as a fresh heuristic run's start was.
     if (!resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
     info.initial_ub = std::min(resumed->threshold, start.value());
     info.initial_ub_source = "checkpoint";
-  } else if (heuristic != "none") {
+  } else if (heuristic != heuristic_choice::none) {
     const auto t0 = std::chrono::steady_clock::now();
     ig_options ig;
     ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
-    const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
+    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
     info.heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
-    info.initial_ub_source = heuristic;
+    info.initial_ub_source = to_string(heuristic);
   }
   if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
     info.initial_ub = *opt.initial_ub;
@@ -282,7 +273,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     opt.on_checkpoint = [&](const search_state& s) {
       try {
         const auto t0 = std::chrono::steady_clock::now();
-        write_file_atomically(a.checkpoint, a.checkpoint_format == "text" ? to_text(s) : to_binary(s));
+        write_file_atomically(a.checkpoint,
+                              a.checkpoint_format == checkpoint_encoding::text ? to_text(s) : to_binary(s));
         last_write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         write_seconds += last_write_seconds;
         ++writes;
@@ -344,19 +336,14 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
                       resumed->stats.total_seconds);
     r.backend = resumed->backend;
     if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
-  } else if (backend == "cpu") {
-    r = solve_sequential(data, opt, start);
-  } else if (backend == "cpu-mt") {
-    r = solve_parallel(data, opt, start);
   } else {
-#if defined(PFSP_HAVE_GPU)
+    // The backend's entry in the registry (solver_registry.hpp); gpu without CUDA was refused above.
+    const solver_entry* solver = solver_for_backend(backend, device_loop ? gpu_loop::device : gpu_loop::host);
+    PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + backend);
     if (gpu_warm_up.joinable()) gpu_warm_up.join();
     gpu_cli_options g = a.gpu;
     g.strategy = strategy;
-    r = gpu_cli_solve(data, opt, g, start);
-#else
-    (void)strategy;
-#endif
+    r = solve(*solver, data, opt, start, g);
   }
 
   if (improver) {

@@ -1,8 +1,8 @@
-// The solve pipeline behind `pfsp solve`, as a library: the options as the CLI takes them (plain
-// strings and numbers, "auto" resolved here), the start heuristic, LB2 pair learning, the backend
-// call (cpu, cpu-mt, gpu), the concurrent improver, the makespan re-check and the checkpoint
-// notes. The CLI (cli.cpp) and the Python module (python/src/module.cpp) both call
-// solve_instance, so there is one path from options to result.
+// The solve pipeline behind `pfsp solve`, as a library: the options as the CLI takes them (the
+// typed solver_config, app/solver_config.hpp; "auto" resolved here), the start heuristic, LB2 pair learning, the
+// backend call (cpu, cpu-mt, gpu), the concurrent improver, the makespan re-check and the checkpoint notes. The CLI
+// (cli.cpp) and the Python module (python/src/module.cpp) both call solve_instance, so there is one path from options
+// to result.
 #pragma once
 
 #include <atomic>
@@ -14,56 +14,12 @@
 #include <vector>
 
 #include "app/cli.hpp"
-#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
+#include "app/solver_config.hpp"
 #include "problem/instance.hpp"
 #include "search/checkpoint.hpp"
 #include "search/types.hpp"
 
 namespace pfsp {
-
-inline int default_threads() {
-  const unsigned h = std::thread::hardware_concurrency();
-  return h == 0 ? 1 : static_cast<int>(h);
-}
-
-// `pfsp solve`'s options, with the CLI's names and defaults (README, "Usage").
-struct solve_args {
-  std::string instance_spec;
-  std::string backend = "auto";
-  int threads = default_threads();
-  std::string bound = "auto";      // auto: lb1-lb2 on the GPU device loop, lb1 elsewhere
-  std::string lb2_pairs = "auto";  // all | adjacent | learn[:K] | auto (learn on the GPU device loop)
-  int improver_threads = -1;       // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
-  std::string branch = "min-min";
-  std::string select = "depth-first";
-  std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
-  bool no_neh = false;
-  std::string heuristic = "auto";
-  int ig_iterations = -1;  // auto
-  double time_limit = 0;
-  long long node_limit = 0;
-  std::string json;
-  std::string gantt;  // --gantt FILE.svg
-  std::string log;    // --log FILE: the solver log (docs/solver_log.md)
-  bool quiet = false;
-  bool no_progress = false;
-  bool profile = false;
-  bool shared_queue = false;
-  std::string checkpoint;
-  std::string checkpoint_format = "binary";  // binary (version 2) | text (version 1)
-  double checkpoint_interval = 60;
-  double progress_interval = 1.0;
-  std::string resume;
-  std::string gpu_strategy = "plain";  // validated in every build (gpu/strategy.hpp)
-  std::string strategy_params;
-  // Given on the command line (with --resume, those not given come from the checkpoint; without
-  // branch_given, the backend's default branching is taken).
-  bool bound_given = false;
-  bool branch_given = false;
-  bool ub_given = false;
-  bool lb2_pairs_given = false;
-  gpu_cli_options gpu;  // the GPU backend's options (CUDA builds; defaults elsewhere)
-};
 
 // Throws input_error with the CLI's messages where a value is outside what `pfsp solve` accepts
 // (the CLI's parser checks the same before; callers without it, like the Python module, need this).

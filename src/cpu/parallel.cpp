@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -143,163 +144,230 @@ struct worker_deque {
   std::atomic<std::size_t> size{0};
 };
 
-solve_result work_stealing(const bound_data& data, const solve_options& opt, const incumbent& start) {
-  const int n = data.view().inst.n;
-  const int T = std::max(1, opt.threads);
-  shared_state sh(opt, start, T);
-  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, sh.best);
-  const std::string backend = "cpu-mt (work stealing, " + std::to_string(T) + " threads)";
-  std::vector<std::unique_ptr<worker_deque>> dq;
-  for (int t = 0; t < T; ++t) dq.push_back(std::make_unique<worker_deque>(n));
-  std::vector<solve_stats> stats(T);
-  std::atomic<int> idle{0};
-  pause_gate gate(T);
+// One worker's own state: its expander, statistics, stack, scratch permutations, victim
+// generator and view of the upper bound.
+struct stealing_worker {
+  stealing_worker(const bound_data& data, const solve_options& opt, int worker, solve_stats& stats, worker_deque& own,
+                  int n, int start_ub)
+      : id(worker),
+        ex(data, opt.bound, opt.branch, opt.profile),
+        st(stats),
+        mine(own),
+        perm(n),
+        leaf_perm(n),
+        rng(12345u + static_cast<unsigned>(worker)),
+        ub(start_ub) {}
+  int id;
+  expander ex;
+  solve_stats& st;
+  worker_deque& mine;
+  std::vector<job_t> perm, leaf_perm;
+  std::mt19937 rng;
+  int ub;
+};
 
-  if (opt.resume) {
-    // Saved stacks are dealt to the threads in turn (the thread count may differ).
-    PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
-    check_lb2_pairs(*opt.resume, data, "the checkpoint");
-    std::vector<dfs_pool*> pools;
-    for (auto& d : dq) pools.push_back(&d->pool);
-    restore_stacks(*opt.resume, pools);
-    for (auto& d : dq) d->size = d->pool.size();
-  } else {
-    // Root, bounded by worker 0's expander before the threads start.
-    expander ex(data, opt.bound, opt.branch, false);
-    auto perm = identity(n);
-    const int lb = ex.root_bound(perm.data(), -1, n, threshold);
-    ++stats[0].bounds;
-    if (lb < threshold) {
-      dq[0]->pool.push_root(perm.data(), -1, n, lb);
-      dq[0]->size = 1;
+// One work-stealing solve, in named steps: seed the stacks (the root, or a checkpoint's stacks),
+// run the workers (expand from the own stack; when it is empty, steal the bottom half of a
+// victim's; worker 0 supervises and checkpoints), then gather the result.
+class work_stealing_run {
+ public:
+  work_stealing_run(const bound_data& data, const solve_options& opt, const incumbent& start)
+      : data_(data),
+        opt_(opt),
+        n_(data.view().inst.n),
+        T_(std::max(1, opt.threads)),
+        sh_(opt, start, T_),
+        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
+        backend_("cpu-mt (work stealing, " + std::to_string(T_) + " threads)"),
+        stats_(T_),
+        gate_(T_) {
+    for (int t = 0; t < T_; ++t) dq_.push_back(std::make_unique<worker_deque>(n_));
+  }
+
+  solve_result run() {
+    seed();
+    std::vector<std::thread> threads;
+    for (int t = 1; t < T_; ++t) threads.emplace_back([this, t] { work(t); });
+    work(0);
+    for (auto& th : threads) th.join();
+    if (sh_.checkpoint_failure) std::rethrow_exception(sh_.checkpoint_failure);
+    return finish();
+  }
+
+ private:
+  // The resumed stacks dealt to the threads in turn (the thread count may differ), or the root,
+  // bounded by worker 0's expander before the threads start.
+  void seed() {
+    if (opt_.resume) {
+      PFSP_EXPECTS(opt_.resume->n == n_, "checkpoint for another instance size");
+      check_lb2_pairs(*opt_.resume, data_, "the checkpoint");
+      std::vector<dfs_pool*> pools;
+      for (auto& d : dq_) pools.push_back(&d->pool);
+      restore_stacks(*opt_.resume, pools);
+      for (auto& d : dq_) d->size = d->pool.size();
+      return;
+    }
+    expander ex(data_, opt_.bound, opt_.branch, false);
+    auto perm = identity(n_);
+    const int lb = ex.root_bound(perm.data(), -1, n_, threshold_);
+    ++stats_[0].bounds;
+    if (lb < threshold_) {
+      dq_[0]->pool.push_root(perm.data(), -1, n_, lb);
+      dq_[0]->size = 1;
     } else {
-      ++stats[0].pruned;
-      stats[0].explored += 1.0;
+      ++stats_[0].pruned;
+      stats_[0].explored += 1.0;
     }
   }
+
   // Only while every node is in a stack: the others parked, or the threads joined.
-  auto state = [&](bool complete) {
+  search_state state(bool complete) {
     solve_stats piece;
-    for (const auto& st : stats) piece += st;
-    search_state s = make_search_state(data, opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    for (const auto& st : stats_) piece += st;
+    search_state s = make_search_state(data_, opt_, threshold_, sh_.best, piece, sh_.ctl.elapsed(), backend_);
     s.complete = complete;
-    for (auto& d : dq) {
+    for (auto& d : dq_) {
       std::lock_guard lock(d->mu);
       s.add_stack(d->pool);
     }
     return s;
-  };
-  // Worker 0, holding no node outside its stack.
-  auto periodic_checkpoint = [&] {
-    search_state s;
-    gate.pause_all([&] { s = state(false); });
-    s.complete = s.open() == 0;  // no node in any stack nor in transit: nothing is left
-    sh.write_checkpoint(std::move(s));
-  };
+  }
 
-  auto body = [&](int id) {
-    expander ex(data, opt.bound, opt.branch, opt.profile);
-    solve_stats& st = stats[id];
-    worker_deque& mine = *dq[id];
-    std::vector<job_t> perm(n), leaf_perm(n);
-    std::mt19937 rng(12345u + static_cast<unsigned>(id));
-    int ub = std::min(threshold, sh.best.value());
-    auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) {
-      mine.pool.push(parent, a, b, l1, l2, lb);
-    };
-    auto leaf = [&](const job_t* parent, int a, int b, int value) {
-      std::copy(parent, parent + n, leaf_perm.begin());
-      std::swap(leaf_perm[a], leaf_perm[b]);
-      sh.best.offer(value, leaf_perm.data(), n);
-      ub = std::min(ub, value);
-    };
-    while (!sh.stopped()) {
-      if (id != 0 && gate.requested()) gate.wait();  // safe point: all my nodes are in my stack
-      bool have = false;
-      {
-        std::lock_guard lock(mine.mu);
-        while (!mine.pool.empty() && sh.may_expand()) {
-          const node_meta m = mine.pool.pop(perm.data());
-          ub = std::min(ub, sh.best.value());
-          if (m.lb >= ub) {
-            ++st.pruned;
-            st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
-            continue;
-          }
-          ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
-          sh.count_expansion();
-          have = true;
-          break;
-        }
-        mine.size.store(mine.pool.size(), std::memory_order_relaxed);
-      }
-      if (have) {
-        sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
-        sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-        if (id == 0 && sh.ctl.due(st.branched)) {
-          std::uint64_t open = 0;
-          for (auto& d : dq) open += d->size.load(std::memory_order_relaxed);
-          if (sh.supervise(open, st.branched)) periodic_checkpoint();
-        }
+  // Worker 0, holding no node outside its stack.
+  void periodic_checkpoint() {
+    search_state s;
+    gate_.pause_all([&] { s = state(false); });
+    s.complete = s.open() == 0;  // no node in any stack nor in transit: nothing is left
+    sh_.write_checkpoint(std::move(s));
+  }
+
+  void work(int id) {
+    stealing_worker w(data_, opt_, id, stats_[id], *dq_[id], n_, std::min(threshold_, sh_.best.value()));
+    while (!sh_.stopped()) {
+      if (id != 0 && gate_.requested()) gate_.wait();  // safe point: all my nodes are in my stack
+      if (expand_own(w)) {
+        publish(w);
         continue;
       }
-      if (sh.stopped()) break;
-      // Out of work: steal, or end when every thread is idle with an empty stack.
-      idle.fetch_add(1);
-      bool got = false;
-      while (!got && !sh.stopped()) {
-        if (idle.load() == T) break;
-        if (id != 0 && gate.requested()) gate.wait();  // safe point: no stolen node in transit
-        const int first = static_cast<int>(rng() % static_cast<unsigned>(T));
-        for (int s = 0; s < T && !got; ++s) {
-          const int v = (first + s) % T;
-          if (v == id || dq[v]->size.load(std::memory_order_relaxed) == 0) continue;
-          idle.fetch_sub(1);  // not idle while holding stolen nodes
-          dfs_pool loot(n);
-          {
-            std::lock_guard lock(dq[v]->mu);
-            const std::size_t sz = dq[v]->pool.size();
-            if (sz > 0) dq[v]->pool.steal_bottom(loot, (sz + 1) / 2);
-            dq[v]->size.store(dq[v]->pool.size(), std::memory_order_relaxed);
-          }
-          if (!loot.empty()) {
-            std::lock_guard lock(mine.mu);
-            loot.steal_bottom(mine.pool, loot.size());
-            mine.size.store(mine.pool.size(), std::memory_order_relaxed);
-            got = true;
-          } else {
-            idle.fetch_add(1);
-          }
+      if (sh_.stopped()) break;
+      if (!steal(w)) break;
+    }
+    sh_.counters[id].branched.store(w.st.branched, std::memory_order_relaxed);
+    if (id != 0) gate_.leave();
+  }
+
+  // Pops the own stack until a node is expanded (true) or the stack is empty or the node limit
+  // reached (false); nodes whose bound reaches the upper bound are pruned on the way.
+  bool expand_own(stealing_worker& w) {
+    auto push = [&w](const job_t* parent, int a, int b, int l1, int l2, int lb) {
+      w.mine.pool.push(parent, a, b, l1, l2, lb);
+    };
+    auto leaf = [&w, this](const job_t* parent, int a, int b, int value) {
+      std::copy(parent, parent + n_, w.leaf_perm.begin());
+      std::swap(w.leaf_perm[a], w.leaf_perm[b]);
+      sh_.best.offer(value, w.leaf_perm.data(), n_);
+      w.ub = std::min(w.ub, value);
+    };
+    bool have = false;
+    std::lock_guard lock(w.mine.mu);
+    while (!w.mine.pool.empty() && sh_.may_expand()) {
+      const node_meta m = w.mine.pool.pop(w.perm.data());
+      w.ub = std::min(w.ub, sh_.best.value());
+      if (m.lb >= w.ub) {
+        ++w.st.pruned;
+        w.st.explored += w.ex.weight(m.limit1 + 1 + n_ - m.limit2);
+        continue;
+      }
+      w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st);
+      sh_.count_expansion();
+      have = true;
+      break;
+    }
+    w.mine.size.store(w.mine.pool.size(), std::memory_order_relaxed);
+    return have;
+  }
+
+  // After an expansion: the worker's counters for the reports; worker 0 checks the limits,
+  // reports progress and writes a periodic checkpoint when one is due.
+  void publish(stealing_worker& w) {
+    sh_.counters[w.id].branched.store(w.st.branched, std::memory_order_relaxed);
+    sh_.counters[w.id].explored.store(w.st.explored, std::memory_order_relaxed);
+    if (w.id == 0 && sh_.ctl.due(w.st.branched)) {
+      std::uint64_t open = 0;
+      for (auto& d : dq_) open += d->size.load(std::memory_order_relaxed);
+      if (sh_.supervise(open, w.st.branched)) periodic_checkpoint();
+    }
+  }
+
+  // Out of work: steals the bottom half of a random victim's stack (true), or returns false when
+  // every thread is idle with an empty stack or the search stops.
+  bool steal(stealing_worker& w) {
+    const int id = w.id;
+    idle_.fetch_add(1);
+    bool got = false;
+    while (!got && !sh_.stopped()) {
+      if (idle_.load() == T_) break;
+      if (id != 0 && gate_.requested()) gate_.wait();  // safe point: no stolen node in transit
+      const int first = static_cast<int>(w.rng() % static_cast<unsigned>(T_));
+      for (int s = 0; s < T_ && !got; ++s) {
+        const int v = (first + s) % T_;
+        if (v == id || dq_[v]->size.load(std::memory_order_relaxed) == 0) continue;
+        idle_.fetch_sub(1);  // not idle while holding stolen nodes
+        dfs_pool loot(n_);
+        {
+          std::lock_guard lock(dq_[v]->mu);
+          const std::size_t sz = dq_[v]->pool.size();
+          if (sz > 0) dq_[v]->pool.steal_bottom(loot, (sz + 1) / 2);
+          dq_[v]->size.store(dq_[v]->pool.size(), std::memory_order_relaxed);
         }
-        if (!got) {
-          if (id == 0 && sh.supervise(0, st.branched)) periodic_checkpoint();
-          std::this_thread::yield();
+        if (!loot.empty()) {
+          std::lock_guard lock(w.mine.mu);
+          loot.steal_bottom(w.mine.pool, loot.size());
+          w.mine.size.store(w.mine.pool.size(), std::memory_order_relaxed);
+          got = true;
+        } else {
+          idle_.fetch_add(1);
         }
       }
-      if (!got) break;
+      if (!got) {
+        if (id == 0 && sh_.supervise(0, w.st.branched)) periodic_checkpoint();
+        std::this_thread::yield();
+      }
     }
-    sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
-    if (id != 0) gate.leave();
-  };
+    return got;
+  }
 
-  std::vector<std::thread> threads;
-  for (int t = 1; t < T; ++t) threads.emplace_back(body, t);
-  body(0);
-  for (auto& th : threads) th.join();
-  if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
+  solve_result finish() {
+    auto stop = static_cast<solve_status>(sh_.stop.load());
+    // A limit noticed as the last node closed: every stack is empty, so the search is complete.
+    if (std::all_of(dq_.begin(), dq_.end(), [](const auto& d) { return d->pool.empty(); }))
+      stop = solve_status::optimal;
+    emit_checkpoint(opt_, [&] { return state(stop == solve_status::optimal); });
+    solve_stats piece;
+    for (const auto& s : stats_) piece += s;
+    int open_min = INT_MAX;
+    for (auto& d : dq_) open_min = std::min(open_min, d->pool.min_lb());
+    const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
+    solve_result r = finish_result(stop, sh_.best, threshold_, open_min, total, total.total_seconds);
+    r.backend = backend_;
+    return r;
+  }
 
-  auto stop = static_cast<solve_status>(sh.stop.load());
-  // A limit noticed as the last node closed: every stack is empty, so the search is complete.
-  if (std::all_of(dq.begin(), dq.end(), [](const auto& d) { return d->pool.empty(); })) stop = solve_status::optimal;
-  emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
-  solve_stats piece;
-  for (const auto& s : stats) piece += s;
-  int open_min = INT_MAX;
-  for (auto& d : dq) open_min = std::min(open_min, d->pool.min_lb());
-  const solve_stats total = cumulative_stats(opt, piece, sh.ctl.elapsed());
-  solve_result r = finish_result(stop, sh.best, threshold, open_min, total, total.total_seconds);
-  r.backend = backend;
-  return r;
+  const bound_data& data_;
+  const solve_options& opt_;
+  const int n_;
+  const int T_;
+  shared_state sh_;
+  const int threshold_;
+  const std::string backend_;
+  std::vector<std::unique_ptr<worker_deque>> dq_;
+  std::vector<solve_stats> stats_;
+  std::atomic<int> idle_{0};
+  pause_gate gate_;
+};
+
+solve_result work_stealing(const bound_data& data, const solve_options& opt, const incumbent& start) {
+  return work_stealing_run(data, opt, start).run();
 }
 
 solve_result shared_queue(const bound_data& data, const solve_options& opt, const incumbent& start) {

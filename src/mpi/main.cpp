@@ -17,14 +17,13 @@
 #include "app/gantt_cli.hpp"
 #include "app/options.hpp"
 #include "app/solve_api.hpp"
+#include "app/solver_registry.hpp"
 #include "base/error.hpp"
-#include "cpu/parallel.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "problem/io.hpp"
 #include "search/control.hpp"
-#include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
 #endif
@@ -64,22 +63,23 @@ int run(int argc, char** argv, int rank) {
   if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
   // The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
   // 0 for every rank, since the defaults below depend on it and the ranks must agree on them.
-  std::string local = a.backend;
-  if (local == "auto") {
+  backend_choice local_backend = a.backend;
+  if (local_backend == backend_choice::auto_) {
     int gpu = 0;
 #if defined(PFSP_HAVE_GPU)
     if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
 #endif
     MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    local = gpu ? "gpu" : "cpu-mt";
+    local_backend = gpu ? backend_choice::gpu : backend_choice::cpu_mt;
   }
+  const bool on_gpu = local_backend == backend_choice::gpu;
+  const std::string local(to_string(local_backend));
   // pfsp's defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop, so
   // auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere.
   solve_options opt;
-  opt.bound = a.bound == "auto" ? (local == "gpu" ? bound_kind::lb1_lb2 : bound_kind::lb1)
-                                : from_string<bound_kind>(a.bound, "--bound");
-  opt.branch = a.branch_given ? from_string<branching>(a.branch, "--branching")
-                              : (local == "gpu" ? branching::min_min : branching::min_branch);
+  opt.bound = a.bound.value_or(on_gpu ? bound_kind::lb1_lb2 : bound_kind::lb1);
+  opt.branch =
+      a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);
   opt.initial_ub = resolve_ub(inst, a);
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
@@ -95,7 +95,7 @@ int run(int argc, char** argv, int rank) {
   // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
   // chunks run on the device loop, unless the bound is lb1; all elsewhere).
   const std::string lb2_spec =
-      a.lb2_pairs != "auto" ? a.lb2_pairs : (local == "gpu" && opt.bound != bound_kind::lb1 ? "learn" : "all");
+      a.lb2_pairs != "auto" ? a.lb2_pairs : (on_gpu && opt.bound != bound_kind::lb1 ? "learn" : "all");
   lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
 
   incumbent start;
@@ -107,16 +107,16 @@ int run(int argc, char** argv, int rank) {
   info.instance_spec = a.instance_spec;
   info.initial_ub_source = "none";
   // auto: iterated greedy (pfsp takes NEH only where improver threads run, which pfsp-mpi has not).
-  std::string heuristic = a.no_neh ? "none" : a.heuristic;
-  if (heuristic == "auto") heuristic = "ig";
-  opt.use_neh = heuristic != "none";
-  if (rank == 0 && heuristic != "none") {
+  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (heuristic == heuristic_choice::auto_) heuristic = heuristic_choice::ig;
+  opt.use_neh = heuristic != heuristic_choice::none;
+  if (rank == 0 && heuristic != heuristic_choice::none) {
     ig_options ig;
     ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
-    const neh_result h = heuristic == "ig" ? iterated_greedy(inst, ig) : neh(inst);
+    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
-    info.initial_ub_source = heuristic;
+    info.initial_ub_source = to_string(heuristic);
   }
   if (opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
     info.initial_ub = *opt.initial_ub;
@@ -141,25 +141,24 @@ int run(int argc, char** argv, int rank) {
   info.lb2_pairs = describe(pairs);
   const bound_data data(inst, pairs.pairs);
 
-  dist::chunk_solver solver;
-  if (local == "cpu") {
-    solver = [&](const solve_options& o, const incumbent& s) { return solve_sequential(data, o, s); };
-  } else if (local == "cpu-mt") {
-    solver = [&](const solve_options& o, const incumbent& s) { return solve_parallel(data, o, s); };
-  } else {
+  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
+  // loop, which resumes from a chunk.
+  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
+  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  gpu_cli_options g;
+  if (entry->caps.needs_gpu) {
 #if defined(PFSP_HAVE_GPU)
-    gpu_cli_options g;
     g.loop = "device";
     // Ranks on one machine take its devices in turn (Open MPI's local rank).
     const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const int devices = gpu_cli_device_count();
     if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
     g.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
-    solver = [&data, g](const solve_options& o, const incumbent& s) mutable { return gpu_cli_solve(data, o, g, s); };
-#else
-    throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
 #endif
   }
+  const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {
+    return solve(*entry, data, o, s, g);
+  };
   dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);

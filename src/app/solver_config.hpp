@@ -1,0 +1,114 @@
+// The typed configuration of a solve: every `pfsp solve` option as the value it means (enums
+// from the names tables beside them, numbers, optional where "auto" is resolved later, when the
+// backend and the instance are known). register_solve_options (app/options.hpp) registers it
+// into CLI11 for pfsp and pfsp-mpi; solve_instance (app/solve_api.hpp) resolves it; the Python
+// module sets it field by field.
+//
+// Still text, and why: --ub (best-known needs the instance, and its message comes after the
+// instance's), --lb2-pairs (learn:K is checked against the instance's machine pairs), the file
+// names, --strategy-params (parsed with --gpu-strategy by gpu/strategy.hpp), and the GPU
+// backend's options (gpu_cli_options, owned by app/gpu_cli.hpp).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
+#include "base/enum_names.hpp"
+#include "bound/bound_kind.hpp"
+#include "gpu/strategy.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+inline int default_threads() {
+  const unsigned h = std::thread::hardware_concurrency();
+  return h == 0 ? 1 : static_cast<int>(h);
+}
+
+// --backend: auto (gpu where there is a device, else cpu-mt) is resolved by solve_instance.
+enum class backend_choice : int { auto_ = 0, cpu = 1, cpu_mt = 2, gpu = 3 };
+constexpr auto enum_names(backend_choice) {
+  using e = enum_name<backend_choice>;
+  return std::array{e{backend_choice::auto_, "auto"}, e{backend_choice::cpu, "cpu"},
+                    e{backend_choice::cpu_mt, "cpu-mt"}, e{backend_choice::gpu, "gpu"}};
+}
+
+// --heuristic: the first incumbent; auto is NEH where improver threads run, IG elsewhere.
+enum class heuristic_choice : int { auto_ = 0, ig = 1, neh = 2, none = 3 };
+constexpr auto enum_names(heuristic_choice) {
+  using e = enum_name<heuristic_choice>;
+  return std::array{e{heuristic_choice::auto_, "auto"}, e{heuristic_choice::ig, "ig"}, e{heuristic_choice::neh, "neh"},
+                    e{heuristic_choice::none, "none"}};
+}
+
+// --checkpoint-format: binary (version 2) or text (version 1).
+enum class checkpoint_encoding : int { binary = 0, text = 1 };
+constexpr auto enum_names(checkpoint_encoding) {
+  using e = enum_name<checkpoint_encoding>;
+  return std::array{e{checkpoint_encoding::binary, "binary"}, e{checkpoint_encoding::text, "text"}};
+}
+
+// An enum option that also takes "auto" (nullopt): its name, and the value named s, with
+// from_string's message listing auto first (CLI11's, as the option registers {auto,...}).
+template <named_enum E>
+std::string to_string_or_auto(const std::optional<E>& v) {
+  return v ? std::string(to_string(*v)) : std::string("auto");
+}
+template <named_enum E>
+std::optional<E> from_string_or_auto(std::string_view s, std::string_view option) {
+  if (s == "auto") return std::nullopt;
+  for (const auto& e : enum_names(E{}))
+    if (e.name == s) return e.value;
+  throw input_error(std::string(option) + ": " + std::string(s) + " not in {" +
+                    join_choices(enum_choices<E>({"auto"})) + "}");
+}
+
+// `pfsp solve`'s options, with the CLI's defaults (README, "Usage").
+struct solver_config {
+  std::string instance_spec;
+  backend_choice backend = backend_choice::auto_;
+  int threads = default_threads();
+  std::optional<bound_kind> bound;  // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
+  std::string lb2_pairs = "auto";   // all | adjacent | learn[:K] | auto (learn on the GPU device loop)
+  int improver_threads = -1;        // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
+  // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
+  // the checkpoint's; branch_given says whether the command line named one.
+  std::optional<branching> branch;
+  selection select = selection::depth_first;
+  std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
+  bool no_neh = false;
+  heuristic_choice heuristic = heuristic_choice::auto_;
+  int ig_iterations = -1;  // auto
+  double time_limit = 0;
+  long long node_limit = 0;
+  std::string json;
+  std::string gantt;  // --gantt FILE.svg
+  std::string log;    // --log FILE: the solver log (docs/solver_log.md)
+  bool quiet = false;
+  bool no_progress = false;
+  bool profile = false;
+  bool shared_queue = false;
+  std::string checkpoint;
+  checkpoint_encoding checkpoint_format = checkpoint_encoding::binary;
+  double checkpoint_interval = 60;
+  double progress_interval = 1.0;
+  std::string resume;
+  gpu::gpu_strategy gpu_strategy = gpu::gpu_strategy::plain;  // validated in every build (gpu/strategy.hpp)
+  std::string strategy_params;
+  // Given on the command line (with --resume, those not given come from the checkpoint; without
+  // branch_given, the backend's default branching is taken).
+  bool bound_given = false;
+  bool branch_given = false;
+  bool ub_given = false;
+  bool lb2_pairs_given = false;
+  gpu_cli_options gpu;  // the GPU backend's options (CUDA builds; defaults elsewhere)
+};
+
+// The name pfsp solve_api and the Python module have used for it.
+using solve_args = solver_config;
+
+}  // namespace pfsp
