@@ -75,7 +75,7 @@ def folder_of(p):
 
 def folder_device(folder):
     """The device a date-device folder's name gives, for sources that do not state theirs."""
-    m = re.match(r"\d{4}-\d\d-\d\d-(h100|h200)(?:x(\d+))?$", folder)
+    m = re.match(r"\d{4}-\d\d-\d\d-(h100|h200)(?:x(\d+))?(?:-[a-z0-9-]+)?$", folder)
     if m:
         n = f"{m.group(2)} x " if m.group(2) else ""
         return f"{n}NVIDIA {m.group(1).upper()} (from the folder's name)"
