@@ -34,10 +34,10 @@ struct gpu_cli_options {
   // option only the host loop has was given (host_loop_options, --gpu-strategy other than
   // plain, --sort host).
   std::string loop = "auto";
-  bool host_loop_options = false;  // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
-  std::string devices;             // --devices: "0,1,2", "all"; empty = --device
+  bool host_loop_options = false;    // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
+  std::string devices;               // --devices: "0,1,2", "all"; empty = --device
   std::string loop_bound = "parts";  // --loop-bound: parts | recompute (device loop)
-  gpu::strategy_params strategy;   // set by cli.cpp from --gpu-strategy and --strategy-params
+  gpu::strategy_params strategy;     // set by cli.cpp from --gpu-strategy and --strategy-params
 };
 
 // True iff a CUDA device is present (never throws).

@@ -52,8 +52,12 @@ std::string fixed(double v, int digits) {
 class block_tuner {
  public:
   block_tuner(std::size_t candidates, const loop_tuning& t)
-      : children_(candidates, 0.0), seconds_(candidates, 0.0), batches_(candidates, 0), want_(t.tune_batches),
-        full_share_(t.tune_full_share), tuning_(candidates > 1) {}
+      : children_(candidates, 0.0),
+        seconds_(candidates, 0.0),
+        batches_(candidates, 0),
+        want_(t.tune_batches),
+        full_share_(t.tune_full_share),
+        tuning_(candidates > 1) {}
 
   // A batch of `batch` iterations bounded `kids` children in dt seconds on the selected block
   // size. Returns the note once the tuning ends (empty otherwise).
@@ -575,8 +579,8 @@ class coordinator {
       r.notes.push_back(
           "profile device (events, kernels launched one by one instead of the graph" +
           std::string(E_ > 1 ? ", summed over the engines" : "") + "): pop " + fixed(phase[0], 3) + " s, sort " +
-          fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) + " s = " +
-          fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) + " s, push " +
+          fixed(phase[1], 3) + " s, bounding kernel " + fixed(phase[2], 3) +
+          " s = " + fixed(100.0 * phase[2] / wall, 1) + " % of the run, decide " + fixed(phase[3], 3) + " s, push " +
           fixed(phase[4], 3) + " s; host loop and launches " +
           fixed(std::max(0.0, device_seconds_ - (phase[0] + phase[1] + phase[2] + phase[3] + phase[4])), 3) + " s");
     }
@@ -586,12 +590,11 @@ class coordinator {
       r.notes.push_back("incumbent improved " + std::to_string(feed_improvements_) +
                         " times by the CPU cores' iterated greedy (--improver-threads)");
     const std::size_t cap = engines_[0]->capacity();
-    r.notes.push_back(
-        std::to_string(iterations) + " iterations on the device" + (E_ > 1 ? "s" : "") + ", " +
-        fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +
-        " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
-        fixed(static_cast<double>(cap * engines_[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
-        (E_ > 1 ? " per engine" : ""));
+    r.notes.push_back(std::to_string(iterations) + " iterations on the device" + (E_ > 1 ? "s" : "") + ", " +
+                      fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +
+                      " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
+                      fixed(static_cast<double>(cap * engines_[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
+                      (E_ > 1 ? " per engine" : ""));
     for (const std::string& note : tune_notes_) r.notes.push_back(note);
     if (engines_[0]->candidates().size() > 1 && tune_notes_.empty())
       r.notes.push_back("block size not tuned (too few full pools): " +
@@ -603,10 +606,9 @@ class coordinator {
       std::ostringstream b;
       b << "engines' time (busy in batches / idle waiting for work / thread life):";
       for (std::size_t e = 0; e < E_; ++e)
-        b << (e ? "; " : " ") << "engine " << e << " (device " << devices_[e] << ") branched "
-          << published_[e].branched << ", busy " << fixed(engine_busy_[e], 3) << " s, idle "
-          << fixed(engine_idle_[e], 3) << " s = "
-          << fixed(engine_life_[e] > 0 ? 100.0 * engine_idle_[e] / engine_life_[e] : 0.0, 1) << " %, life "
+        b << (e ? "; " : " ") << "engine " << e << " (device " << devices_[e] << ") branched " << published_[e].branched
+          << ", busy " << fixed(engine_busy_[e], 3) << " s, idle " << fixed(engine_idle_[e], 3)
+          << " s = " << fixed(engine_life_[e] > 0 ? 100.0 * engine_idle_[e] / engine_life_[e] : 0.0, 1) << " %, life "
           << fixed(engine_life_[e], 3) << " s";
       r.notes.push_back(b.str());
     }

@@ -1,5 +1,3 @@
-#include "gpu/device_tables.cuh"
-
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -8,6 +6,7 @@
 #include "base/cuda_check.cuh"
 #include "base/error.hpp"
 #include "bound/compact_tables.hpp"
+#include "gpu/device_tables.cuh"
 
 namespace pfsp::gpu {
 namespace {

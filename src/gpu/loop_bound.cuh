@@ -24,16 +24,16 @@ namespace pfsp::gpu {
 
 // Buffers of one pool of the device loop (loop_engine.cuh) as the parts kernels see them.
 struct parts_view {
-  const void* perms = nullptr;            // parents x ld jobs (8- or 16-bit by size class)
-  const std::uint32_t* limits = nullptr;  // pack_limits, per parent
-  const std::uint32_t* desc = nullptr;    // children: make_child
-  int* bounds = nullptr;                  // children, natural order
-  int* front = nullptr;                   // [k * stride + parent]
-  int* back = nullptr;                    // [k * stride + parent]
-  int* remain = nullptr;                  // [k * stride + parent]
-  std::uint32_t* masks = nullptr;         // [w * stride + parent]: bit j of word w = job 32 w + j scheduled
-  std::uint32_t stride = 0;               // parents the buffers hold
-  int ld = 0;                             // jobs a stored permutation takes (n padded to 16 bytes)
+  const void* perms = nullptr;                   // parents x ld jobs (8- or 16-bit by size class)
+  const std::uint32_t* limits = nullptr;         // pack_limits, per parent
+  const std::uint32_t* desc = nullptr;           // children: make_child
+  int* bounds = nullptr;                         // children, natural order
+  int* front = nullptr;                          // [k * stride + parent]
+  int* back = nullptr;                           // [k * stride + parent]
+  int* remain = nullptr;                         // [k * stride + parent]
+  std::uint32_t* masks = nullptr;                // [w * stride + parent]: bit j of word w = job 32 w + j scheduled
+  std::uint32_t stride = 0;                      // parents the buffers hold
+  int ld = 0;                                    // jobs a stored permutation takes (n padded to 16 bytes)
   const std::uint32_t* live_parents = nullptr;   // parents popped this iteration
   const std::uint32_t* live_children = nullptr;  // their children
   const int* live_ub = nullptr;                  // pruning threshold
@@ -132,9 +132,9 @@ using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
 struct parts_kernels {
-  parts_kernel_fn parents = nullptr;   // parent_parts_kernel
-  parts_kernel_fn first = nullptr;     // children: LB1, or LB2 for --bound lb2
-  parts_kernel_fn second = nullptr;    // lb1-lb2: LB2 on the children LB1 kept (listed); else null
+  parts_kernel_fn parents = nullptr;  // parent_parts_kernel
+  parts_kernel_fn first = nullptr;    // children: LB1, or LB2 for --bound lb2
+  parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id

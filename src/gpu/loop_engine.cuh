@@ -239,9 +239,9 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemsetAsync(open_depths_.data(), 0, d * sizeof(unsigned long long), st));
     PFSP_CUDA_TRY(cudaMemsetAsync(open_w_.data(), 0, sizeof(double), st));
     if (host_.top > 0)
-      open_stats_kernel<Job><<<std::min(blocks_for(host_.top, loop_tuning::stats_block), tuning_.stats_grid_max),
-                               loop_tuning::stats_block, 0, st>>>(
-          v_, open_min_.data(), open_depths_.data(), open_w_.data());
+      open_stats_kernel<Job>
+          <<<std::min(blocks_for(host_.top, loop_tuning::stats_block), tuning_.stats_grid_max),
+             loop_tuning::stats_block, 0, st>>>(v_, open_min_.data(), open_depths_.data(), open_w_.data());
     PFSP_CUDA_CHECK_LAUNCH("the open nodes' statistics");
     std::vector<unsigned long long> a(d), b(d), c(d);
     int mn = INT_MAX;
@@ -310,7 +310,6 @@ class loop_engine {
     capacity_ = std::min<std::size_t>(
         capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
     capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
-
   }
 
   // The stack, pool and statistics buffers, CUB's scratch, and the parts path's (setup_parts).

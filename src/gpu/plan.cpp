@@ -24,8 +24,8 @@ void check_pool(std::size_t pool, int n) {
 }  // namespace
 
 loop_kind choose_loop(loop_choice choice, bool host_loop_options, const gpu_policy& policy) {
-  const bool device = choice == loop_choice::device ||
-                      (choice == loop_choice::automatic && !asks_host_loop(host_loop_options, policy));
+  const bool device =
+      choice == loop_choice::device || (choice == loop_choice::automatic && !asks_host_loop(host_loop_options, policy));
   return device ? loop_kind::device : loop_kind::host;
 }
 
