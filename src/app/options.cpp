@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/enum_options.hpp"
 #include "base/enum_names.hpp"
 #include "base/error.hpp"
 #include "gpu/strategy.hpp"
@@ -10,32 +11,6 @@
 #endif
 
 namespace pfsp {
-namespace {
-
-// An enum option: CLI11 checks the text against the names (IsMember: the set in the help's type
-// and CLI11's message for other values), then the callback stores the value named. The default
-// shown is the field's value when registered.
-template <named_enum E>
-CLI::Option* add_enum_option(CLI::App& app, const std::string& name, E& field, const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          name, [&field, name](const std::string& v) { field = from_string<E>(v, name); }, help)
-      ->check(CLI::IsMember(enum_choices<E>()))
-      ->default_str(std::string(to_string(field)));
-}
-
-// The same with "auto" (nullopt) first among the names.
-template <named_enum E>
-CLI::Option* add_enum_or_auto_option(CLI::App& app, const std::string& name, std::optional<E>& field,
-                                     const std::string& help) {
-  return app
-      .add_option_function<std::string>(
-          name, [&field, name](const std::string& v) { field = from_string_or_auto<E>(v, name); }, help)
-      ->check(CLI::IsMember(enum_choices<E>({"auto"})))
-      ->default_str(to_string_or_auto(field));
-}
-
-}  // namespace
 
 void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();

@@ -52,21 +52,6 @@ constexpr auto enum_names(checkpoint_encoding) {
   return std::array{e{checkpoint_encoding::binary, "binary"}, e{checkpoint_encoding::text, "text"}};
 }
 
-// An enum option that also takes "auto" (nullopt): its name, and the value named s, with
-// from_string's message listing auto first (CLI11's, as the option registers {auto,...}).
-template <named_enum E>
-std::string to_string_or_auto(const std::optional<E>& v) {
-  return v ? std::string(to_string(*v)) : std::string("auto");
-}
-template <named_enum E>
-std::optional<E> from_string_or_auto(std::string_view s, std::string_view option) {
-  if (s == "auto") return std::nullopt;
-  for (const auto& e : enum_names(E{}))
-    if (e.name == s) return e.value;
-  throw input_error(std::string(option) + ": " + std::string(s) + " not in {" +
-                    join_choices(enum_choices<E>({"auto"})) + "}");
-}
-
 // `pfsp solve`'s options, with the CLI's defaults (README, "Usage").
 struct solver_config {
   std::string instance_spec;

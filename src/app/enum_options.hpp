@@ -1,0 +1,59 @@
+// CLI11 options whose values are named enums (base/enum_names.hpp): the one way every front end,
+// benchmark program and tool registers them, so that a name, its spelling in help texts and the
+// message for a bad value come from the enum's table. CLI11 checks the text against the names
+// (IsMember: the set shown in the help and CLI11's "X not in {a,b,c}" for other values); the
+// callback stores the value named. The default shown is the field's value when registered.
+// Header-only: a target using it links CLI11.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/enum_names.hpp"
+
+namespace pfsp {
+
+// NAME takes one of E's names.
+template <named_enum E>
+CLI::Option* add_enum_option(CLI::App& app, const std::string& name, E& field, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name, [&field, name](const std::string& v) { field = from_string<E>(v, name); }, help)
+      ->check(CLI::IsMember(enum_choices<E>()))
+      ->default_str(std::string(to_string(field)));
+}
+
+// The same with "auto" (nullopt) first among the names.
+template <named_enum E>
+CLI::Option* add_enum_or_auto_option(CLI::App& app, const std::string& name, std::optional<E>& field,
+                                     const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name, [&field, name](const std::string& v) { field = from_string_or_auto<E>(v, name); }, help)
+      ->check(CLI::IsMember(enum_choices<E>({"auto"})))
+      ->default_str(to_string_or_auto(field));
+}
+
+// A list of E's names, comma-separated or repeated ("--kernels plain,branchless"): the
+// benchmark programs' grids. Each element is checked; the list replaces the default.
+template <named_enum E>
+CLI::Option* add_enum_list_option(CLI::App& app, const std::string& name, std::vector<E>& field,
+                                  const std::string& help) {
+  std::vector<std::string> shown;
+  for (E v : field) shown.emplace_back(to_string(v));
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&field, name](const std::vector<std::string>& v) {
+            field.clear();
+            for (const std::string& s : v) field.push_back(from_string<E>(s, name));
+          },
+          help + " (comma list of " + join_choices(enum_choices<E>(), ", ") + ")")
+      ->delimiter(',')
+      ->check(CLI::IsMember(enum_choices<E>()))
+      ->default_str(join_choices(shown));
+}
+
+}  // namespace pfsp
