@@ -213,10 +213,7 @@ TEST_P(backend, checkpoint_pieces_resume_to_the_optimum) {
     EXPECT_NEAR(r.stats.explored, 1.0, 1e-9) << what;
     if (fixed_tree) {
       EXPECT_EQ(r.status, solve_status::proven_bound) << what;
-      EXPECT_EQ(r.stats.branched, whole.stats.branched) << what;
-      EXPECT_EQ(r.stats.bounds, whole.stats.bounds) << what;
-      EXPECT_EQ(r.stats.pruned, whole.stats.pruned) << what;
-      EXPECT_EQ(r.stats.leaves, whole.stats.leaves) << what;
+      expect_same_tree(r, whole, what);
     } else {
       EXPECT_EQ(r.status, solve_status::optimal) << what;
       EXPECT_EQ(r.makespan, inst.known->ub) << what;
@@ -249,10 +246,7 @@ TEST_P(backend, node_counts_at_the_optimum_equal_the_sequential_solver) {
             GetParam() + " on " + c.what + ", " + std::string(to_string(bound)) + ", " + std::string(to_string(rule));
         EXPECT_EQ(r.status, ref.status) << what;
         EXPECT_EQ(r.lower_bound, ref.lower_bound) << what;
-        EXPECT_EQ(r.stats.branched, ref.stats.branched) << what;
-        EXPECT_EQ(r.stats.bounds, ref.stats.bounds) << what;
-        EXPECT_EQ(r.stats.pruned, ref.stats.pruned) << what;
-        EXPECT_EQ(r.stats.leaves, ref.stats.leaves) << what;
+        expect_same_tree(r, ref, what);
       }
     }
   }

@@ -18,8 +18,18 @@
 
 #include "problem/instance.hpp"
 #include "problem/taillard.hpp"
+#include "search/types.hpp"
 
 namespace pfsp::test {
+
+// Two searches branched the same tree: the same branched, bounded, pruned and leaf counts (the
+// papers' protocol: with the optimum as the initial upper bound the tree is fixed).
+inline void expect_same_tree(const solve_result& a, const solve_result& b, const std::string& what) {
+  EXPECT_EQ(a.stats.branched, b.stats.branched) << what;
+  EXPECT_EQ(a.stats.bounds, b.stats.bounds) << what;
+  EXPECT_EQ(a.stats.pruned, b.stats.pruned) << what;
+  EXPECT_EQ(a.stats.leaves, b.stats.leaves) << what;
+}
 
 // Instance with times drawn uniformly from [lo, hi] (std::mt19937, reproducible from `seed`).
 inline instance random_instance(int n, int m, std::uint32_t seed, int lo, int hi) {

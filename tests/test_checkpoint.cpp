@@ -114,10 +114,7 @@ void expect_same_search(const solve_result& whole, const solve_result& pieces, b
   EXPECT_EQ(pieces.makespan, whole.makespan);
   EXPECT_NEAR(pieces.stats.explored, 1.0, 1e-9);
   if (exact_counts) {
-    EXPECT_EQ(pieces.stats.branched, whole.stats.branched);
-    EXPECT_EQ(pieces.stats.bounds, whole.stats.bounds);
-    EXPECT_EQ(pieces.stats.pruned, whole.stats.pruned);
-    EXPECT_EQ(pieces.stats.leaves, whole.stats.leaves);
+    test::expect_same_tree(pieces, whole, "");
   }
 }
 

@@ -421,7 +421,6 @@ bool bounder::tables_in_shared() const { return impl_->shared; }
 bool bounder::tables_compact() const { return impl_->dt->compact(); }
 std::size_t bounder::shared_bytes() const { return impl_->smem_bytes; }
 int bounder::occupancy_threads_per_block() const { return impl_->dt->occupancy_threads_per_block(); }
-const device_tables& bounder::tables() const { return *impl_->dt; }
 const device_info& bounder::device() const { return impl_->dev; }
 void* bounder::perms(int slot) { return impl_->at(slot).perms.data(); }
 std::uint32_t* bounder::limits(int slot) { return impl_->at(slot).limits.data(); }

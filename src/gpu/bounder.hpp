@@ -19,8 +19,6 @@
 
 namespace pfsp::gpu {
 
-class device_tables;
-
 struct device_info {
   int ordinal = 0;
   std::string name;
@@ -72,9 +70,6 @@ class bounder {
   // 2 blocks x 4 warps.
   int occupancy_threads_per_block() const;
   const device_info& device() const;
-  // The device tables, their placement and the plain kernel pair (device_tables.cuh, CUDA code
-  // only): what the device loop launches its bounding kernels with.
-  const device_tables& tables() const;
   std::string describe() const;  // "lb2 branchless kernel, tables in shared memory (33.5 KiB), ..."
 
   // Pinned host staging of a slot: parents' permutations (max_parents x n jobs of job_bytes()

@@ -201,9 +201,9 @@ class coordinator {
 
   std::string describe_backend() const {
     std::ostringstream b;
-    b << "gpu (" << engines_[0]->tables().device().name << ", device-resident loop, "
-      << engines_[0]->tables().describe() << ", " << engines_[0]->bound_step() << ", pool "
-      << engines_[0]->max_children() << " children, ";
+    b << "gpu (" << engines_[0]->device_properties().name << ", device-resident loop, "
+      << engines_[0]->describe_tables() << ", " << engines_[0]->bound_step() << ", pool " << engines_[0]->max_children()
+      << " children, ";
     const std::vector<int>& c = engines_[0]->candidates();
     if (c.size() == 1) {
       b << c[0] << " threads a block";

@@ -1,8 +1,8 @@
 // The per-instance tables on one device (owner) and what a bounding launch needs of them (view):
 // one place builds the blob (int or compact, --compact-times), decides the placement (shared or
 // global memory), picks the kernel instantiation and raises its shared-memory limit. The host
-// loop's bounder owns one (bounder::tables()); the device loop's engine launches its kernels
-// through the same view. Owners and views as in RMM / cuco: the owner is RAII on the host, the
+// loop's bounder owns one, and so does each of the device loop's engines (loop_engine.cuh), which
+// launches its kernels through the view. Owners and views as in RMM / cuco: the owner is RAII on the host, the
 // view owns nothing and is passed by value.
 #pragma once
 

@@ -1,4 +1,4 @@
-// One device's part of the device loop (`loop_engine`): its tables (a bounder's device_tables),
+// One device's part of the device loop (`loop_engine`): its tables (a device_tables it owns),
 // its node stack, pool buffers and the iteration captured into CUDA graphs, one per candidate
 // block size. Every method makes the engine's device current; the coordinator (coordinator.cu)
 // drives one engine per --devices entry from its own host thread.
@@ -19,10 +19,11 @@
 #include "base/cuda_check.cuh"
 #include "base/device_buffer.cuh"
 #include "base/error.hpp"
-#include "gpu/bounder.hpp"
+#include "gpu/bounder.hpp"  // device_count, query_device
 #include "gpu/device_tables.cuh"
 #include "gpu/loop_bound.cuh"
 #include "gpu/loop_iteration.cuh"
+#include "gpu/pool_layout.hpp"
 #include "search/expander.hpp"
 #include "search/tree_estimate.hpp"
 
@@ -105,10 +106,17 @@ class loop_engine {
   int device() const { return device_; }
   std::uint32_t max_children() const { return max_children_; }
   int threads_per_block() const { return tpb_; }
-  const bounder& tables() const { return *bd_; }
+  const device_info& device_properties() const { return dev_; }
+  // "lb1-lb2 branchless kernel, tables in shared memory (5 KiB per block)", for the backend's
+  // description.
+  std::string describe_tables() const {
+    return std::string(to_string(kind_)) + ' ' + std::string(to_string(kernel_)) + " kernel, " + dt_->describe();
+  }
   // What the bounding step runs, for the backend's description.
   std::string bound_step() const {
-    if (!parts_) return "bound step: recompute (each child's thread rebuilds its parent's parts)";
+    if (!parts_)
+      return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
+             (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
     if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
@@ -264,14 +272,21 @@ class loop_engine {
  private:
   // --- construction steps, in this order ---
 
-  // The tables through a one-stream bounder on this device (device_tables.cuh); makes it current.
+  // The engine's own tables on its device (device_tables.cuh); makes the device current.
   void make_tables(const bound_data& data, const solve_options& opt, const gpu_policy& policy) {
-    gpu_policy table_policy = policy;
-    table_policy.streams = 1;
-    table_policy.device = device_;
-    table_policy.devices.clear();
-    bd_ = std::make_unique<bounder>(data, opt.bound, opt.branch, table_policy, 2 * static_cast<std::size_t>(n_));
-    ds_ = bd_->tables().view();
+    const int m = data.view().inst.m;
+    if (n_ > kMaxJobs || m > kMaxMachines)
+      throw input_error("the GPU backend handles up to " + std::to_string(kMaxJobs) + " jobs and " +
+                        std::to_string(kMaxMachines) + " machines; use --backend cpu-mt");
+    if (device_count() <= device_) throw cuda_error("no CUDA device " + std::to_string(device_));
+    PFSP_CUDA_TRY(cudaSetDevice(device_));
+    dev_ = query_device(device_);
+    kind_ = opt.bound;
+    kernel_ = policy.kernel;
+    dirs_ = (opt.branch == branching::forward || opt.branch == branching::backward) ? 1 : 2;
+    backward_only_ = opt.branch == branching::backward;
+    dt_ = std::make_unique<device_tables>(data, opt.bound, policy, dev_);
+    ds_ = dt_->view();
   }
 
   void choose_blocks(const loop_settings& ls, const gpu_policy& policy) {
@@ -283,13 +298,13 @@ class loop_engine {
       tpbs_ = {ls.tpb};
     } else {
       tpbs_ = {policy.loop.first_block};
-      const int occ = bd_->occupancy_threads_per_block();
+      const int occ = dt_->occupancy_threads_per_block();
       if (occ != policy.loop.first_block) tpbs_.push_back(occ);
     }
   }
 
   void size_pool_and_stack(const loop_settings& ls, double memory_share) {
-    const int dirs = bd_->directions();
+    const int dirs = dirs_;
     // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
     // kernel reads parents at a stride of n jobs.
     ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
@@ -364,7 +379,7 @@ class loop_engine {
 
   // The kernels' views of the buffers (loop_view, pool_view for the recompute kernel).
   void point_views(const solve_options& opt) {
-    const int dirs = bd_->directions();
+    const int dirs = dirs_;
     v_.state = d_state_.data();
     v_.stack_perms = stack_perms_.data();
     v_.stack_limits = stack_limits_.data();
@@ -395,7 +410,7 @@ class loop_engine {
     v_.ld = ld_;
     v_.vec = parts_;
     v_.dirs = dirs;
-    v_.backward_only = bd_->backward_only();
+    v_.backward_only = backward_only_;
     v_.rule = opt.branch;
 
     pv_.perms = pool_perms_.data();
@@ -408,7 +423,7 @@ class loop_engine {
     pv_.children = max_children_;
     pv_.ub = INT_MAX;
     pv_.directions = dirs;
-    pv_.backward_only = bd_->backward_only();
+    pv_.backward_only = backward_only_;
     pv_.live_children = &d_state_.data()->children;
     pv_.live_ub = &d_state_.data()->best;
   }
@@ -450,7 +465,7 @@ class loop_engine {
   // resident blocks per candidate block size), the parts buffers and, for the LB1->LB2 chain,
   // the survivors' list.
   void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
-    const device_info& dev = bd_->device();
+    const device_info& dev = dev_;
     const tables_view& t = ds_.tables;
     const int size_class = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
     first_tables_ = t;
@@ -565,7 +580,12 @@ class loop_engine {
   int device_;
   bool profile_;
   loop_tuning tuning_;  // policy.loop
-  std::unique_ptr<bounder> bd_;
+  device_info dev_;
+  bound_kind kind_ = bound_kind::lb1;
+  kernel_variant kernel_ = kernel_variant::branchless;
+  int dirs_ = 2;
+  bool backward_only_ = false;
+  std::unique_ptr<device_tables> dt_;
   device_tables_view ds_;
   int tpb_ = 256;
   bool sort_ = false;

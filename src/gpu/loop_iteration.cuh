@@ -178,80 +178,94 @@ __global__ void gather_kernel(loop_view<Job> v) {
   write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
 }
 
+// What decide_kernel's thread adds to the counters for its parent.
+struct parent_counts {
+  unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
+  double explored = 0;
+  std::uint32_t kept = 0;
+};
+
+// Parent p's step (resident_step.hpp): pruned when popped (no child counted), else its direction
+// (written to forward[p]), pruned children, leaves (the best leaf into the state) and survivors.
+template <class Job>
+__device__ parent_counts decide_parent(const loop_view<Job>& v, std::uint32_t p) {
+  parent_counts c;
+  const std::uint32_t lim = v.pool_limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  const int parent_depth = (limit1 + 1) + (v.n - limit2);
+  if (v.counts[p] == 0) {  // pruned when popped
+    c.pruned = 1;
+    c.explored = v.weights[parent_depth];
+    return c;
+  }
+  const std::uint32_t off = v.offsets[p];
+  const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, v.state->iteration_ub);
+  v.forward[p] = st.forward ? 1 : 0;
+  c.branched = 1;
+  c.bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
+  c.pruned = static_cast<unsigned long long>(st.pruned);
+  c.leaves = static_cast<unsigned long long>(st.leaves);
+  c.explored = static_cast<double>(st.pruned + st.leaves) * v.weights[parent_depth + 1];
+  c.kept = static_cast<std::uint32_t>(st.survivors);
+  if (st.leaves) {
+    atomicMin(&v.state->best, st.leaf_makespan);
+    const std::uint32_t child =
+        off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
+    atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
+  }
+  return c;
+}
+
+// The block's counters summed (cub::BlockReduce) and added to the state by thread 0.
+__device__ inline void add_block_counts(loop_state* state, const parent_counts& c) {
+  using reduce_u = cub::BlockReduce<unsigned long long, kBlock>;
+  using reduce_d = cub::BlockReduce<double, kBlock>;
+  __shared__ typename reduce_u::TempStorage tu;
+  __shared__ typename reduce_d::TempStorage td;
+  const unsigned long long b_branched = reduce_u(tu).Sum(c.branched);
+  __syncthreads();
+  const unsigned long long b_pruned = reduce_u(tu).Sum(c.pruned);
+  __syncthreads();
+  const unsigned long long b_leaves = reduce_u(tu).Sum(c.leaves);
+  __syncthreads();
+  const unsigned long long b_bounds = reduce_u(tu).Sum(c.bounds);
+  const double b_explored = reduce_d(td).Sum(c.explored);
+  if (threadIdx.x == 0) {
+    atomicAdd(&state->branched, b_branched);
+    atomicAdd(&state->pruned, b_pruned);
+    atomicAdd(&state->leaves, b_leaves);
+    atomicAdd(&state->bounds, b_bounds);
+    atomicAdd(&state->explored, b_explored);
+  }
+}
+
 // One thread per popped parent: direction, pruning, leaves, number of kept children (their
-// ranks are computed by push_kernel, one thread a child)
-// (resident_step.hpp); counters reduced per block.
+// ranks are computed by push_kernel, one thread a child); the estimate's per-depth counts
+// gathered in shared memory and added to the global ones once a block, the counters reduced per
+// block.
 template <class Job>
 __global__ void decide_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
   if (blockIdx.x * blockDim.x >= P) return;  // whole block: nothing popped here
   const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  // Per-depth counts of the estimate, gathered in shared memory, added to the global ones once
-  // a block.
   __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
   __syncthreads();
-  unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
-  double explored = 0;
-  std::uint32_t kept = 0;
-  if (p < P) {
-    const std::uint32_t lim = v.pool_limits[p];
-    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-    const int count = limit2 - limit1 - 1;
-    const int parent_depth = (limit1 + 1) + (v.n - limit2);
-    if (v.counts[p] == 0) {  // pruned when popped
-      pruned = 1;
-      explored = v.weights[parent_depth];
-    } else {
-      const std::uint32_t off = v.offsets[p];
-      const int ub = v.state->iteration_ub;
-      const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, ub);
-      v.forward[p] = st.forward ? 1 : 0;
-      branched = 1;
-      bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
-      pruned = static_cast<unsigned long long>(st.pruned);
-      leaves = static_cast<unsigned long long>(st.leaves);
-      explored = static_cast<double>(st.pruned + st.leaves) * v.weights[parent_depth + 1];
-      kept = static_cast<std::uint32_t>(st.survivors);
-      if (st.leaves) {
-        atomicMin(&v.state->best, st.leaf_makespan);
-        const std::uint32_t child =
-            off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
-        atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
-      }
-    }
-  }
-  if (p < v.max_parents) v.kept[p] = kept;
+  const parent_counts c = p < P ? decide_parent(v, p) : parent_counts{};
+  if (p < v.max_parents) v.kept[p] = c.kept;
   if (p < P) {
     const std::uint32_t lim = v.pool_limits[p];
     const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
     atomicAdd(&h_popped[depth], 1u);
-    if (kept) atomicAdd(&h_kept[depth], kept);
+    if (c.kept) atomicAdd(&h_kept[depth], c.kept);
   }
   __syncthreads();
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
     if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
     if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
   }
-  using reduce_u = cub::BlockReduce<unsigned long long, kBlock>;
-  using reduce_d = cub::BlockReduce<double, kBlock>;
-  __shared__ typename reduce_u::TempStorage tu;
-  __shared__ typename reduce_d::TempStorage td;
-  const unsigned long long b_branched = reduce_u(tu).Sum(branched);
-  __syncthreads();
-  const unsigned long long b_pruned = reduce_u(tu).Sum(pruned);
-  __syncthreads();
-  const unsigned long long b_leaves = reduce_u(tu).Sum(leaves);
-  __syncthreads();
-  const unsigned long long b_bounds = reduce_u(tu).Sum(bounds);
-  const double b_explored = reduce_d(td).Sum(explored);
-  if (threadIdx.x == 0) {
-    atomicAdd(&v.state->branched, b_branched);
-    atomicAdd(&v.state->pruned, b_pruned);
-    atomicAdd(&v.state->leaves, b_leaves);
-    atomicAdd(&v.state->bounds, b_bounds);
-    atomicAdd(&v.state->explored, b_explored);
-  }
+  add_block_counts(v.state, c);
 }
 
 // Zeroes `kept` past the popped parents (decide_kernel's blocks past them returned early).

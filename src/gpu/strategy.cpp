@@ -82,8 +82,10 @@ std::string describe(const strategy_params& p) {
   return s.str();
 }
 
-strategy_params parse_strategy(std::string_view name, std::string_view params) {
-  strategy_params p;
+namespace {
+
+// --gpu-strategy's name, with the message the CLI tests expect for another.
+gpu_strategy strategy_named(std::string_view name) {
   const auto& names = strategy_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string expected;  // "plain, persistent, ... or remap"
@@ -91,7 +93,58 @@ strategy_params parse_strategy(std::string_view name, std::string_view params) {
       expected += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     throw input_error(cat({"--gpu-strategy ", name, ": expected ", expected}));
   }
-  p.kind = from_string<gpu_strategy>(name, "--gpu-strategy");
+  return from_string<gpu_strategy>(name, "--gpu-strategy");
+}
+
+// One key=value of --strategy-params into p (the key belongs to p.kind: owner_of).
+void set_param(strategy_params& p, std::string_view key, std::string_view value) {
+  if (key == "pool") {
+    p.pool.pool = member<pool_kind>(key, value,
+                                    {{"global", pool_kind::global},
+                                     {"local", pool_kind::local},
+                                     {"hybrid", pool_kind::hybrid},
+                                     {"persistent", pool_kind::persistent}});
+  } else if (key == "fetch") {
+    p.pool.control = member<fetch_control>(key, value,
+                                           {{"any", fetch_control::any},
+                                            {"all", fetch_control::all},
+                                            {"ballot", fetch_control::ballot},
+                                            {"atomic", fetch_control::atomic}});
+  } else if (key == "k") {
+    p.pool.idle_threshold = number(key, value, 1, 32);
+  } else if (key == "chunk") {
+    p.pool.chunk = number(key, value, 0, 65536);
+  } else if (key == "interval") {
+    p.pool.check_interval = number(key, value, 1, 64);
+  } else if (key == "contexts") {
+    p.contexts.pool_contexts = number(key, value, 32, 1024);
+    if (p.contexts.pool_contexts % 32 != 0) bad(cat({"contexts=", value, ": expected a multiple of 32"}));
+  } else if (key == "vote") {
+    p.contexts.vote_interval = number(key, value, 1, 64);
+  } else if (key == "classes") {
+    p.remap_classes = number(key, value, 2, 1024);
+  } else if (key == "control") {
+    p.remap_control = member<bool>(key, value, {{"on", true}, {"off", false}});
+  }
+}
+
+// The persistent strategy's combinations: pool=persistent takes fetch=all only; the global and
+// local pools need chunks.
+void check_persistent(strategy_params& p, bool fetch_given) {
+  if (p.pool.pool == pool_kind::persistent) {
+    if (fetch_given && p.pool.control != fetch_control::all)
+      bad("pool=persistent fetches once every lane of the warp is done: it takes fetch=all (the default there)");
+    p.pool.control = fetch_control::all;
+  }
+  if ((p.pool.pool == pool_kind::global || p.pool.pool == pool_kind::local) && p.pool.chunk == 0)
+    bad(cat({"chunk=0: pool=", divergence::to_string(p.pool.pool), " needs chunk >= 1"}));
+}
+
+}  // namespace
+
+strategy_params parse_strategy(std::string_view name, std::string_view params) {
+  strategy_params p;
+  p.kind = strategy_named(name);
   bool fetch_given = false;
   while (!params.empty()) {
     const std::size_t comma = params.find(',');
@@ -105,45 +158,10 @@ strategy_params parse_strategy(std::string_view name, std::string_view params) {
     const gpu_strategy owner = owner_of(key);
     if (owner != p.kind)
       bad(cat({"'", key, "' applies to --gpu-strategy ", to_string(owner), ", not ", to_string(p.kind)}));
-    if (key == "pool") {
-      p.pool.pool = member<pool_kind>(key, value,
-                                      {{"global", pool_kind::global},
-                                       {"local", pool_kind::local},
-                                       {"hybrid", pool_kind::hybrid},
-                                       {"persistent", pool_kind::persistent}});
-    } else if (key == "fetch") {
-      fetch_given = true;
-      p.pool.control = member<fetch_control>(key, value,
-                                             {{"any", fetch_control::any},
-                                              {"all", fetch_control::all},
-                                              {"ballot", fetch_control::ballot},
-                                              {"atomic", fetch_control::atomic}});
-    } else if (key == "k") {
-      p.pool.idle_threshold = number(key, value, 1, 32);
-    } else if (key == "chunk") {
-      p.pool.chunk = number(key, value, 0, 65536);
-    } else if (key == "interval") {
-      p.pool.check_interval = number(key, value, 1, 64);
-    } else if (key == "contexts") {
-      p.contexts.pool_contexts = number(key, value, 32, 1024);
-      if (p.contexts.pool_contexts % 32 != 0) bad(cat({"contexts=", value, ": expected a multiple of 32"}));
-    } else if (key == "vote") {
-      p.contexts.vote_interval = number(key, value, 1, 64);
-    } else if (key == "classes") {
-      p.remap_classes = number(key, value, 2, 1024);
-    } else if (key == "control") {
-      p.remap_control = member<bool>(key, value, {{"on", true}, {"off", false}});
-    }
+    fetch_given = fetch_given || key == "fetch";
+    set_param(p, key, value);
   }
-  if (p.kind == gpu_strategy::persistent) {
-    if (p.pool.pool == pool_kind::persistent) {
-      if (fetch_given && p.pool.control != fetch_control::all)
-        bad("pool=persistent fetches once every lane of the warp is done: it takes fetch=all (the default there)");
-      p.pool.control = fetch_control::all;
-    }
-    if ((p.pool.pool == pool_kind::global || p.pool.pool == pool_kind::local) && p.pool.chunk == 0)
-      bad(cat({"chunk=0: pool=", divergence::to_string(p.pool.pool), " needs chunk >= 1"}));
-  }
+  if (p.kind == gpu_strategy::persistent) check_persistent(p, fetch_given);
   return p;
 }
 

@@ -127,8 +127,8 @@ TEST(GpuBounds, CompactTimesFallBackToIntTablesAboveTime255) {
 // with global placement, a time above 255 or a strategy that reads int tables only.
 TEST(GpuBounds, CompactTimesAutoOnlyWhereTheIntTablesMissSharedMemory) {
   PFSP_REQUIRE_GPU();
-  auto make = [](const bound_data& d, gpu::compact_mode mode, gpu::memory_placement place = gpu::memory_placement::shared,
-                 const char* strategy = "plain") {
+  auto make = [](const bound_data& d, gpu::compact_mode mode,
+                 gpu::memory_placement place = gpu::memory_placement::shared, const char* strategy = "plain") {
     gpu::gpu_policy pol;
     pol.compact_times = mode;
     pol.memory = place;

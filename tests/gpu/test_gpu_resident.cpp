@@ -140,10 +140,7 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
         const solve_result rb = gpu::solve_resident(data, opt, b, incumbent());
         ASSERT_NE(ra.status, solve_status::time_limit) << what;
         EXPECT_EQ(ra.status, rb.status) << what;
-        EXPECT_EQ(ra.stats.branched, rb.stats.branched) << what;
-        EXPECT_EQ(ra.stats.bounds, rb.stats.bounds) << what;
-        EXPECT_EQ(ra.stats.pruned, rb.stats.pruned) << what;
-        EXPECT_EQ(ra.stats.leaves, rb.stats.leaves) << what;
+        expect_same_tree(ra, rb, what);
       }
   }
 }
@@ -225,10 +222,7 @@ TEST(GpuResident, OneEngineIsDeterministic) {
     const solve_result b = gpu::solve_resident(data, opt, p, start);
     expect_optimal(inst, a, inst.known->ub, name);
     EXPECT_GT(a.stats.leaves, 0u) << name;
-    EXPECT_EQ(a.stats.branched, b.stats.branched) << name;
-    EXPECT_EQ(a.stats.bounds, b.stats.bounds) << name;
-    EXPECT_EQ(a.stats.pruned, b.stats.pruned) << name;
-    EXPECT_EQ(a.stats.leaves, b.stats.leaves) << name;
+    expect_same_tree(a, b, name);
     EXPECT_EQ(a.schedule, b.schedule) << name;
   }
 }
@@ -344,10 +338,7 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
       EXPECT_NEAR(r.stats.explored, 1.0, 1e-9) << what;
       if (fixed_tree) {
         EXPECT_EQ(r.status, solve_status::proven_bound) << what;
-        EXPECT_EQ(r.stats.branched, whole.stats.branched) << what;
-        EXPECT_EQ(r.stats.bounds, whole.stats.bounds) << what;
-        EXPECT_EQ(r.stats.pruned, whole.stats.pruned) << what;
-        EXPECT_EQ(r.stats.leaves, whole.stats.leaves) << what;
+        expect_same_tree(r, whole, what);
       } else {
         EXPECT_EQ(r.status, solve_status::optimal) << what;
       }
@@ -441,10 +432,7 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
     const solve_result four = gpu::solve_resident(data, opt, p, incumbent());
     EXPECT_EQ(four.status, one.status) << name;
     EXPECT_EQ(four.lower_bound, inst.known->ub) << name;
-    EXPECT_EQ(four.stats.branched, one.stats.branched) << name;
-    EXPECT_EQ(four.stats.bounds, one.stats.bounds) << name;
-    EXPECT_EQ(four.stats.pruned, one.stats.pruned) << name;
-    EXPECT_EQ(four.stats.leaves, one.stats.leaves) << name;
+    expect_same_tree(four, one, name);
     EXPECT_NEAR(four.stats.explored, 1.0, 1e-9) << name;
     bool donated = false;
     for (const auto& note : four.notes)
@@ -498,10 +486,7 @@ TEST(GpuResident, EnginesOnEveryDevice) {
       p.devices = devs;
       const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
       EXPECT_EQ(r.lower_bound, inst.known->ub) << label;
-      EXPECT_EQ(r.stats.branched, ref.stats.branched) << label;
-      EXPECT_EQ(r.stats.bounds, ref.stats.bounds) << label;
-      EXPECT_EQ(r.stats.pruned, ref.stats.pruned) << label;
-      EXPECT_EQ(r.stats.leaves, ref.stats.leaves) << label;
+      expect_same_tree(r, ref, label);
     }
   }
   const instance inst = taillard_instance("ta017");

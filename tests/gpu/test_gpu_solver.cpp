@@ -127,10 +127,7 @@ TEST(GpuSolver, WithTheOptimumAsUbExploresTheCpuTree) {
       const std::string where = describe(opt, p);
       EXPECT_EQ(gpu.status, cpu.status) << where;
       EXPECT_EQ(gpu.lower_bound, cpu.lower_bound) << where;
-      EXPECT_EQ(gpu.stats.branched, cpu.stats.branched) << where;
-      EXPECT_EQ(gpu.stats.bounds, cpu.stats.bounds) << where;
-      EXPECT_EQ(gpu.stats.pruned, cpu.stats.pruned) << where;
-      EXPECT_EQ(gpu.stats.leaves, cpu.stats.leaves) << where;
+      expect_same_tree(gpu, cpu, where);
       EXPECT_NEAR(gpu.stats.explored, cpu.stats.explored, 1e-9) << where;
     }
 }
@@ -195,10 +192,7 @@ TEST(GpuSolver, CompactTimesProveTheKnownOptima) {
   p.pool_size = 4096;
   p.threads_per_block = 128;
   const solve_result gpu = gpu::solve(data, opt, p, incumbent());
-  EXPECT_EQ(gpu.stats.branched, cpu.stats.branched);
-  EXPECT_EQ(gpu.stats.bounds, cpu.stats.bounds);
-  EXPECT_EQ(gpu.stats.pruned, cpu.stats.pruned);
-  EXPECT_EQ(gpu.stats.leaves, cpu.stats.leaves);
+  expect_same_tree(gpu, cpu, "");
 }
 
 TEST(GpuSolver, LimitsAndInterruptEndWithTheirStatus) {

@@ -53,10 +53,7 @@ TEST(mpi_frontier, chunks_branch_the_sequential_tree_with_the_optimum_as_ub) {
       for (std::size_t chunk : {1u, 5u}) {
         const solve_result r = solve_in_chunks(smp.inst, opt, target, chunk, chunk == 5);
         const std::string what = smp.what + " frontier " + std::to_string(target) + " chunk " + std::to_string(chunk);
-        EXPECT_EQ(r.stats.branched, whole.stats.branched) << what;
-        EXPECT_EQ(r.stats.bounds, whole.stats.bounds) << what;
-        EXPECT_EQ(r.stats.pruned, whole.stats.pruned) << what;
-        EXPECT_EQ(r.stats.leaves, whole.stats.leaves) << what;
+        expect_same_tree(r, whole, what);
         EXPECT_EQ(r.lower_bound, optimum) << what;
         EXPECT_NEAR(r.stats.explored, 1.0, 1e-9) << what;
       }
