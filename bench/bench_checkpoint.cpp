@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/enum_options.hpp"
+#include "app/solver_config.hpp"
 #include "bench_common.hpp"
 #include "search/checkpoint.hpp"
 
@@ -86,13 +88,14 @@ int main(int argc, char** argv) {
   using namespace pfsp;
   using namespace pfsp::bench;
   CLI::App app{"pfsp_bench_checkpoint: save and load times of binary and text checkpoints"};
-  std::string sizes_s = "1000000,10000000,50000000", shapes_s = "50x20,20x20", formats_s = "binary,text";
+  std::string sizes_s = "1000000,10000000,50000000", shapes_s = "50x20,20x20";
+  std::vector<checkpoint_encoding> formats{checkpoint_encoding::binary, checkpoint_encoding::text};
   std::string dir = ".", json_path, commit;
   double text_max = 10;
   int lb_span = 100;
   app.add_option("--nodes", sizes_s, "comma list of open node counts")->capture_default_str();
   app.add_option("--shapes", shapes_s, "comma list of NxM instance shapes")->capture_default_str();
-  app.add_option("--formats", formats_s, "comma list of binary, text")->capture_default_str();
+  add_enum_list_option(app, "--formats", formats, "checkpoint formats (pfsp's --checkpoint-format)");
   app.add_option("--text-max-seconds", text_max,
                  "skip text at a size whose save + load, extrapolated linearly from the previous size, exceeds this")
       ->capture_default_str();
@@ -117,7 +120,6 @@ int main(int argc, char** argv) {
     std::cerr << "pfsp_bench_checkpoint: " << e.what() << "\n";
     return 2;
   }
-  const std::vector<std::string> formats = split_list(formats_s);
 
   nlohmann::json out;
   out["benchmark"] = "pfsp_bench_checkpoint";
@@ -129,8 +131,9 @@ int main(int argc, char** argv) {
   for (const shape& sh : shapes) {
     double text_seconds_per_node = 0;  // of the last text run, for the extrapolation
     for (std::size_t count : sizes) {
-      for (const auto& format : formats) {
-        const bool text = format == "text";
+      for (const checkpoint_encoding encoding : formats) {
+        const bool text = encoding == checkpoint_encoding::text;
+        const std::string format(to_string(encoding));
         const std::string label = std::to_string(sh.n) + "x" + std::to_string(sh.m);
         if (text && text_seconds_per_node * static_cast<double>(count) > text_max) {
           tab.add({label, human(static_cast<double>(count)), format, "-", "-", "-", "-", "-", "-",

@@ -13,9 +13,11 @@
 #include <csignal>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/enum_options.hpp"
 #include "app/solver_registry.hpp"
 #include "bench_common.hpp"
 #include "bound/bound_data.hpp"
@@ -32,12 +34,30 @@ extern "C" void on_sigint(int) { g_interrupt.store(true); }
 
 struct config {
   int threads = 1;
-  std::string bound, branch, ub;  // ub: "opt" or "neh"
+  bound_kind bound = bound_kind::lb1;
+  branching branch = branching::min_min;
+  std::string ub;  // "opt" or "neh"
   std::string label() const {
-    return (threads == 1 ? std::string("seq") : std::to_string(threads) + "t") + " " + bound + " " + branch +
-           " ub=" + ub;
+    return (threads == 1 ? std::string("seq") : std::to_string(threads) + "t") + " " + std::string(to_string(bound)) +
+           " " + std::string(to_string(branch)) + " ub=" + ub;
   }
 };
+
+// --config THREADS:BOUND:BRANCHING:UB; the enum parts by their names (base/enum_names.hpp).
+config parse_config(const std::string& text) {
+  std::vector<std::string> f;
+  std::string cur;
+  for (char ch : text + ":") {
+    if (ch == ':') {
+      f.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (f.size() != 4) throw std::invalid_argument("--config '" + text + "': expected THREADS:BOUND:BRANCHING:UB");
+  return {std::stoi(f[0]), from_string<bound_kind>(f[1], "--config"), from_string<branching>(f[2], "--config"), f[3]};
+}
 
 }  // namespace
 }  // namespace pfsp::bench
@@ -47,7 +67,9 @@ int main(int argc, char** argv) {
   using namespace pfsp::bench;
   CLI::App app{"pfsp_bench_solve: time to proof of the CPU solvers over instances x configurations"};
   std::string instances = "ta001-ta030";
-  std::string threads_s = "1", bounds_s = "lb1", branch_s = "min-min", ub_s = "opt";
+  std::string threads_s = "1", ub_s = "opt";
+  std::vector<bound_kind> bounds{bound_kind::lb1};
+  std::vector<branching> branchings{branching::min_min};
   std::vector<std::string> explicit_configs;
   double time_limit = 60;
   int repeat = 1;
@@ -57,10 +79,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--threads", threads_s, "comma list; 1 = solve_sequential, >1 = solve_parallel")
       ->capture_default_str();
-  app.add_option("--bound", bounds_s, "comma list of " + join_choices(enum_choices<bound_kind>(), ", "))
-      ->capture_default_str();
-  app.add_option("--branching", branch_s, "comma list of " + join_choices(enum_choices<branching>(), ", "))
-      ->capture_default_str();
+  add_enum_list_option(app, "--bound", bounds, "lower bounds");
+  add_enum_list_option(app, "--branching", branchings, "branching rules");
   app.add_option("--ub", ub_s, "comma list of opt (known optimum as initial upper bound, papers' protocol), neh")
       ->capture_default_str();
   app.add_option("--config", explicit_configs,
@@ -79,29 +99,14 @@ int main(int argc, char** argv) {
   std::vector<config> configs;
   try {
     if (!explicit_configs.empty()) {
-      for (const auto& c : explicit_configs) {
-        std::vector<std::string> f;
-        std::string cur;
-        for (char ch : c + ":") {
-          if (ch == ':') {
-            f.push_back(cur);
-            cur.clear();
-          } else {
-            cur += ch;
-          }
-        }
-        if (f.size() != 4) throw std::invalid_argument("--config '" + c + "': expected THREADS:BOUND:BRANCHING:UB");
-        configs.push_back({std::stoi(f[0]), f[1], f[2], f[3]});
-      }
+      for (const auto& c : explicit_configs) configs.push_back(parse_config(c));
     } else {
       for (const auto& t : split_list(threads_s))
-        for (const auto& b : split_list(bounds_s))
-          for (const auto& br : split_list(branch_s))
+        for (bound_kind b : bounds)
+          for (branching br : branchings)
             for (const auto& u : split_list(ub_s)) configs.push_back({std::stoi(t), b, br, u});
     }
     for (const auto& c : configs) {
-      from_string<bound_kind>(c.bound, "bound");
-      from_string<branching>(c.branch, "branching");
       if (c.ub != "opt" && c.ub != "neh") throw std::invalid_argument("unknown --ub '" + c.ub + "'");
       if (c.threads < 1) throw std::invalid_argument("threads must be >= 1");
     }
@@ -133,8 +138,8 @@ int main(int argc, char** argv) {
         continue;
       }
       solve_options opt;
-      opt.bound = from_string<bound_kind>(c.bound, "bound");
-      opt.branch = from_string<branching>(c.branch, "branching");
+      opt.bound = c.bound;
+      opt.branch = c.branch;
       opt.select = selection::depth_first;
       opt.use_neh = true;  // as the CLI: NEH is the first incumbent; --ub lowers the threshold
       if (c.ub == "opt") opt.initial_ub = inst.known->ub;
@@ -171,8 +176,8 @@ int main(int argc, char** argv) {
       rj["m"] = inst.m;
       rj["threads"] = c.threads;
       rj["solver"] = r.backend;
-      rj["bound"] = c.bound;
-      rj["branching"] = c.branch;
+      rj["bound"] = std::string(to_string(c.bound));
+      rj["branching"] = std::string(to_string(c.branch));
       rj["initial_ub_mode"] = c.ub;
       rj["initial_ub"] = init_ub;
       rj["neh"] = h.makespan;

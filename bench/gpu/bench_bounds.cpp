@@ -14,19 +14,20 @@
 // (--gpu-strategy, docs/gpu_strategies.md; the persistent, context-switch and split strategies run
 // the branchless variant only: other --kernels are skipped for them. remap defaults to control=off
 // here, since the bench repeats one pool and the efficiency control would time its probes.)
+// Comma lists run every combination. The enum options take the product's names
+// (base/enum_names.hpp, registered by app/enum_options.hpp), as pfsp does.
+// Exit 2: bad option; 1: no device, CUDA error, or a bound differing from the CPU's.
 #include <algorithm>
 #include <chrono>
-#include <climits>
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
-#include <map>
-#include <random>
+#include <optional>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/enum_options.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
@@ -36,6 +37,7 @@
 #include "problem/io.hpp"
 #include "random_parents.hpp"
 #include "search/types.hpp"
+#include "tool_options.hpp"
 
 #ifndef PFSP_GIT_COMMIT
 #define PFSP_GIT_COMMIT "unknown"
@@ -48,7 +50,7 @@ using steady = std::chrono::steady_clock;
 
 using gpu::tools::make_parents;
 using gpu::tools::parent;
-using gpu::tools::split;
+using gpu::tools::ub_choice;
 
 // CPU reference and timing: bounds in the bounder's natural order (forward then backward).
 // One pass over the pool (cut at max_seconds), repeated until half a second has passed.
@@ -87,31 +89,226 @@ std::vector<int> cpu_bounds(const bound_data& data, bound_kind kind, const std::
   return out;
 }
 
+struct options {
+  std::vector<std::string> instances{"ta021", "ta051"};
+  bound_kind bound = bound_kind::lb2;
+  std::size_t children = 262144;
+  int reps = 20;
+  std::vector<gpu::kernel_variant> kernels{gpu::kernel_variant::plain, gpu::kernel_variant::refactored,
+                                           gpu::kernel_variant::branchless};
+  std::vector<gpu::memory_placement> memory{gpu::memory_placement::shared, gpu::memory_placement::global};
+  std::vector<gpu::compact_mode> compact{gpu::compact_mode::off};  // off and on only
+  std::vector<gpu::pool_sort> sorts{gpu::pool_sort::none, gpu::pool_sort::host, gpu::pool_sort::device};
+  std::optional<int> tpb = 128;  // nullopt: occ, the bounder's occupancy-derived block size
+  ub_choice ub;
+  double cpu_seconds = 3;
+  std::uint32_t seed = 1;
+  std::vector<gpu::gpu_strategy> strategies{gpu::gpu_strategy::plain};
+  std::string persistent_params, context_switch_params, remap_params = "control=off";
+
+  // --STRATEGY-params of a strategy; plain and split take none.
+  std::string params_of(gpu::gpu_strategy s) const {
+    switch (s) {
+      case gpu::gpu_strategy::persistent:
+        return persistent_params;
+      case gpu::gpu_strategy::context_switch:
+        return context_switch_params;
+      case gpu::gpu_strategy::remap:
+        return remap_params;
+      default:
+        return {};
+    }
+  }
+};
+
+// The command line into o. nullopt: run; otherwise the exit code (tool_options.hpp).
+std::optional<int> parse_options(int argc, char** argv, options& o) {
+  CLI::App app{"pfsp_gpu_bench: bounding throughput of the GPU kernels against one CPU core on the same pools"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later --reps wins
+  app.add_option("--instances", o.instances, "comma list of instances (ta001..ta120, files)")
+      ->delimiter(',')
+      ->default_str("ta021,ta051");
+  add_enum_option(app, "--bound", o.bound, "lower bound");
+  app.add_option("--children", o.children,
+                 "children per pool: random parents are drawn until the next one's children would exceed it")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 32))
+      ->capture_default_str();
+  app.add_option("--reps", o.reps, "timed launches after two untimed ones; the median kernel time is reported")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  add_enum_list_option(app, "--kernels", o.kernels, "kernel variants");
+  add_enum_list_option(app, "--memory", o.memory, "table placements requested; the bounder reports what ran");
+  gpu::tools::add_enum_subset_list_option(app, "--compact", o.compact, {gpu::compact_mode::off, gpu::compact_mode::on},
+                                          "processing times as compact tables (--compact-times)");
+  add_enum_list_option(app, "--sort", o.sorts, "pool sorts");
+  app.add_option_function<std::string>(
+         "--tpb", [&o](const std::string& v) { o.tpb = v == "occ" ? std::nullopt : std::optional<int>(std::stoi(v)); },
+         "threads per block, or occ: the bounder's occupancy-derived block size")
+      ->check(CLI::IsMember({"occ"}) | CLI::Range(1, 1024))
+      ->default_str("128");
+  gpu::tools::add_ub_option(app, o.ub, "initial upper bound: opt (the best known makespan), none, or a makespan");
+  app.add_option("--cpu-seconds", o.cpu_seconds,
+                 "the CPU reference's pass over the pool stops after this (it is timed for at least 0.5 s)")
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random parents (pfsp_gpu_clock draws the same pool)")
+      ->capture_default_str();
+  add_enum_list_option(app, "--strategies", o.strategies,
+                       "divergence strategies (--gpu-strategy); persistent, context-switch and split run the "
+                       "branchless kernel only");
+  app.add_option("--persistent-params", o.persistent_params, "--strategy-params of persistent");
+  app.add_option("--context-switch-params", o.context_switch_params, "--strategy-params of context-switch");
+  app.add_option("--remap-params", o.remap_params, "--strategy-params of remap")->capture_default_str();
+  return gpu::tools::parse_command_line(app, argc, argv);
+}
+
+// One configuration of the grid: --kernels x (--memory x --compact) x --sort x --strategies.
+struct cell {
+  gpu::kernel_variant kernel;
+  gpu::memory_placement memory;
+  gpu::compact_mode compact;  // off or on
+  gpu::pool_sort sort;
+  gpu::strategy_params strategy;
+};
+
+// Every cell, in that order; strategies with kernels of their own run the branchless variant
+// only. Throws input_error for bad --STRATEGY-params.
+std::vector<cell> grid(const options& o) {
+  std::vector<gpu::strategy_params> strategies;
+  for (gpu::gpu_strategy s : o.strategies) strategies.push_back(gpu::parse_strategy(to_string(s), o.params_of(s)));
+  std::vector<cell> cells;
+  for (gpu::kernel_variant k : o.kernels)
+    for (gpu::memory_placement m : o.memory)
+      for (gpu::compact_mode c : o.compact)
+        for (gpu::pool_sort s : o.sorts)
+          for (const gpu::strategy_params& sp : strategies) {
+            if (!gpu::uses_plain_kernel(sp.kind) && k != gpu::kernel_variant::branchless) continue;
+            cells.push_back({k, m, c, s, sp});
+          }
+  return cells;
+}
+
+// The parents into the bounder's staging area of stream 0, as the search writes a pool.
+void stage_parents(gpu::bounder& bd, const std::vector<parent>& parents, int n) {
+  const int jb = bd.job_bytes();
+  auto* perms = static_cast<unsigned char*>(bd.perms(0));
+  for (std::size_t p = 0; p < parents.size(); ++p) {
+    for (int i = 0; i < n; ++i) {
+      const int j = parents[p].perm[static_cast<std::size_t>(i)];
+      const std::size_t at = p * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
+      if (jb == 1)
+        perms[at] = static_cast<unsigned char>(j);
+      else
+        reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
+    }
+    bd.limits(0)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
+  }
+}
+
+struct launches {
+  std::size_t children = 0;
+  double kernel_ms_median = 0;
+  std::string check = "ok";  // or MISMATCH(count), and how many the CPU checked when fewer
+};
+
+// reps + 2 launches on the staged pool; the first one's bounds are compared with the CPU's
+// (equal, or both at or above ub), the first two are not timed.
+launches time_launches(gpu::bounder& bd, std::size_t parents, int ub, int tpb, int reps, const std::vector<int>& ref) {
+  launches l;
+  std::vector<double> ms_kernel;
+  for (int r = 0; r < reps + 2; ++r) {
+    const double before = bd.times().kernel;
+    l.children = bd.submit_children(0, parents, ub, tpb);
+    const int* out = bd.wait(0);
+    if (r == 0) {
+      std::size_t bad = 0;
+      const std::size_t cmp = std::min(l.children, ref.size());
+      for (std::size_t i = 0; i < cmp; ++i) {
+        const bool same = out[i] == ref[i] || (out[i] >= ub && ref[i] >= ub);
+        bad += same ? 0 : 1;
+      }
+      if (bad) l.check = "MISMATCH(" + std::to_string(bad) + ")";
+      if (cmp < l.children) l.check += " (cpu checked " + std::to_string(cmp) + ")";
+    }
+    if (r >= 2) ms_kernel.push_back((bd.times().kernel - before) * 1e3);
+  }
+  std::sort(ms_kernel.begin(), ms_kernel.end());
+  l.kernel_ms_median = ms_kernel[ms_kernel.size() / 2];
+  return l;
+}
+
+void print_header(const gpu::device_info& dev) {
+  std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0,
+              PFSP_GIT_COMMIT);
+  std::printf("%-8s %-6s %-7s %-10s %-6s %-7s %-6s %-14s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size", "bound",
+              "kernel", "memory", "tables", "sort", "strategy", "tpb", "children", "kernel_ms", "GPU_Mb/s", "CPU_kb/s",
+              "speedup", "check");
+}
+
+// One cell on one instance: its table row, and its JSON line appended to json. False on a
+// bound differing from the CPU's.
+bool run_cell(const options& o, const gpu::device_info& dev, const instance& inst, const bound_data& data,
+              const std::vector<parent>& parents, int ub, const std::vector<int>& ref, double cpu_rate, const cell& c,
+              std::vector<std::string>& json) {
+  gpu::gpu_policy pol;
+  pol.strategy = c.strategy;
+  pol.kernel = c.kernel;
+  pol.memory = c.memory;
+  pol.compact_times = c.compact;
+  pol.sort = c.sort;
+  pol.streams = 1;
+  gpu::bounder bd(data, o.bound, branching::min_min, pol, o.children);
+  const int tpb = o.tpb ? *o.tpb : bd.occupancy_threads_per_block();
+  stage_parents(bd, parents, inst.n);
+  const launches l = time_launches(bd, parents.size(), ub, tpb, o.reps, ref);
+  const double med = l.kernel_ms_median;
+  const double gpu_rate = static_cast<double>(l.children) / (med * 1e-3);
+  const std::string bound(to_string(o.bound)), kernel(to_string(c.kernel)), sort(to_string(c.sort)),
+      strategy(to_string(c.strategy.kind));
+  std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-7s %-6s %-14s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n",
+              inst.name.c_str(), inst.n, inst.m, bound.c_str(), kernel.c_str(),
+              bd.tables_in_shared() ? "shared" : "global", bd.tables_compact() ? "compact" : "int", sort.c_str(),
+              strategy.c_str(), tpb, l.children, med, gpu_rate / 1e6, cpu_rate / 1e3, gpu_rate / cpu_rate,
+              l.check.c_str());
+  std::ostringstream j;
+  j << "{\"instance\":\"" << inst.name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\"" << bound
+    << "\",\"kernel\":\"" << kernel << "\",\"memory\":\"" << (bd.tables_in_shared() ? "shared" : "global")
+    << "\",\"compact_times\":" << (c.compact == gpu::compact_mode::on ? "true" : "false") << ",\"tables\":\""
+    << (bd.tables_compact() ? "compact" : "int") << "\",\"sort\":\"" << sort << "\",\"tpb\":" << tpb
+    << ",\"strategy\":\"" << strategy << "\",\"strategy_params\":\"" << gpu::describe(c.strategy) << "\""
+    << ",\"children\":" << l.children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
+    << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
+    << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << l.check << "\",\"device\":\"" << dev.name
+    << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
+  json.push_back(j.str());
+  return l.check.rfind("ok", 0) == 0;
+}
+
+// Every cell on one instance, against one CPU reference pass. False on a mismatch (the rest of
+// the grid is not run).
+bool run_instance(const options& o, const gpu::device_info& dev, const std::string& name,
+                  const std::vector<cell>& cells, std::vector<std::string>& json) {
+  const instance inst = load_instance(name);
+  const bound_data data(inst);
+  const int ub = o.ub.value(inst);
+  const auto parents = make_parents(inst.n, o.children, o.seed);
+  double cpu_rate = 0;
+  const std::vector<int> ref = cpu_bounds(data, o.bound, parents, ub, o.cpu_seconds, cpu_rate);
+  for (const cell& c : cells)
+    if (!run_cell(o, dev, inst, data, parents, ub, ref, cpu_rate, c, json)) return false;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"--instances", "ta021,ta051"},
-                                       {"--bound", "lb2"},
-                                       {"--children", "262144"},
-                                       {"--reps", "20"},
-                                       {"--kernels", "plain,refactored,branchless"},
-                                       {"--memory", "shared,global"},
-                                       {"--compact", "off"},
-                                       {"--sort", "none,host,device"},
-                                       {"--tpb", "128"},
-                                       {"--ub", "opt"},
-                                       {"--cpu-seconds", "3"},
-                                       {"--seed", "1"},
-                                       {"--strategies", "plain"},
-                                       {"--persistent-params", ""},
-                                       {"--context-switch-params", ""},
-                                       {"--remap-params", "control=off"}};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!a.count(argv[i])) {
-      std::cerr << "unknown option " << argv[i] << "\n";
-      return 2;
-    }
-    a[argv[i]] = argv[i + 1];
+  options o;
+  std::vector<cell> cells;
+  if (const auto rc = parse_options(argc, argv, o)) return *rc;
+  try {
+    cells = grid(o);
+  } catch (const std::exception& e) {
+    std::cerr << "pfsp_gpu_bench: " << e.what() << "\n";
+    return 2;
   }
   try {
     if (gpu::device_count() == 0) {
@@ -119,112 +316,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     const gpu::device_info dev = gpu::query_device(0);
-    const bound_kind kind = from_string<bound_kind>(a["--bound"], "--bound");
-    const std::size_t target = std::stoull(a["--children"]);
-    const int reps = std::stoi(a["--reps"]);
-    const bool tpb_occupancy = a["--tpb"] == "occ";  // the bounder's occupancy-derived block size
-    const int tpb_fixed = tpb_occupancy ? 0 : std::stoi(a["--tpb"]);
-    // --memory x --compact (--compact-times: int or compact tables; "tables" says which ran).
-    std::vector<std::pair<std::string, bool>> layouts;
-    for (const std::string& ms : split(a["--memory"]))
-      for (const std::string& cs : split(a["--compact"])) {
-        if (cs != "off" && cs != "on") throw std::invalid_argument("--compact takes off, on or off,on");
-        layouts.emplace_back(ms, cs == "on");
-      }
-    std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", dev.name.c_str(), dev.sm_count, dev.clock_khz / 1000.0,
-                PFSP_GIT_COMMIT);
-    std::printf("%-8s %-6s %-7s %-10s %-6s %-7s %-6s %-14s %4s %8s %10s %10s %12s %9s %s\n", "instance", "size",
-                "bound", "kernel", "memory", "tables", "sort", "strategy", "tpb", "children", "kernel_ms", "GPU_Mb/s",
-                "CPU_kb/s", "speedup", "check");
+    print_header(dev);
     std::vector<std::string> json;
-    for (const std::string& name : split(a["--instances"])) {
-      const instance inst = load_instance(name);
-      const bound_data data(inst);
-      int ub = INT_MAX;
-      if (a["--ub"] == "opt")
-        ub = inst.known ? inst.known->ub : INT_MAX;
-      else if (a["--ub"] != "none")
-        ub = std::stoi(a["--ub"]);
-      const auto parents = make_parents(inst.n, target, static_cast<std::uint32_t>(std::stoul(a["--seed"])));
-      double cpu_rate = 0;
-      const std::vector<int> ref = cpu_bounds(data, kind, parents, ub, std::stod(a["--cpu-seconds"]), cpu_rate);
-      for (const std::string& ks : split(a["--kernels"]))
-        for (const auto& [ms, compact] : layouts)
-          for (const std::string& ss : split(a["--sort"]))
-            for (const std::string& strategy : split(a["--strategies"])) {
-              const auto params_it = a.find("--" + strategy + "-params");
-              const gpu::strategy_params sp =
-                  gpu::parse_strategy(strategy, params_it == a.end() ? std::string() : params_it->second);
-              const bool branchless_only = sp.kind != gpu::gpu_strategy::plain && sp.kind != gpu::gpu_strategy::remap;
-              if (branchless_only && ks != "branchless") continue;  // runs the branchless variant only
-              gpu::gpu_policy pol;
-              pol.strategy = sp;
-              pol.kernel = from_string<gpu::kernel_variant>(ks, "--kernels");
-              pol.memory = from_string<gpu::memory_placement>(ms, "--memory");
-              pol.compact_times = compact ? gpu::compact_mode::on : gpu::compact_mode::off;
-              pol.sort = from_string<gpu::pool_sort>(ss, "--sort");
-              pol.streams = 1;
-              gpu::bounder bd(data, kind, branching::min_min, pol, target);
-              const int tpb = tpb_occupancy ? bd.occupancy_threads_per_block() : tpb_fixed;
-              const int jb = bd.job_bytes();
-              auto* perms = static_cast<unsigned char*>(bd.perms(0));
-              for (std::size_t p = 0; p < parents.size(); ++p) {
-                for (int i = 0; i < inst.n; ++i) {
-                  const int j = parents[p].perm[static_cast<std::size_t>(i)];
-                  const std::size_t at = p * static_cast<std::size_t>(inst.n) + static_cast<std::size_t>(i);
-                  if (jb == 1)
-                    perms[at] = static_cast<unsigned char>(j);
-                  else
-                    reinterpret_cast<std::uint16_t*>(perms)[at] = static_cast<std::uint16_t>(j);
-                }
-                bd.limits(0)[p] = gpu::pack_limits(parents[p].limit1, parents[p].limit2);
-              }
-              std::vector<double> ms_kernel;
-              std::size_t children = 0;
-              std::string check = "ok";
-              for (int r = 0; r < reps + 2; ++r) {
-                const double before = bd.times().kernel;
-                children = bd.submit_children(0, parents.size(), ub, tpb);
-                const int* out = bd.wait(0);
-                if (r == 0) {
-                  std::size_t bad = 0;
-                  const std::size_t cmp = std::min(children, ref.size());
-                  for (std::size_t i = 0; i < cmp; ++i) {
-                    const bool same = out[i] == ref[i] || (out[i] >= ub && ref[i] >= ub);
-                    bad += same ? 0 : 1;
-                  }
-                  if (bad) check = "MISMATCH(" + std::to_string(bad) + ")";
-                  if (cmp < children) check += " (cpu checked " + std::to_string(cmp) + ")";
-                }
-                if (r >= 2) ms_kernel.push_back((bd.times().kernel - before) * 1e3);
-              }
-              std::sort(ms_kernel.begin(), ms_kernel.end());
-              const double med = ms_kernel[ms_kernel.size() / 2];
-              const double gpu_rate = static_cast<double>(children) / (med * 1e-3);
-              std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-7s %-6s %-14s %4d %8zu %10.3f %10.1f %12.1f %9.0f %s\n",
-                          name.c_str(), inst.n, inst.m, a["--bound"].c_str(), ks.c_str(),
-                          bd.tables_in_shared() ? "shared" : "global", bd.tables_compact() ? "compact" : "int",
-                          ss.c_str(), strategy.c_str(), tpb, children, med, gpu_rate / 1e6, cpu_rate / 1e3,
-                          gpu_rate / cpu_rate, check.c_str());
-              std::ostringstream j;
-              j << "{\"instance\":\"" << name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m << ",\"bound\":\""
-                << a["--bound"] << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
-                << (bd.tables_in_shared() ? "shared" : "global")
-                << "\",\"compact_times\":" << (compact ? "true" : "false") << ",\"tables\":\""
-                << (bd.tables_compact() ? "compact" : "int") << "\",\"sort\":\"" << ss << "\",\"tpb\":" << tpb
-                << ",\"strategy\":\"" << strategy << "\",\"strategy_params\":\"" << gpu::describe(sp) << "\""
-                << ",\"children\":" << children << ",\"ub\":" << ub << ",\"kernel_ms_median\":" << med
-                << ",\"gpu_bounds_per_s\":" << gpu_rate << ",\"cpu_bounds_per_s\":" << cpu_rate
-                << ",\"speedup\":" << gpu_rate / cpu_rate << ",\"check\":\"" << check << "\",\"device\":\"" << dev.name
-                << "\",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
-              json.push_back(j.str());
-              if (check.rfind("ok", 0) != 0) {
-                std::cerr << "bound mismatch\n";
-                for (const auto& line : json) std::cout << line << "\n";
-                return 1;
-              }
-            }
-    }
+    for (const std::string& name : o.instances)
+      if (!run_instance(o, dev, name, cells, json)) {
+        std::cerr << "bound mismatch\n";
+        for (const auto& line : json) std::cout << line << "\n";
+        return 1;
+      }
     for (const auto& line : json) std::cout << line << "\n";
   } catch (const std::exception& e) {
     std::cerr << "pfsp_gpu_bench: " << e.what() << "\n";

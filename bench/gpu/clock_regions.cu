@@ -23,7 +23,9 @@
 //   pfsp_gpu_clock [--instances ta021,ta051] [--bound lb2|lb1|lb1-lb2] [--children 65536]
 //                  [--kernels plain,branchless] [--memory shared|global] [--sort none,host]
 //                  [--ub opt,none] [--tpb 128] [--reps 3] [--seed 1]
-// Comma lists run every combination; --ub takes opt (the best known makespan), none, or N.
+// Comma lists run every combination; --ub takes opt (the best known makespan), none, or N. The
+// enum options take the product's names (base/enum_names.hpp, registered by app/enum_options.hpp
+// and tool_options.hpp), as pfsp does.
 // Exit 2: bad option; 1: no device, CUDA error, or a bound differing from the CPU's.
 #include <cuda_runtime.h>
 
@@ -33,13 +35,14 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/enum_options.hpp"
 #include "base/cuda_check.cuh"
 #include "base/device_buffer.cuh"
 #include "base/error.hpp"
@@ -51,6 +54,7 @@
 #include "gpu/pool_layout.hpp"
 #include "problem/io.hpp"
 #include "random_parents.hpp"
+#include "tool_options.hpp"
 
 #ifndef PFSP_GIT_COMMIT
 #define PFSP_GIT_COMMIT "unknown"
@@ -261,8 +265,8 @@ __global__ void clocked_children_kernel(tables_view t, clock_pool pool) {
 
 using clock_kernel_fn = void (*)(tables_view, clock_pool);
 
-// variant: plain, refactored, branchless (bound_kernels.cuh); size_class_id: 0 small, 1 medium, 2 large.
-clock_kernel_fn clock_kernel(const std::string& variant, bool shared, int size_class_id) {
+// variant: bound_kernels.cuh's; size_class_id: 0 small, 1 medium, 2 large.
+clock_kernel_fn clock_kernel(gpu::kernel_variant variant, bool shared, int size_class_id) {
   auto by_size = [&](auto variant_tag, auto shared_tag) -> clock_kernel_fn {
     using V = decltype(variant_tag);
     constexpr bool S = decltype(shared_tag)::value;
@@ -279,16 +283,21 @@ clock_kernel_fn clock_kernel(const std::string& variant, bool shared, int size_c
     if (shared) return by_size(variant_tag, std::true_type{});
     return by_size(variant_tag, std::false_type{});
   };
-  if (variant == "plain") return by_shared(plain_variant{});
-  if (variant == "refactored") return by_shared(refactored_variant{});
-  return by_shared(branchless_variant{});
+  switch (variant) {
+    case gpu::kernel_variant::plain:
+      return by_shared(plain_variant{});
+    case gpu::kernel_variant::refactored:
+      return by_shared(refactored_variant{});
+    default:
+      return by_shared(branchless_variant{});
+  }
 }
 
 // --- Host side ----------------------------------------------------------------------------------
 
 using tools::make_parents;
 using tools::parent;
-using tools::split;
+using tools::ub_choice;
 
 // The int tables in one blob as bounder.cu lays them out (each array on a 16-byte boundary; the
 // shared placement copies [0, shared_ints)).
@@ -494,84 +503,46 @@ double median(std::vector<double> v) {
 }
 
 struct options {
-  std::vector<std::string> instances, kernels, memory, sorts, ubs;
-  std::string bound = "lb2";
+  std::vector<std::string> instances{"ta021", "ta051"};
   bound_kind kind = bound_kind::lb2;
   std::size_t children = 65536;
+  std::vector<gpu::kernel_variant> kernels{gpu::kernel_variant::plain, gpu::kernel_variant::branchless};
+  std::vector<gpu::memory_placement> memory{gpu::memory_placement::shared};
+  std::vector<gpu::pool_sort> sorts{gpu::pool_sort::none, gpu::pool_sort::host};  // no device sort here
+  std::vector<ub_choice> ubs{ub_choice{}, ub_choice{ub_choice::mode::none, 0}};
   int tpb = 128, reps = 3;
   std::uint32_t seed = 1;
 };
 
-// Throws input_error (exit 2) on anything it does not understand.
-options parse(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"--instances", "ta021,ta051"},
-                                       {"--bound", "lb2"},
-                                       {"--children", "65536"},
-                                       {"--kernels", "plain,branchless"},
-                                       {"--memory", "shared"},
-                                       {"--sort", "none,host"},
-                                       {"--ub", "opt,none"},
-                                       {"--tpb", "128"},
-                                       {"--reps", "3"},
-                                       {"--seed", "1"}};
-  for (int i = 1; i < argc; i += 2) {
-    if (!a.count(argv[i])) throw input_error(std::string("unknown option ") + argv[i]);
-    if (i + 1 >= argc) throw input_error(std::string(argv[i]) + " needs a value");
-    a[argv[i]] = argv[i + 1];
-  }
-  auto number = [&](const std::string& key, long long lo, long long hi) {
-    const std::string& v = a[key];
-    std::size_t used = 0;
-    long long x = 0;
-    try {
-      x = std::stoll(v, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != v.size() || x < lo || x > hi)
-      throw input_error(key + " takes an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], not '" +
-                        v + "'");
-    return x;
-  };
-  auto list = [&](const std::string& key, const std::vector<std::string>& allowed) {
-    std::vector<std::string> out = split(a[key]);
-    if (out.empty()) throw input_error(key + " needs at least one value");
-    for (const std::string& v : out) {
-      if (allowed.empty()) continue;
-      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-        std::string names;
-        for (const std::string& x : allowed) names += (names.empty() ? "" : ", ") + x;
-        throw input_error(key + ": '" + v + "' is not one of " + names);
-      }
-    }
-    return out;
-  };
-  options o;
-  o.instances = list("--instances", {});
-  o.kernels = list("--kernels", enum_choices<gpu::kernel_variant>());
-  o.memory = list("--memory", enum_choices<gpu::memory_placement>());
-  o.sorts = list("--sort", {"none", "host"});
-  o.ubs = list("--ub", {});
-  for (const std::string& u : o.ubs) {
-    if (u == "opt" || u == "none") continue;
-    std::size_t used = 0;
-    long long x = 0;
-    try {
-      x = std::stoll(u, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != u.size() || x <= 0 || x > INT_MAX)
-      throw input_error("--ub takes opt, none or a positive integer, not '" + u + "'");
-  }
-  o.bound = a["--bound"];
-  o.kind = from_string<bound_kind>(o.bound, "--bound");
-  o.children = static_cast<std::size_t>(number("--children", 64, 1 << 22));
-  o.tpb = static_cast<int>(number("--tpb", 32, 1024));
-  if (o.tpb % 32 != 0) throw input_error("--tpb must be a multiple of 32 (whole warps), not " + a["--tpb"]);
-  o.reps = static_cast<int>(number("--reps", 1, 1000));
-  o.seed = static_cast<std::uint32_t>(number("--seed", 0, UINT32_MAX));
-  return o;
+// The command line into o. nullopt: run; otherwise the exit code (tool_options.hpp).
+std::optional<int> parse(int argc, char** argv, options& o) {
+  CLI::App app{"pfsp_gpu_clock: in-kernel clock64() cycles per divergent region of the children kernel"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later --reps wins
+  app.add_option("--instances", o.instances, "comma list of instances (ta001..ta120, files)")
+      ->delimiter(',')
+      ->default_str("ta021,ta051");
+  add_enum_option(app, "--bound", o.kind, "lower bound");
+  app.add_option("--children", o.children,
+                 "children per pool: random parents are drawn until the next one's children would exceed it")
+      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 22))
+      ->capture_default_str();
+  add_enum_list_option(app, "--kernels", o.kernels, "kernel variants");
+  add_enum_list_option(app, "--memory", o.memory, "table placements requested; global where they do not fit");
+  tools::add_enum_subset_list_option(app, "--sort", o.sorts, {gpu::pool_sort::none, gpu::pool_sort::host},
+                                     "pool sorts (host: the bounder's host sort)");
+  tools::add_ub_list_option(app, o.ubs, "initial upper bounds: opt (the best known makespan), none, or a makespan");
+  app.add_option("--tpb", o.tpb, "threads per block, whole warps")
+      ->check(CLI::Range(32, 1024))
+      ->check(CLI::Validator(
+          [](std::string& v) { return std::stoi(v) % 32 == 0 ? std::string() : "not a multiple of 32 (whole warps)"; },
+          "multiple of 32"))
+      ->capture_default_str();
+  app.add_option("--reps", o.reps, "launches of each kernel; the median kernel time is reported")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random parents (pfsp_gpu_bench draws the same pool)")
+      ->capture_default_str();
+  return tools::parse_command_line(app, argc, argv);
 }
 
 }  // namespace
@@ -579,8 +550,8 @@ options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   options o;
   std::vector<instance> instances;
+  if (const auto rc = parse(argc, argv, o)) return *rc;
   try {
-    o = parse(argc, argv);
     for (const std::string& name : o.instances) {
       instances.push_back(load_instance(name));
       const instance& inst = instances.back();
@@ -613,17 +584,15 @@ int main(int argc, char** argv) {
         " lane's own elapsed; warp: what the warp paid; simt = sum work / sum (lanes x warp)\n");
     std::printf("%-8s %-6s %-7s %-10s %-6s %-4s %-11s %-10s %10s %10s %10s %6s %9s %9s\n", "instance", "size", "bound",
                 "kernel", "memory", "sort", "ub", "region", "work", "lane", "warp", "simt", "lane/warp", "kernel_ms");
+    const std::string bound(to_string(o.kind));
     std::vector<std::string> json;
     for (const instance& inst : instances) {
       const bound_data data(inst);
       const device_tables tables = make_tables(data);
       const int size_class = inst.n <= 64 ? 0 : (inst.n <= 256 ? 1 : 2);
-      for (const std::string& us : o.ubs) {
-        int ub = INT_MAX;
-        if (us == "opt")
-          ub = inst.known ? inst.known->ub : INT_MAX;
-        else if (us != "none")
-          ub = std::stoi(us);
+      for (const ub_choice& u : o.ubs) {
+        const int ub = u.value(inst);
+        const std::string us = u.text();
         const std::string ub_text = ub == INT_MAX ? "none" : std::to_string(ub);
         const pool_data p = make_pool(data, o.kind, ub, o.children, o.seed);
         const std::size_t children = p.desc.size();
@@ -643,19 +612,22 @@ int main(int argc, char** argv) {
         base.warp_lanes = warp_lanes.data();
         base.ub = ub;
         base.kind = o.kind;
-        for (const std::string& ks : o.kernels)
-          for (const std::string& ms : o.memory) {
+        for (const gpu::kernel_variant kv : o.kernels)
+          for (const gpu::memory_placement mp : o.memory) {
+            const std::string ks(to_string(kv)), ms(to_string(mp));
             const std::size_t table_bytes = static_cast<std::size_t>(tables.view.shared_ints) * sizeof(int);
-            const bool shared = ms == "shared" && table_bytes <= prop.sharedMemPerBlockOptin;
+            const bool shared = mp == gpu::memory_placement::shared && table_bytes <= prop.sharedMemPerBlockOptin;
             const std::size_t smem = shared ? table_bytes : 0;
-            const clock_kernel_fn kernel = clock_kernel(ks, shared, size_class);
+            const clock_kernel_fn kernel = clock_kernel(kv, shared, size_class);
             if (smem > 48 * 1024)
               PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
                                                  cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-            for (const std::string& ss : o.sorts) {
+            for (const gpu::pool_sort sort : o.sorts) {
+              const std::string ss(to_string(sort));
+              const bool host_sort = sort == gpu::pool_sort::host;
               // The replay in the same order as the real launch: the same warps share the SMs.
-              const cycles replay = run(kernel, tables.view, smem, p, base, ss == "host", true, o.tpb, o.reps);
-              const cycles real = run(kernel, tables.view, smem, p, base, ss == "host", false, o.tpb, o.reps);
+              const cycles replay = run(kernel, tables.view, smem, p, base, host_sort, true, o.tpb, o.reps);
+              const cycles real = run(kernel, tables.view, smem, p, base, host_sort, false, o.tpb, o.reps);
               const double kernel_ms = median(real.kernel_ms);
               std::vector<region_sums> sums;
               for (int r = 0; r < kRegions; ++r) sums.push_back(sums_of(r, real, replay, children));
@@ -667,9 +639,9 @@ int main(int argc, char** argv) {
                 const double simt = s.lane_cycles > 0 ? s.work / s.lane_cycles : 1.0;
                 const double lane_ratio = s.lane_cycles > 0 ? s.lane / s.lane_cycles : 1.0;
                 std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-4s %-11s %-10s %10.1f %10.1f %10.1f %6.3f %9.3f %9.3f\n",
-                            inst.name.c_str(), inst.n, inst.m, o.bound.c_str(), ks.c_str(),
-                            shared ? "shared" : "global", ss.c_str(), (us + (us == "opt" ? "=" + ub_text : "")).c_str(),
-                            name, s.work / nc, s.lane / nc, s.warp / nw, simt, lane_ratio, kernel_ms);
+                            inst.name.c_str(), inst.n, inst.m, bound.c_str(), ks.c_str(), shared ? "shared" : "global",
+                            ss.c_str(), (us + (us == "opt" ? "=" + ub_text : "")).c_str(), name, s.work / nc,
+                            s.lane / nc, s.warp / nw, simt, lane_ratio, kernel_ms);
                 regions << (regions.tellp() > 0 ? "," : "") << "\"" << name << "\":{\"work\":" << s.work / nc
                         << ",\"lane\":" << s.lane / nc << ",\"warp\":" << s.warp / nw << ",\"simt_efficiency\":" << simt
                         << ",\"lane_over_warp\":" << lane_ratio << "}";
@@ -680,7 +652,7 @@ int main(int argc, char** argv) {
               }
               std::ostringstream j;
               j << "{\"tool\":\"pfsp_gpu_clock\",\"instance\":\"" << inst.name << "\",\"n\":" << inst.n
-                << ",\"m\":" << inst.m << ",\"bound\":\"" << o.bound << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
+                << ",\"m\":" << inst.m << ",\"bound\":\"" << bound << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
                 << (shared ? "shared" : "global") << "\",\"memory_requested\":\"" << ms
                 << "\",\"tables\":\"int\",\"sort\":\"" << ss << "\",\"ub\":\"" << us
                 << "\",\"ub_value\":" << (ub == INT_MAX ? std::string("null") : std::to_string(ub))

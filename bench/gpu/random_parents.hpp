@@ -1,25 +1,15 @@
 // What the GPU tools (pfsp_gpu_bench, pfsp_gpu_clock) bound: a pool of random parents at random
 // depths, the same pool for the same seed in both tools, so their figures refer to one pool.
-// Plus the comma-list splitting of their options. Host code only.
+// Host code only.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
-#include <sstream>
-#include <string>
 #include <vector>
 
 namespace pfsp::gpu::tools {
-
-inline std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(item);
-  return out;
-}
 
 struct parent {
   std::vector<int> perm;
