@@ -94,8 +94,9 @@ int run(int argc, char** argv, int rank) {
   }
   // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
   // chunks run on the device loop, unless the bound is lb1; all elsewhere).
-  const std::string lb2_spec =
-      a.lb2_pairs != "auto" ? a.lb2_pairs : (on_gpu && opt.bound != bound_kind::lb1 ? "learn" : "all");
+  lb2_pairs_option lb2_spec = a.lb2_pairs;
+  if (lb2_spec.mode == lb2_pairs_mode::automatic)
+    lb2_spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
   lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
 
   incumbent start;
