@@ -12,6 +12,9 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(PFSP_HAVE_GPU)
+#include "app/gpu_cli.hpp"
+#endif
 #include "app/options.hpp"
 #include "app/solve_api.hpp"
 #include "base/enum_names.hpp"
@@ -441,6 +444,119 @@ TEST(options_schema, ub_and_lb2_pairs_are_parsed_into_typed_values) {
               "--lb2-pairs learn:11: expected learn:K with K in 1..10 (the instance's machine pairs)");
   }
 }
+
+#if defined(PFSP_HAVE_GPU)
+// The GPU backend's options (CUDA builds) are parsed straight into the gpu::gpu_policy and the
+// gpu::plan_request that gpu::make_plan takes; their defaults are the policy's.
+TEST(options_schema, gpu_options_are_parsed_into_the_policy_and_the_plan_request) {
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({}, a), "");
+    const gpu::gpu_policy p = a.gpu.policy;
+    const gpu::gpu_policy d;
+    EXPECT_EQ(p.pool_size, d.pool_size);
+    EXPECT_EQ(p.threads_per_block, d.threads_per_block);
+    EXPECT_EQ(p.select, gpu::pool_selection::hybrid);
+    EXPECT_EQ(p.sort, gpu::pool_sort::device);
+    EXPECT_EQ(p.kernel, gpu::kernel_variant::branchless);
+    EXPECT_EQ(p.memory, gpu::memory_placement::shared);
+    EXPECT_EQ(p.compact_times, gpu::compact_mode::automatic);
+    EXPECT_EQ(p.streams, 2);
+    EXPECT_EQ(p.hybrid_max, d.hybrid_max);
+    EXPECT_EQ(p.hybrid_min, d.hybrid_min);
+    EXPECT_EQ(p.device, 0);
+    EXPECT_EQ(p.bound_step, gpu::loop_bound::parts);
+    EXPECT_EQ(a.gpu.request.loop, gpu::loop_choice::automatic);
+    EXPECT_FALSE(a.gpu.request.host_loop_options);
+    EXPECT_FALSE(a.gpu.request.devices.given());
+    EXPECT_TRUE(gpu_cli_device_loop(a.gpu));
+  }
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--pool-size",
+                           "8192",
+                           "--threads-per-block",
+                           "64",
+                           "--gpu-selection",
+                           "best-first",
+                           "--sort",
+                           "none",
+                           "--kernel",
+                           "plain",
+                           "--memory",
+                           "global",
+                           "--compact-times",
+                           "--streams",
+                           "1",
+                           "--hybrid-max",
+                           "100",
+                           "--hybrid-min",
+                           "10",
+                           "--gpu-loop",
+                           "host",
+                           "--loop-bound",
+                           "recompute",
+                           "--devices",
+                           "0,1,1",
+                           "--device",
+                           "3"},
+                          a),
+              "");
+    const gpu::gpu_policy& p = a.gpu.policy;
+    EXPECT_EQ(p.pool_size, 8192u);
+    EXPECT_EQ(p.threads_per_block, 64);
+    EXPECT_EQ(p.select, gpu::pool_selection::best_first);
+    EXPECT_EQ(p.sort, gpu::pool_sort::none);
+    EXPECT_EQ(p.kernel, gpu::kernel_variant::plain);
+    EXPECT_EQ(p.memory, gpu::memory_placement::global);
+    EXPECT_EQ(p.compact_times, gpu::compact_mode::on);  // the flag alone
+    EXPECT_EQ(p.streams, 1);
+    EXPECT_EQ(p.hybrid_max, 100u);
+    EXPECT_EQ(p.hybrid_min, 10u);
+    EXPECT_EQ(p.device, 3);
+    EXPECT_EQ(p.bound_step, gpu::loop_bound::recompute);
+    EXPECT_EQ(a.gpu.request.loop, gpu::loop_choice::host);
+    EXPECT_TRUE(a.gpu.request.host_loop_options);
+    EXPECT_EQ(a.gpu.request.devices.ordinals, (std::vector<int>{0, 1, 1}));
+    EXPECT_FALSE(gpu_cli_device_loop(a.gpu));
+  }
+  for (const auto& [arg, mode] :
+       std::map<std::string, gpu::compact_mode>{{"--compact-times=off", gpu::compact_mode::off},
+                                                {"--compact-times=auto", gpu::compact_mode::automatic},
+                                                {"--compact-times=on", gpu::compact_mode::on}}) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), "") << arg;
+    EXPECT_EQ(a.gpu.policy.compact_times, mode) << arg;
+  }
+  {
+    // Each host-loop option alone asks --gpu-loop auto for the host loop; --sort host does too.
+    for (const char* option : {"--gpu-selection=hybrid", "--streams=2", "--hybrid-max=0", "--hybrid-min=0"}) {
+      solve_args a;
+      EXPECT_EQ(parse_solve({option}, a), "");
+      EXPECT_TRUE(a.gpu.request.host_loop_options) << option;
+      EXPECT_FALSE(gpu_cli_device_loop(a.gpu)) << option;
+    }
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--sort", "host"}, a), "");
+    EXPECT_FALSE(a.gpu.request.host_loop_options);
+    EXPECT_FALSE(gpu_cli_device_loop(a.gpu));
+    solve_args all;
+    EXPECT_EQ(parse_solve({"--devices", "all"}, all), "");
+    EXPECT_TRUE(all.gpu.request.devices.all);
+  }
+  const std::map<std::string, std::string> refused{
+      {"--compact-times=sometimes", "--compact-times: sometimes not in {auto,on,off}"},
+      {"--gpu-loop=sideways", "--gpu-loop: sideways not in {auto,host,device}"},
+      {"--kernel=fast", "--kernel: fast not in {plain,refactored,branchless}"},
+      {"--devices=0,x", "--devices 0,x: expected device ordinals separated by commas (e.g. 0,1) or 'all', found 'x'"},
+      {"--devices=0,", "--devices 0,: expected device ordinals separated by commas (e.g. 0,1) or 'all', found ''"},
+  };
+  for (const auto& [arg, message] : refused) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), message);
+  }
+}
+#endif
 
 TEST(options_schema, ranges_are_pfsps) {
   // The values pfsp-mpi used to differ on (before it took pfsp solve's registration).

@@ -58,6 +58,17 @@ requires std::convertible_to<std::invoke_result_t<Parse, const std::string&>, T>
       help);
 }
 
+// The same for a flag that takes an optional value: NAME alone is NAME=`when_given`; NAME=X one
+// of E's names.
+template <named_enum E>
+CLI::Option* add_enum_flag_option(CLI::App& app, const std::string& name, E when_given, E& field,
+                                  const std::string& help) {
+  return app.add_flag(name + "{" + std::string(to_string(when_given)) + "}", help)
+      ->check(CLI::IsMember(enum_choices<E>()))
+      ->each([&field, name](const std::string& v) { field = from_string<E>(v, name); })
+      ->default_str(std::string(to_string(field)));
+}
+
 // A list of E's names, comma-separated or repeated ("--kernels plain,branchless"): the
 // benchmark programs' grids. Each element is checked; the list replaces the default.
 template <named_enum E>

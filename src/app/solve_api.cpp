@@ -173,7 +173,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
 #if defined(PFSP_HAVE_GPU)
   if (gpu_backend) {
     gpu_cli_options g = a.gpu;
-    g.strategy = strategy;
+    g.policy.strategy = strategy;
     device_loop = gpu_cli_device_loop(g);
   }
 #endif
@@ -327,7 +327,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + backend);
     if (gpu_warm_up.joinable()) gpu_warm_up.join();
     gpu_cli_options g = a.gpu;
-    g.strategy = strategy;
+    g.policy.strategy = strategy;
     r = solve(*solver, data, opt, start, g);
   }
 

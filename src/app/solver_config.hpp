@@ -1,13 +1,19 @@
 // The typed configuration of a solve: every `pfsp solve` option as the value it means (enums
 // from the names tables beside them, numbers, optional where "auto" is resolved later, when the
-// backend and the instance are known). register_solve_options (app/options.hpp) registers it
-// into CLI11 for pfsp and pfsp-mpi; solve_instance (app/solve_api.hpp) resolves it; the Python
-// module sets it field by field.
+// backend and the instance are known; --ub and --lb2-pairs as small structs parsed from their
+// text; the GPU backend's options as the gpu::gpu_policy and gpu::plan_request that gpu/plan.hpp
+// takes). register_solve_options (app/options.hpp) registers it into CLI11 for pfsp and pfsp-mpi,
+// each option parsed once, when the command line is; solve_instance (app/solve_api.hpp) resolves
+// it; the Python module sets it field by field through the same parse functions.
 //
-// --ub and --lb2-pairs are parsed when the command line is; best-known and learn:K's K are
-// checked against the instance later (resolve_ub, check_lb2_pairs). Still text, and why: the file
-// names, --strategy-params (parsed with --gpu-strategy by gpu/strategy.hpp), and the GPU
-// backend's options (gpu_cli_options, owned by app/gpu_cli.hpp).
+// Checked later, against the instance or the machine: --ub best-known (resolve_ub: the
+// instance's best known makespan), learn:K's K (check_lb2_pairs: at most the instance's machine
+// pairs), and --devices' ordinals (gpu::make_plan: against the driver's device count).
+//
+// Still text, and why: INSTANCE (a Taillard name, random:N,M,SEED or a file: load_instance reads
+// it), the file names (--json, --gantt, --log, --checkpoint, --resume: opened where they are
+// used), and --strategy-params (its keys depend on --gpu-strategy; both are parsed together by
+// gpu::parse_strategy, gpu/strategy.hpp, in every build).
 #pragma once
 
 #include <array>
@@ -16,7 +22,7 @@
 #include <string_view>
 #include <thread>
 
-#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
+#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++ (a gpu_policy and a plan_request)
 #include "base/enum_names.hpp"
 #include "bound/bound_kind.hpp"
 #include "gpu/strategy.hpp"
@@ -123,7 +129,7 @@ struct solver_config {
   bool branch_given = false;
   bool ub_given = false;
   bool lb2_pairs_given = false;
-  gpu_cli_options gpu;  // the GPU backend's options (CUDA builds; defaults elsewhere)
+  gpu_cli_options gpu;  // the GPU backend's options (registered in CUDA builds; defaults elsewhere)
 };
 
 // The name pfsp solve_api and the Python module have used for it.

@@ -149,12 +149,12 @@ int run(int argc, char** argv, int rank) {
   gpu_cli_options g;
   if (entry->caps.needs_gpu) {
 #if defined(PFSP_HAVE_GPU)
-    g.loop = "device";
+    g.request.loop = gpu::loop_choice::device;
     // Ranks on one machine take its devices in turn (Open MPI's local rank).
     const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const int devices = gpu_cli_device_count();
     if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-    g.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
+    g.policy.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
 #endif
   }
   const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {
