@@ -73,8 +73,8 @@ class backend : public testing::TestWithParam<std::string> {
   }
   solve_result run(const bound_data& data, const solve_options& o, const incumbent& start) const {
     gpu_cli_options g;
-    g.pool_size = 4096;
-    g.threads_per_block = 128;
+    g.policy.pool_size = 4096;
+    g.policy.threads_per_block = 128;
     return solve(*entry_, data, o, start, g);
   }
   bool takes(bound_kind b) const {

@@ -12,6 +12,9 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(PFSP_HAVE_GPU)
+#include "app/gpu_cli.hpp"
+#endif
 #include "app/options.hpp"
 #include "app/solve_api.hpp"
 #include "base/enum_names.hpp"
@@ -248,7 +251,6 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
 // solve_args and must be refused there too (pfsp_accepts checks the other direction).
 TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
   using setter = std::function<void(solve_args&, const std::string&)>;
-  auto text = [](std::string solve_args::*f) { return setter([f](solve_args& a, const std::string& v) { a.*f = v; }); };
   // The typed fields are set by name, as the Python module's setters do: from_string refuses
   // what CLI11 refuses (typed_fields_are_set_by_the_names_cli11_accepts checks the other way).
   auto named = [](auto solve_args::*f, const char* option) {
@@ -276,7 +278,8 @@ TEST(options_schema, check_solve_args_refuses_what_cli11_refuses) {
   const std::map<std::string, setter> fields{
       {"--backend", named(&solve_args::backend, "--backend")},
       {"--bound", named_or_auto(&solve_args::bound, "--bound")},
-      {"--lb2-pairs", text(&solve_args::lb2_pairs)},
+      {"--lb2-pairs", [](solve_args& a, const std::string& v) { a.lb2_pairs = parse_lb2_pairs(v); }},
+      {"--ub", [](solve_args& a, const std::string& v) { a.ub = parse_ub(v); }},
       {"--branching", [](solve_args& a, const std::string& v) { a.branch = from_string<branching>(v, "--branching"); }},
       {"--selection", named(&solve_args::select, "--selection")},
       {"--heuristic", named(&solve_args::heuristic, "--heuristic")},
@@ -368,6 +371,192 @@ TEST(options_schema, typed_fields_are_set_by_the_names_cli11_accepts) {
     EXPECT_EQ(std::string(e.what()), "--bound: lb3 not in {auto,lb1,lb2,lb1-lb2}");
   }
 }
+
+// A solve_args parsed by `pfsp solve ta001 ARGS`; CLI11's message when refused.
+std::string parse_solve(const std::vector<std::string>& args, solve_args& a) {
+  CLI::App app{"pfsp"};
+  CLI::App* solve = add_solve_subcommand(app, a);
+  std::vector<std::string> all{"pfsp", "solve", "ta001"};
+  all.insert(all.end(), args.begin(), args.end());
+  const auto argv = argv_of(all);
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  note_given_options(*solve, a);
+  return "";
+}
+
+// --ub and --lb2-pairs are parsed once, by CLI11 (and by the Python module's setters, with the
+// same functions): typed values, their text given back by to_string, and the CLI's messages.
+TEST(options_schema, ub_and_lb2_pairs_are_parsed_into_typed_values) {
+  using ub_kind = ub_option::kind;
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({}, a), "");
+    EXPECT_EQ(a.ub.given, ub_kind::none);
+    EXPECT_FALSE(a.ub_given);
+    EXPECT_EQ(a.lb2_pairs.mode, lb2_pairs_mode::automatic);
+    EXPECT_FALSE(a.lb2_pairs_given);
+    EXPECT_EQ(resolve_ub(ta001(), a), std::nullopt);
+  }
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--ub", "1278", "--lb2-pairs", "learn:7"}, a), "");
+    EXPECT_EQ(a.ub, (ub_option{ub_kind::makespan, 1278}));
+    EXPECT_TRUE(a.ub_given);
+    EXPECT_EQ(a.lb2_pairs, (lb2_pairs_option{lb2_pairs_mode::learn, 7}));
+    EXPECT_TRUE(a.lb2_pairs_given);
+    EXPECT_EQ(resolve_ub(ta001(), a), 1278);
+  }
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--ub", "best-known", "--lb2-pairs", "adjacent"}, a), "");
+    EXPECT_EQ(a.ub.given, ub_kind::best_known);
+    EXPECT_EQ(a.lb2_pairs.mode, lb2_pairs_mode::adjacent);
+    EXPECT_EQ(resolve_ub(ta001(), a), 1278);  // Taillard's table
+  }
+  const std::map<std::string, std::string> refused{
+      {"--ub=abc", "--ub abc: expected a makespan in 1..2000000000 or best-known"},
+      {"--ub=0", "--ub 0: expected a makespan in 1..2000000000 or best-known"},
+      {"--ub=2000000001", "--ub 2000000001: expected a makespan in 1..2000000000 or best-known"},
+      {"--lb2-pairs=some", "--lb2-pairs: 'some': expected auto, all, adjacent, learn or learn:K"},
+      {"--lb2-pairs=learn:x", "--lb2-pairs: 'learn:x': expected learn:K with K a number of machine pairs, at least 1"},
+      {"--lb2-pairs=learn:0", "--lb2-pairs: 'learn:0': expected learn:K with K a number of machine pairs, at least 1"},
+  };
+  for (const auto& [arg, message] : refused) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), message);
+  }
+  for (const char* text : {"", "1", "2000000000", "best-known"}) EXPECT_EQ(to_string(parse_ub(text)), text);
+  for (const char* text : {"auto", "all", "adjacent", "learn", "learn:1", "learn:45"})
+    EXPECT_EQ(to_string(parse_lb2_pairs(text)), text);
+  EXPECT_EQ(enum_choices<lb2_pairs_mode>(), (std::vector<std::string>{"auto", "all", "adjacent", "learn"}));
+  // learn:K's K against the instance's machine pairs (ta001: 5 machines, 10 pairs), as before the search.
+  EXPECT_EQ(check_lb2_pairs(ta001(), parse_lb2_pairs("learn:10"), bound_kind::lb2, false).learn, 10);
+  EXPECT_EQ(check_lb2_pairs(ta001(), parse_lb2_pairs("learn"), bound_kind::lb2, false).learn, 4);
+  try {
+    check_lb2_pairs(ta001(), parse_lb2_pairs("learn:11"), bound_kind::lb2, false);
+    ADD_FAILURE() << "learn:11 accepted on ta001";
+  } catch (const input_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--lb2-pairs learn:11: expected learn:K with K in 1..10 (the instance's machine pairs)");
+  }
+}
+
+#if defined(PFSP_HAVE_GPU)
+// The GPU backend's options (CUDA builds) are parsed straight into the gpu::gpu_policy and the
+// gpu::plan_request that gpu::make_plan takes; their defaults are the policy's.
+TEST(options_schema, gpu_options_are_parsed_into_the_policy_and_the_plan_request) {
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({}, a), "");
+    const gpu::gpu_policy p = a.gpu.policy;
+    const gpu::gpu_policy d;
+    EXPECT_EQ(p.pool_size, d.pool_size);
+    EXPECT_EQ(p.threads_per_block, d.threads_per_block);
+    EXPECT_EQ(p.select, gpu::pool_selection::hybrid);
+    EXPECT_EQ(p.sort, gpu::pool_sort::device);
+    EXPECT_EQ(p.kernel, gpu::kernel_variant::branchless);
+    EXPECT_EQ(p.memory, gpu::memory_placement::shared);
+    EXPECT_EQ(p.compact_times, gpu::compact_mode::automatic);
+    EXPECT_EQ(p.streams, 2);
+    EXPECT_EQ(p.hybrid_max, d.hybrid_max);
+    EXPECT_EQ(p.hybrid_min, d.hybrid_min);
+    EXPECT_EQ(p.device, 0);
+    EXPECT_EQ(p.bound_step, gpu::loop_bound::parts);
+    EXPECT_EQ(a.gpu.request.loop, gpu::loop_choice::automatic);
+    EXPECT_FALSE(a.gpu.request.host_loop_options);
+    EXPECT_FALSE(a.gpu.request.devices.given());
+    EXPECT_TRUE(gpu_cli_device_loop(a.gpu));
+  }
+  {
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--pool-size",
+                           "8192",
+                           "--threads-per-block",
+                           "64",
+                           "--gpu-selection",
+                           "best-first",
+                           "--sort",
+                           "none",
+                           "--kernel",
+                           "plain",
+                           "--memory",
+                           "global",
+                           "--compact-times",
+                           "--streams",
+                           "1",
+                           "--hybrid-max",
+                           "100",
+                           "--hybrid-min",
+                           "10",
+                           "--gpu-loop",
+                           "host",
+                           "--loop-bound",
+                           "recompute",
+                           "--devices",
+                           "0,1,1",
+                           "--device",
+                           "3"},
+                          a),
+              "");
+    const gpu::gpu_policy& p = a.gpu.policy;
+    EXPECT_EQ(p.pool_size, 8192u);
+    EXPECT_EQ(p.threads_per_block, 64);
+    EXPECT_EQ(p.select, gpu::pool_selection::best_first);
+    EXPECT_EQ(p.sort, gpu::pool_sort::none);
+    EXPECT_EQ(p.kernel, gpu::kernel_variant::plain);
+    EXPECT_EQ(p.memory, gpu::memory_placement::global);
+    EXPECT_EQ(p.compact_times, gpu::compact_mode::on);  // the flag alone
+    EXPECT_EQ(p.streams, 1);
+    EXPECT_EQ(p.hybrid_max, 100u);
+    EXPECT_EQ(p.hybrid_min, 10u);
+    EXPECT_EQ(p.device, 3);
+    EXPECT_EQ(p.bound_step, gpu::loop_bound::recompute);
+    EXPECT_EQ(a.gpu.request.loop, gpu::loop_choice::host);
+    EXPECT_TRUE(a.gpu.request.host_loop_options);
+    EXPECT_EQ(a.gpu.request.devices.ordinals, (std::vector<int>{0, 1, 1}));
+    EXPECT_FALSE(gpu_cli_device_loop(a.gpu));
+  }
+  for (const auto& [arg, mode] :
+       std::map<std::string, gpu::compact_mode>{{"--compact-times=off", gpu::compact_mode::off},
+                                                {"--compact-times=auto", gpu::compact_mode::automatic},
+                                                {"--compact-times=on", gpu::compact_mode::on}}) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), "") << arg;
+    EXPECT_EQ(a.gpu.policy.compact_times, mode) << arg;
+  }
+  {
+    // Each host-loop option alone asks --gpu-loop auto for the host loop; --sort host does too.
+    for (const char* option : {"--gpu-selection=hybrid", "--streams=2", "--hybrid-max=0", "--hybrid-min=0"}) {
+      solve_args a;
+      EXPECT_EQ(parse_solve({option}, a), "");
+      EXPECT_TRUE(a.gpu.request.host_loop_options) << option;
+      EXPECT_FALSE(gpu_cli_device_loop(a.gpu)) << option;
+    }
+    solve_args a;
+    EXPECT_EQ(parse_solve({"--sort", "host"}, a), "");
+    EXPECT_FALSE(a.gpu.request.host_loop_options);
+    EXPECT_FALSE(gpu_cli_device_loop(a.gpu));
+    solve_args all;
+    EXPECT_EQ(parse_solve({"--devices", "all"}, all), "");
+    EXPECT_TRUE(all.gpu.request.devices.all);
+  }
+  const std::map<std::string, std::string> refused{
+      {"--compact-times=sometimes", "--compact-times: sometimes not in {auto,on,off}"},
+      {"--gpu-loop=sideways", "--gpu-loop: sideways not in {auto,host,device}"},
+      {"--kernel=fast", "--kernel: fast not in {plain,refactored,branchless}"},
+      {"--devices=0,x", "--devices 0,x: expected device ordinals separated by commas (e.g. 0,1) or 'all', found 'x'"},
+      {"--devices=0,", "--devices 0,: expected device ordinals separated by commas (e.g. 0,1) or 'all', found ''"},
+  };
+  for (const auto& [arg, message] : refused) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), message);
+  }
+}
+#endif
 
 TEST(options_schema, ranges_are_pfsps) {
   // The values pfsp-mpi used to differ on (before it took pfsp solve's registration).

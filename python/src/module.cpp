@@ -253,7 +253,9 @@ NB_MODULE(_core, mod) {
       .def_prop_rw(
           "bound", [](const solve_args& a) { return to_string_or_auto(a.bound); },
           [](solve_args& a, const std::string& v) { a.bound = from_string_or_auto<bound_kind>(v, "--bound"); })
-      .def_rw("lb2_pairs", &solve_args::lb2_pairs)
+      .def_prop_rw(
+          "lb2_pairs", [](const solve_args& a) { return to_string(a.lb2_pairs); },
+          [](solve_args& a, const std::string& v) { a.lb2_pairs = parse_lb2_pairs(v); })
       .def_rw("improver_threads", &solve_args::improver_threads)
       .def_prop_rw(
           "branching",
@@ -262,7 +264,9 @@ NB_MODULE(_core, mod) {
       .def_prop_rw(
           "selection", [](const solve_args& a) { return std::string(to_string(a.select)); },
           [](solve_args& a, const std::string& v) { a.select = from_string<selection>(v, "--selection"); })
-      .def_rw("ub", &solve_args::ub)
+      .def_prop_rw(
+          "ub", [](const solve_args& a) { return to_string(a.ub); },
+          [](solve_args& a, const std::string& v) { a.ub = parse_ub(v); })
       .def_prop_rw(
           "heuristic", [](const solve_args& a) { return std::string(to_string(a.heuristic)); },
           [](solve_args& a, const std::string& v) { a.heuristic = from_string<heuristic_choice>(v, "--heuristic"); })

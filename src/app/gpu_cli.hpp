@@ -1,10 +1,8 @@
 // The GPU backend's command-line hook: `pfsp solve --backend gpu` and its knobs. Built only
-// when the pfsp_gpu target exists (PFSP_HAVE_GPU); cli.cpp calls these functions. A thin adapter:
-// the plan (which loop, which devices, what is compatible) is decided in gpu/plan.cpp.
+// when the pfsp_gpu target exists (PFSP_HAVE_GPU; gpu_cli_options is plain C++, in every build);
+// options.cpp and solve_api.cpp call these functions. A thin adapter: the plan (which loop, which
+// devices, what is compatible) is decided in gpu/plan.cpp.
 #pragma once
-
-#include <cstddef>
-#include <string>
 
 #include "bound/bound_data.hpp"
 #include "gpu/plan.hpp"
@@ -18,26 +16,14 @@ class App;
 
 namespace pfsp {
 
+// The GPU backend's options as the GPU layer takes them, parsed into these typed fields when the
+// command line is (add_gpu_cli_options): the policy (every tuning option; its strategy is set
+// from --gpu-strategy and --strategy-params by solve_instance, its host_threads from --threads by
+// gpu_cli_plan) and the plan request (--gpu-loop: host, device, or auto: device unless an option
+// only the host loop has was given; --devices; whether a host-loop option was given).
 struct gpu_cli_options {
-  long long pool_size = 0;             // children per launch; 0 = auto-tune
-  int threads_per_block = 0;           // 0 = auto-tune
-  std::string selection = "hybrid";    // hybrid | depth-first | best-first | breadth-first
-  std::string sort = "device";         // none | host | device
-  std::string kernel = "branchless";   // plain | refactored | branchless
-  std::string memory = "shared";       // shared | global
-  std::string compact_times = "auto";  // --compact-times: auto, on, off
-  int streams = 2;
-  long long hybrid_max = 0;  // open nodes; 0 = 8 x pool
-  long long hybrid_min = 0;  // open nodes; 0 = pool
-  int device = 0;
-  // --gpu-loop: host (the papers' model) | device (gpu/resident.hpp) | auto: device unless an
-  // option only the host loop has was given (host_loop_options, --gpu-strategy other than
-  // plain, --sort host).
-  std::string loop = "auto";
-  bool host_loop_options = false;    // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
-  std::string devices;               // --devices: "0,1,2", "all"; empty = --device
-  std::string loop_bound = "parts";  // --loop-bound: parts | recompute (device loop)
-  gpu::strategy_params strategy;     // set by cli.cpp from --gpu-strategy and --strategy-params
+  gpu::gpu_policy policy;
+  gpu::plan_request request;
 };
 
 // True iff a CUDA device is present (never throws).
@@ -51,7 +37,7 @@ void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
 void gpu_cli_warm_up(const gpu_cli_options& o) noexcept;
 
 // Whether these options run the device loop (--gpu-loop device, or auto without a host-loop option).
-bool gpu_cli_device_loop(const gpu_cli_options& o);
+bool gpu_cli_device_loop(const gpu_cli_options& o) noexcept;
 
 // The GPU plan of these options (loop, devices, checked policy; gpu/plan.hpp); throws
 // input_error. gpu_cli_solve runs it.

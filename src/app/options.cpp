@@ -26,16 +26,11 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                  "(-1 = auto: the cores but one, at most 8; 0 = none)")
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();
-  app.add_option("--lb2-pairs", a.lb2_pairs,
-                 "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the K "
-                 "pairs that most often give the maximum in a short search before the run; default K = m-1), or "
-                 "auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
-      ->check([](const std::string& v) {
-        return v == "auto" || v == "all" || v == "adjacent" || v == "learn" || v.rfind("learn:", 0) == 0
-                   ? std::string()
-                   : "'" + v + "': expected auto, all, adjacent, learn or learn:K";
-      })
-      ->capture_default_str();
+  add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
+                    "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "
+                    "K pairs that most often give the maximum in a short search before the run; default K = m-1), "
+                    "or auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
+      ->default_str(to_string(a.lb2_pairs));
   // No default shown: the backend's (or, with --resume, the checkpoint's) when not given.
   app.add_option_function<std::string>(
          "--branching", [&a](const std::string& v) { a.branch = from_string<branching>(v, "--branching"); },
@@ -43,9 +38,9 @@ void register_solve_options(CLI::App& app, solve_args& a) {
          "min-min on the GPU")
       ->check(CLI::IsMember(enum_choices<branching>()));
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
-  app.add_option("--ub", a.ub,
-                 "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
-                 "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
+  add_parsed_option(app, "--ub", a.ub, parse_ub,
+                    "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
+                    "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
   add_enum_option(app, "--heuristic", a.heuristic,
                   "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
                   "where improver threads run iterated greedy beside the search, ig elsewhere)");

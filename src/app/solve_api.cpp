@@ -42,13 +42,10 @@ void check_range(const std::string& option, T v, T lo, T hi) {
 }  // namespace
 
 void check_solve_args(const solve_args& a) {
-  // The enum fields hold a named value by construction (their setters, the CLI's and the Python
-  // module's, go through from_string); the numbers and --lb2-pairs' text are checked here.
+  // The enum fields, --ub and --lb2-pairs hold a valid value by construction (their setters, the
+  // CLI's and the Python module's, parse them); the numbers are checked here.
   check_range("--threads", a.threads, 1, 4096);
   check_range("--improver-threads", a.improver_threads, -1, 256);
-  const std::string& p = a.lb2_pairs;
-  if (!(p == "auto" || p == "all" || p == "adjacent" || p == "learn" || p.rfind("learn:", 0) == 0))
-    throw input_error("--lb2-pairs: '" + p + "': expected auto, all, adjacent, learn or learn:K");
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
@@ -57,56 +54,42 @@ void check_solve_args(const solve_args& a) {
 }
 
 std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
-  if (a.ub == "best-known") {
-    if (!inst.known)
-      throw input_error("--ub best-known: " + a.instance_spec +
-                        " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
-    // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
-    return inst.known->ub;
-  } else if (!a.ub.empty()) {
-    long long v = 0;
-    std::size_t used = 0;
-    try {
-      v = std::stoll(a.ub, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != a.ub.size() || v < 1 || v > 2000000000LL)
-      throw input_error("--ub " + a.ub + ": expected a makespan in 1..2000000000 or best-known");
-    return static_cast<int>(v);
+  switch (a.ub.given) {
+    case ub_option::kind::best_known:
+      if (!inst.known)
+        throw input_error("--ub best-known: " + a.instance_spec +
+                          " has no best known makespan (only Taillard's instances ta001..ta120 have one)");
+      // A schedule of that makespan exists (Taillard's table): pruning at it keeps every better one.
+      return inst.known->ub;
+    case ub_option::kind::makespan:
+      return a.ub.makespan;
+    case ub_option::kind::none:
+      break;
   }
   return std::nullopt;
 }
 
-lb2_pairs_choice check_lb2_pairs(const instance& inst, const std::string& spec, bound_kind bound,
+lb2_pairs_choice check_lb2_pairs(const instance& inst, const lb2_pairs_option& spec, bound_kind bound,
                                  bool text_checkpoint) {
+  PFSP_EXPECTS(spec.mode != lb2_pairs_mode::automatic, "--lb2-pairs auto is resolved before check_lb2_pairs");
   lb2_pairs_choice c;
-  c.spec = spec;
-  if (spec == "all") return c;
+  c.spec = to_string(spec);
+  if (spec.mode == lb2_pairs_mode::all) return c;
   if (bound == bound_kind::lb1)
-    throw input_error("--lb2-pairs " + spec + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
+    throw input_error("--lb2-pairs " + c.spec + " needs --bound lb2 or lb1-lb2 (LB1 has no machine pairs)");
   if (text_checkpoint)
-    throw input_error("--lb2-pairs " + spec +
+    throw input_error("--lb2-pairs " + c.spec +
                       " cannot be combined with --checkpoint-format text (version 1 does not record the pairs); use "
                       "--checkpoint-format binary");
-  if (spec == "adjacent") {
+  if (spec.mode == lb2_pairs_mode::adjacent) {
     c.pairs = bound_data::adjacent_pairs(inst.m);
     return c;
   }
-  int k = std::max(1, inst.m - 1);
-  if (spec.size() > 6) {
-    const std::string ks = spec.substr(6);
-    std::size_t used = 0;
-    try {
-      k = std::stoi(ks, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != ks.size() || k < 1 || k > inst.m * (inst.m - 1) / 2)
-      throw input_error("--lb2-pairs " + spec + ": expected learn:K with K in 1.." +
-                        std::to_string(inst.m * (inst.m - 1) / 2) + " (the instance's machine pairs)");
-  }
-  c.learn = k;
+  const int all = inst.m * (inst.m - 1) / 2;
+  if (spec.learn > all)
+    throw input_error("--lb2-pairs " + c.spec + ": expected learn:K with K in 1.." + std::to_string(all) +
+                      " (the instance's machine pairs)");
+  c.learn = spec.learn > 0 ? spec.learn : std::max(1, inst.m - 1);
   return c;
 }
 
@@ -190,17 +173,18 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
 #if defined(PFSP_HAVE_GPU)
   if (gpu_backend) {
     gpu_cli_options g = a.gpu;
-    g.strategy = strategy;
+    g.policy.strategy = strategy;
     device_loop = gpu_cli_device_loop(g);
   }
 #endif
   if (!a.bound && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
-  std::string lb2_pairs = a.lb2_pairs;
+  lb2_pairs_option lb2_pairs = a.lb2_pairs;
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
-  if (lb2_pairs == "auto")
-    lb2_pairs = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? "learn" : "all";
+  if (lb2_pairs.mode == lb2_pairs_mode::automatic)
+    lb2_pairs.mode = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? lb2_pairs_mode::learn
+                                                                                                 : lb2_pairs_mode::all;
   if (gpu_backend && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
@@ -295,23 +279,24 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     // The checkpoint's pairs, which --lb2-pairs, if given, must describe (learned pairs are not
     // learned again: the learning's start, the heuristic's schedule, is not the checkpoint's).
     pairs = resumed->lb2_pairs;
-    if (a.lb2_pairs_given && a.lb2_pairs != "auto") {
+    const lb2_pairs_option& given = a.lb2_pairs;
+    if (a.lb2_pairs_given && given.mode != lb2_pairs_mode::automatic) {
       const std::size_t all = static_cast<std::size_t>(inst.m) * static_cast<std::size_t>(inst.m - 1) / 2;
-      std::size_t want = static_cast<std::size_t>(std::max(1, inst.m - 1));
-      if (a.lb2_pairs.rfind("learn:", 0) == 0) want = std::strtoull(a.lb2_pairs.c_str() + 6, nullptr, 10);
-      const bool match = a.lb2_pairs == "all"        ? pairs.empty()
-                         : a.lb2_pairs == "adjacent" ? pairs == bound_data::adjacent_pairs(inst.m)
-                                                     : (pairs.empty() ? want >= all : pairs.size() == want);
+      const std::size_t want = static_cast<std::size_t>(given.learn > 0 ? given.learn : std::max(1, inst.m - 1));
+      const bool match = given.mode == lb2_pairs_mode::all ? pairs.empty()
+                         : given.mode == lb2_pairs_mode::adjacent
+                             ? pairs == bound_data::adjacent_pairs(inst.m)
+                             : (pairs.empty() ? want >= all : pairs.size() == want);
       if (!match)
         throw file_error(a.resume, 0,
                          "cannot resume: the checkpoint was made with LB2 machine pairs " +
-                             describe_lb2_pairs(pairs, inst.m) + ", this run asks for --lb2-pairs " + a.lb2_pairs);
+                             describe_lb2_pairs(pairs, inst.m) + ", this run asks for --lb2-pairs " + to_string(given));
     }
     if (text_checkpoint && !pairs.empty())
       throw input_error("--checkpoint-format text cannot record the checkpoint's LB2 machine pairs (" +
                         describe_lb2_pairs(pairs, inst.m) + "); use --checkpoint-format binary");
     if (!pairs.empty()) info.lb2_pairs = describe(lb2_pairs_choice{"checkpoint", pairs, 0});
-  } else if (lb2_pairs != "all") {
+  } else if (lb2_pairs.mode != lb2_pairs_mode::all) {
     lb2_pairs_choice c = check_lb2_pairs(inst, lb2_pairs, opt.bound, text_checkpoint);
     pair_note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
     pairs = c.pairs;
@@ -342,7 +327,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + backend);
     if (gpu_warm_up.joinable()) gpu_warm_up.join();
     gpu_cli_options g = a.gpu;
-    g.strategy = strategy;
+    g.policy.strategy = strategy;
     r = solve(*solver, data, opt, start, g);
   }
 

@@ -25,20 +25,23 @@ namespace pfsp {
 // (the CLI's parser checks the same before; callers without it, like the Python module, need this).
 void check_solve_args(const solve_args& a);
 
-// --ub as given: none (empty), a makespan in 1..2000000000, or best-known (the instance's best
-// known makespan, Taillard's table). Throws input_error otherwise. pfsp and pfsp-mpi both call it.
+// --ub (parsed: app/solver_config.hpp) for this instance: none, the makespan given, or best-known's
+// value (the instance's best known makespan, Taillard's table; input_error for an instance without
+// one). pfsp and pfsp-mpi both call it.
 std::optional<int> resolve_ub(const instance& inst, const solve_args& a);
 
 // LB2's machine pairs as --lb2-pairs (resolved: all, adjacent, learn or learn:K) asks for them.
 struct lb2_pairs_choice {
-  std::string spec = "all";
+  std::string spec = "all";                // --lb2-pairs as the reports show it (to_string), or "checkpoint"
   std::vector<std::pair<int, int>> pairs;  // 0-based machines; empty = all (before learning: learn too)
   int learn = 0;                           // pairs to learn before the search (0: none)
 };
-// pfsp solve's checks of --lb2-pairs for this instance and bound (text_checkpoint: written with
-// --checkpoint-format text, which cannot record pairs); the adjacent pairs at once. Throws
-// input_error. Deterministic: pfsp-mpi's ranks all run it.
-lb2_pairs_choice check_lb2_pairs(const instance& inst, const std::string& spec, bound_kind bound, bool text_checkpoint);
+// pfsp solve's checks of --lb2-pairs (resolved: not auto) for this instance and bound (learn:K's K
+// against its machine pairs; text_checkpoint: written with --checkpoint-format text, which cannot
+// record pairs); the adjacent pairs at once. Throws input_error. Deterministic: pfsp-mpi's ranks
+// all run it.
+lb2_pairs_choice check_lb2_pairs(const instance& inst, const lb2_pairs_option& spec, bound_kind bound,
+                                 bool text_checkpoint);
 // Learns c.learn pairs (if any) by a short search pruning at `threshold` (bound/pair_learning.hpp)
 // into c.pairs; sets info.learn_seconds and returns the result's note ("lb2 pairs learned ...").
 std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info);

@@ -1,13 +1,19 @@
 // The typed configuration of a solve: every `pfsp solve` option as the value it means (enums
 // from the names tables beside them, numbers, optional where "auto" is resolved later, when the
-// backend and the instance are known). register_solve_options (app/options.hpp) registers it
-// into CLI11 for pfsp and pfsp-mpi; solve_instance (app/solve_api.hpp) resolves it; the Python
-// module sets it field by field.
+// backend and the instance are known; --ub and --lb2-pairs as small structs parsed from their
+// text; the GPU backend's options as the gpu::gpu_policy and gpu::plan_request that gpu/plan.hpp
+// takes). register_solve_options (app/options.hpp) registers it into CLI11 for pfsp and pfsp-mpi,
+// each option parsed once, when the command line is; solve_instance (app/solve_api.hpp) resolves
+// it; the Python module sets it field by field through the same parse functions.
 //
-// Still text, and why: --ub (best-known needs the instance, and its message comes after the
-// instance's), --lb2-pairs (learn:K is checked against the instance's machine pairs), the file
-// names, --strategy-params (parsed with --gpu-strategy by gpu/strategy.hpp), and the GPU
-// backend's options (gpu_cli_options, owned by app/gpu_cli.hpp).
+// Checked later, against the instance or the machine: --ub best-known (resolve_ub: the
+// instance's best known makespan), learn:K's K (check_lb2_pairs: at most the instance's machine
+// pairs), and --devices' ordinals (gpu::make_plan: against the driver's device count).
+//
+// Still text, and why: INSTANCE (a Taillard name, random:N,M,SEED or a file: load_instance reads
+// it), the file names (--json, --gantt, --log, --checkpoint, --resume: opened where they are
+// used), and --strategy-params (its keys depend on --gpu-strategy; both are parsed together by
+// gpu::parse_strategy, gpu/strategy.hpp, in every build).
 #pragma once
 
 #include <array>
@@ -16,7 +22,7 @@
 #include <string_view>
 #include <thread>
 
-#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++, used by CUDA builds only
+#include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++ (a gpu_policy and a plan_request)
 #include "base/enum_names.hpp"
 #include "bound/bound_kind.hpp"
 #include "gpu/strategy.hpp"
@@ -45,6 +51,39 @@ constexpr auto enum_names(heuristic_choice) {
                     e{heuristic_choice::none, "none"}};
 }
 
+// --ub: none, a makespan, or best-known (the CSV's best upper bound of a named instance, found
+// by resolve_ub once the instance is loaded: solve_api.hpp).
+struct ub_option {
+  enum class kind : int { none = 0, makespan = 1, best_known = 2 };
+  kind given = kind::none;
+  int makespan = 0;  // kind::makespan: 1..2000000000
+  bool operator==(const ub_option&) const = default;
+};
+// --ub's text ("" is none); throws input_error "--ub X: expected a makespan in 1..2000000000 or
+// best-known". to_string gives it back ("" for none).
+ub_option parse_ub(std::string_view text);
+std::string to_string(const ub_option& ub);
+
+// --lb2-pairs: LB2's machine pairs: all, Nabeshima's adjacent ones, the K learned by a short
+// search (learn[:K]), or auto (learn on the GPU device loop, all elsewhere: solve_instance).
+enum class lb2_pairs_mode : int { automatic = 0, all = 1, adjacent = 2, learn = 3 };
+constexpr auto enum_names(lb2_pairs_mode) {
+  using e = enum_name<lb2_pairs_mode>;
+  return std::array{e{lb2_pairs_mode::automatic, "auto"}, e{lb2_pairs_mode::all, "all"},
+                    e{lb2_pairs_mode::adjacent, "adjacent"}, e{lb2_pairs_mode::learn, "learn"}};
+}
+struct lb2_pairs_option {
+  lb2_pairs_mode mode = lb2_pairs_mode::automatic;
+  // learn:K's K, at least 1 (at most the instance's machine pairs: check_lb2_pairs, solve_api.hpp);
+  // 0: learn's default, m-1.
+  int learn = 0;
+  bool operator==(const lb2_pairs_option&) const = default;
+};
+// --lb2-pairs' text; throws input_error "--lb2-pairs: 'X': expected ..." (CLI11's form).
+// to_string gives it back ("learn:K" where K was given).
+lb2_pairs_option parse_lb2_pairs(std::string_view text);
+std::string to_string(const lb2_pairs_option& pairs);
+
 // --checkpoint-format: binary (version 2) or text (version 1).
 enum class checkpoint_encoding : int { binary = 0, text = 1 };
 constexpr auto enum_names(checkpoint_encoding) {
@@ -58,13 +97,13 @@ struct solver_config {
   backend_choice backend = backend_choice::auto_;
   int threads = default_threads();
   std::optional<bound_kind> bound;  // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
-  std::string lb2_pairs = "auto";   // all | adjacent | learn[:K] | auto (learn on the GPU device loop)
+  lb2_pairs_option lb2_pairs;       // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
   int improver_threads = -1;        // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;
   selection select = selection::depth_first;
-  std::string ub;  // --ub: a makespan, or best-known (the CSV's best upper bound of a named instance)
+  ub_option ub;  // --ub
   bool no_neh = false;
   heuristic_choice heuristic = heuristic_choice::auto_;
   int ig_iterations = -1;  // auto
@@ -90,7 +129,7 @@ struct solver_config {
   bool branch_given = false;
   bool ub_given = false;
   bool lb2_pairs_given = false;
-  gpu_cli_options gpu;  // the GPU backend's options (CUDA builds; defaults elsewhere)
+  gpu_cli_options gpu;  // the GPU backend's options (registered in CUDA builds; defaults elsewhere)
 };
 
 // The name pfsp solve_api and the Python module have used for it.

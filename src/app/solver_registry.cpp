@@ -23,14 +23,14 @@ solve_result run_parallel(const bound_data& data, const solve_options& opt, cons
 solve_result run_gpu_host(const bound_data& data, const solve_options& opt, const incumbent& start,
                           const gpu_cli_options& gpu) {
   gpu_cli_options g = gpu;
-  if (gpu_cli_device_loop(g)) g.loop = "host";
+  if (gpu_cli_device_loop(g)) g.request.loop = gpu::loop_choice::host;
   return gpu_cli_solve(data, opt, g, start);
 }
 
 solve_result run_gpu_device(const bound_data& data, const solve_options& opt, const incumbent& start,
                             const gpu_cli_options& gpu) {
   gpu_cli_options g = gpu;
-  if (!gpu_cli_device_loop(g)) g.loop = "device";
+  if (!gpu_cli_device_loop(g)) g.request.loop = gpu::loop_choice::device;
   return gpu_cli_solve(data, opt, g, start);
 }
 
@@ -38,8 +38,8 @@ solve_result run_gpu_device(const bound_data& data, const solve_options& opt, co
 solve_result run_gpu_device_x2(const bound_data& data, const solve_options& opt, const incumbent& start,
                                const gpu_cli_options& gpu) {
   gpu_cli_options g = gpu;
-  if (!gpu_cli_device_loop(g)) g.loop = "device";
-  if (g.devices.empty()) g.devices = std::to_string(g.device) + "," + std::to_string(g.device);
+  if (!gpu_cli_device_loop(g)) g.request.loop = gpu::loop_choice::device;
+  if (!g.request.devices.given()) g.request.devices.ordinals = {g.policy.device, g.policy.device};
   return gpu_cli_solve(data, opt, g, start);
 }
 #endif

@@ -29,10 +29,11 @@ loop_kind choose_loop(loop_choice choice, bool host_loop_options, const gpu_poli
   return device ? loop_kind::device : loop_kind::host;
 }
 
-std::vector<int> parse_devices(const std::string& spec, int device_count) {
-  std::vector<int> out;
+device_selection parse_devices(const std::string& spec) {
+  device_selection out;
+  if (spec.empty()) return out;  // as if not given (--device)
   if (spec == "all") {
-    for (int d = 0; d < device_count; ++d) out.push_back(d);
+    out.all = true;
     return out;
   }
   std::size_t at = 0;
@@ -51,11 +52,33 @@ std::vector<int> parse_devices(const std::string& spec, int device_count) {
                         ": expected device ordinals separated by commas (e.g. 0,1) "
                         "or 'all', found '" +
                         item + "'");
-    if (d >= device_count)
-      throw input_error("--devices " + spec + ": there is no CUDA device " + std::to_string(d) + " (this machine has " +
-                        std::to_string(device_count) + ")");
-    out.push_back(d);
+    out.ordinals.push_back(d);
     at = comma + 1;
+  }
+  return out;
+}
+
+std::string to_string(const device_selection& devices) {
+  if (devices.all) return "all";
+  std::string s;
+  for (int d : devices.ordinals) {
+    if (!s.empty()) s += ',';  // appended piece by piece: g++ 12's -Wrestrict misfires on "..." + std::string
+    s += std::to_string(d);
+  }
+  return s;
+}
+
+std::vector<int> resolve_devices(const device_selection& devices, int device_count) {
+  std::vector<int> out;
+  if (devices.all) {
+    for (int d = 0; d < device_count; ++d) out.push_back(d);
+    return out;
+  }
+  for (int d : devices.ordinals) {
+    if (d >= device_count)
+      throw input_error("--devices " + to_string(devices) + ": there is no CUDA device " + std::to_string(d) +
+                        " (this machine has " + std::to_string(device_count) + ")");
+    out.push_back(d);
   }
   return out;
 }
@@ -88,8 +111,8 @@ plan make_plan(const gpu_policy& policy, const plan_request& request, const solv
     throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
                       std::string(request.loop == loop_choice::host ? "" : ", chosen by a host-loop option,") +
                       " cannot save its state");
-  if (!request.devices.empty()) {
-    p.policy.devices = parse_devices(request.devices, device_count());
+  if (request.devices.given()) {
+    p.policy.devices = resolve_devices(request.devices, device_count());
     if (p.policy.devices.size() > 64) throw input_error("--devices: at most 64 engines");
     if (!device_loop && p.policy.devices.size() > 1)
       throw input_error("--devices with more than one device needs the device loop (--gpu-loop device)");

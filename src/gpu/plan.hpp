@@ -1,6 +1,7 @@
 // The GPU plan: which loop runs (host or device), on which devices, with which policy, decided
-// and checked here once, before any device is touched. The CLI (app/gpu_cli.cpp) only turns its
-// strings into a gpu_policy and a plan_request; gpu::solve_planned runs the plan. Plain C++.
+// and checked here once, before any device is touched. The CLI (app/options.cpp, app/gpu_cli.cpp)
+// parses its options straight into a gpu_policy and a plan_request; gpu::solve_planned runs the
+// plan. Plain C++.
 #pragma once
 
 #include <array>
@@ -25,11 +26,30 @@ constexpr auto enum_names(loop_choice) {
 
 enum class loop_kind : int { host = 0, device = 1 };
 
-// What the plan needs besides the policy: the user's words that the policy cannot hold.
+// --devices: device ordinals ("0,1,1": one loop engine each, several may share a device) or
+// every device ("all"); neither: not given (policy.device). Checked against the machine's devices
+// by make_plan.
+struct device_selection {
+  bool all = false;
+  std::vector<int> ordinals;
+  bool given() const { return all || !ordinals.empty(); }
+  bool operator==(const device_selection&) const = default;
+};
+
+// --devices' text ("0,1,1" or "all"; "" is not given) as a selection; throws input_error
+// ("--devices SPEC: expected device ordinals separated by commas ..."). to_string gives it back.
+device_selection parse_devices(const std::string& spec);
+std::string to_string(const device_selection& devices);
+
+// The ordinals of a selection on a machine of device_count devices; throws input_error naming one
+// it lacks.
+std::vector<int> resolve_devices(const device_selection& devices, int device_count);
+
+// What the plan needs besides the policy: the user's choices that the policy cannot hold.
 struct plan_request {
   loop_choice loop = loop_choice::automatic;
   bool host_loop_options = false;  // --gpu-selection, --streams, --hybrid-max or --hybrid-min given
-  std::string devices;             // --devices: "0,1,2", "all"; empty = policy.device
+  device_selection devices;        // --devices; not given: policy.device
 };
 
 struct plan {
@@ -40,9 +60,6 @@ struct plan {
 // The loop these options run: device for loop_choice::device, and for automatic unless a
 // host-loop option, a strategy other than plain or --sort host was given.
 loop_kind choose_loop(loop_choice choice, bool host_loop_options, const gpu_policy& policy);
-
-// --devices "0,1,1" or "all" into ordinals (each below device_count); throws input_error.
-std::vector<int> parse_devices(const std::string& spec, int device_count);
 
 // Decides and checks the plan for an instance of n jobs; throws input_error naming the option.
 // Asks the driver for the device count only when --devices is given.

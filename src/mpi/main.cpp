@@ -94,8 +94,9 @@ int run(int argc, char** argv, int rank) {
   }
   // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
   // chunks run on the device loop, unless the bound is lb1; all elsewhere).
-  const std::string lb2_spec =
-      a.lb2_pairs != "auto" ? a.lb2_pairs : (on_gpu && opt.bound != bound_kind::lb1 ? "learn" : "all");
+  lb2_pairs_option lb2_spec = a.lb2_pairs;
+  if (lb2_spec.mode == lb2_pairs_mode::automatic)
+    lb2_spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
   lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
 
   incumbent start;
@@ -148,12 +149,12 @@ int run(int argc, char** argv, int rank) {
   gpu_cli_options g;
   if (entry->caps.needs_gpu) {
 #if defined(PFSP_HAVE_GPU)
-    g.loop = "device";
+    g.request.loop = gpu::loop_choice::device;
     // Ranks on one machine take its devices in turn (Open MPI's local rank).
     const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     const int devices = gpu_cli_device_count();
     if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-    g.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
+    g.policy.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
 #endif
   }
   const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {

@@ -49,13 +49,23 @@ TEST(GpuPlan, StrategyPredicates) {
   EXPECT_FALSE(gpu::uses_plain_kernel(gpu::gpu_strategy::split));
 }
 
+// --devices is parsed when the command line is (app/gpu_cli.cpp); its ordinals are checked
+// against the machine's devices by make_plan.
 TEST(GpuPlan, ParsesDeviceLists) {
-  EXPECT_EQ(gpu::parse_devices("0,1,1", 2), (std::vector<int>{0, 1, 1}));
-  EXPECT_EQ(gpu::parse_devices("all", 3), (std::vector<int>{0, 1, 2}));
-  EXPECT_NE(refusal([] { gpu::parse_devices("0,x", 2); }).find("found 'x'"), std::string::npos);
-  EXPECT_NE(refusal([] { gpu::parse_devices("0,", 2); }).find("found ''"), std::string::npos);
-  EXPECT_NE(refusal([] { gpu::parse_devices("2", 2); }).find("there is no CUDA device 2 (this machine has 2)"),
-            std::string::npos);
+  EXPECT_EQ(gpu::parse_devices("0,1,1").ordinals, (std::vector<int>{0, 1, 1}));
+  EXPECT_TRUE(gpu::parse_devices("all").all);
+  EXPECT_FALSE(gpu::device_selection{}.given());
+  EXPECT_FALSE(gpu::parse_devices("").given());  // as before: --devices "" is --device's
+  EXPECT_EQ(gpu::to_string(gpu::parse_devices("0,1,1")), "0,1,1");
+  EXPECT_EQ(gpu::to_string(gpu::parse_devices("all")), "all");
+  EXPECT_EQ(gpu::resolve_devices(gpu::parse_devices("0,1,1"), 2), (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(gpu::resolve_devices(gpu::parse_devices("all"), 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(refusal([] { gpu::parse_devices("0,x"); }),
+            "--devices 0,x: expected device ordinals separated by commas (e.g. 0,1) or 'all', found 'x'");
+  EXPECT_NE(refusal([] { gpu::parse_devices("0,"); }).find("found ''"), std::string::npos);
+  EXPECT_NE(refusal([] { gpu::parse_devices("-1"); }).find("found '-1'"), std::string::npos);
+  EXPECT_EQ(refusal([] { gpu::resolve_devices(gpu::parse_devices("0,2"), 2); }),
+            "--devices 0,2: there is no CUDA device 2 (this machine has 2)");
 }
 
 TEST(GpuPlan, RefusesWhatNoLoopCanRun) {
