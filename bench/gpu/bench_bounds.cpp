@@ -138,8 +138,8 @@ std::optional<int> parse_options(int argc, char** argv, options& o) {
       ->capture_default_str();
   add_enum_list_option(app, "--kernels", o.kernels, "kernel variants");
   add_enum_list_option(app, "--memory", o.memory, "table placements requested; the bounder reports what ran");
-  gpu::tools::add_enum_subset_list_option(app, "--compact", o.compact, {gpu::compact_mode::off, gpu::compact_mode::on},
-                                          "processing times as compact tables (--compact-times)");
+  add_enum_list_option(app, "--compact", o.compact, "processing times as compact tables (--compact-times)",
+                       {gpu::compact_mode::off, gpu::compact_mode::on});
   add_enum_list_option(app, "--sort", o.sorts, "pool sorts");
   app.add_option_function<std::string>(
          "--tpb", [&o](const std::string& v) { o.tpb = v == "occ" ? std::nullopt : std::optional<int>(std::stoi(v)); },

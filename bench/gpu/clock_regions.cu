@@ -528,8 +528,8 @@ std::optional<int> parse(int argc, char** argv, options& o) {
       ->capture_default_str();
   add_enum_list_option(app, "--kernels", o.kernels, "kernel variants");
   add_enum_list_option(app, "--memory", o.memory, "table placements requested; global where they do not fit");
-  tools::add_enum_subset_list_option(app, "--sort", o.sorts, {gpu::pool_sort::none, gpu::pool_sort::host},
-                                     "pool sorts (host: the bounder's host sort)");
+  add_enum_list_option(app, "--sort", o.sorts, "pool sorts (host: the bounder's host sort)",
+                       {gpu::pool_sort::none, gpu::pool_sort::host});
   tools::add_ub_list_option(app, o.ubs, "initial upper bounds: opt (the best known makespan), none, or a makespan");
   app.add_option("--tpb", o.tpb, "threads per block, whole warps")
       ->check(CLI::Range(32, 1024))

@@ -1,7 +1,7 @@
 // What the GPU tools' command lines (pfsp_gpu_bench, pfsp_gpu_clock) share beyond
 // app/enum_options.hpp, through which both register their enum options from the product's name
-// tables (base/enum_names.hpp): a list of some of an enum's names, the initial upper bound
-// --ub opt|none|N, and CLI11's parse with the tools' exit codes. Host code only.
+// tables (base/enum_names.hpp): the initial upper bound --ub opt|none|N, and CLI11's parse with
+// the tools' exit codes. Host code only.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -14,27 +14,6 @@
 #include "problem/instance.hpp"
 
 namespace pfsp::gpu::tools {
-
-// add_enum_list_option (app/enum_options.hpp) for a tool that runs only some of E's values
-// (pfsp_gpu_bench --compact off,on without auto; pfsp_gpu_clock --sort none,host without device).
-template <named_enum E>
-CLI::Option* add_enum_subset_list_option(CLI::App& app, const std::string& name, std::vector<E>& field,
-                                         const std::vector<E>& allowed, const std::string& help) {
-  std::vector<std::string> names, shown;
-  for (E v : allowed) names.emplace_back(to_string(v));
-  for (E v : field) shown.emplace_back(to_string(v));
-  return app
-      .add_option_function<std::vector<std::string>>(
-          name,
-          [&field, name](const std::vector<std::string>& v) {
-            field.clear();
-            for (const std::string& s : v) field.push_back(from_string<E>(s, name));
-          },
-          help + " (comma list of " + join_choices(names, ", ") + ")")
-      ->delimiter(',')
-      ->check(CLI::IsMember(names))
-      ->default_str(join_choices(shown));
-}
 
 // --ub: the instance's best known makespan (opt), none (INT_MAX: the early exit never fires), or
 // a makespan N > 0.

@@ -70,11 +70,15 @@ CLI::Option* add_enum_flag_option(CLI::App& app, const std::string& name, E when
 }
 
 // A list of E's names, comma-separated or repeated ("--kernels plain,branchless"): the
-// benchmark programs' grids. Each element is checked; the list replaces the default.
+// benchmark programs' grids. Each element is checked; the list replaces the default. `allowed`
+// (empty: every value) limits the names to those a program runs (pfsp_gpu_bench --compact off,on
+// without auto).
 template <named_enum E>
 CLI::Option* add_enum_list_option(CLI::App& app, const std::string& name, std::vector<E>& field,
-                                  const std::string& help) {
-  std::vector<std::string> shown;
+                                  const std::string& help, const std::vector<E>& allowed = {}) {
+  std::vector<std::string> names, shown;
+  for (E v : allowed) names.emplace_back(to_string(v));
+  if (allowed.empty()) names = enum_choices<E>();
   for (E v : field) shown.emplace_back(to_string(v));
   return app
       .add_option_function<std::vector<std::string>>(
@@ -83,9 +87,9 @@ CLI::Option* add_enum_list_option(CLI::App& app, const std::string& name, std::v
             field.clear();
             for (const std::string& s : v) field.push_back(from_string<E>(s, name));
           },
-          help + " (comma list of " + join_choices(enum_choices<E>(), ", ") + ")")
+          help + " (comma list of " + join_choices(names, ", ") + ")")
       ->delimiter(',')
-      ->check(CLI::IsMember(enum_choices<E>()))
+      ->check(CLI::IsMember(names))
       ->default_str(join_choices(shown));
 }
 
