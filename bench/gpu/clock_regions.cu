@@ -545,6 +545,133 @@ std::optional<int> parse(int argc, char** argv, options& o) {
   return tools::parse_command_line(app, argc, argv);
 }
 
+// The instances named on the command line, checked against the kernels' limits; throws.
+std::vector<instance> load_instances(const std::vector<std::string>& names) {
+  std::vector<instance> instances;
+  for (const std::string& name : names) {
+    instances.push_back(load_instance(name));
+    const instance& inst = instances.back();
+    if (inst.n > kMaxJobs || inst.m > kMaxMachines)
+      throw input_error(name + ": the kernels handle up to " + std::to_string(kMaxJobs) + " jobs and " +
+                        std::to_string(kMaxMachines) + " machines");
+    if (inst.n < 2) throw input_error(name + ": needs at least 2 jobs");
+  }
+  return instances;
+}
+
+// Device 0, made current, and what the table and the JSON say of it.
+struct device_facts {
+  std::string name;
+  int sms = 0;
+  int clock_khz = 0;
+  std::size_t smem_optin = 0;
+};
+
+device_facts open_device() {
+  PFSP_CUDA_TRY(cudaSetDevice(0));
+  cudaDeviceProp prop{};
+  PFSP_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
+  device_facts d{prop.name, prop.multiProcessorCount, 0, prop.sharedMemPerBlockOptin};
+  if (cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, 0) != cudaSuccess) d.clock_khz = 0;
+  (void)cudaGetLastError();
+  return d;
+}
+
+void print_header(const device_facts& d) {
+  std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", d.name.c_str(), d.sms, d.clock_khz / 1000.0, PFSP_GIT_COMMIT);
+  std::printf(
+      "cycles per region, means over the pool; work: the child alone on a converged warp (replay); lane: the"
+      " lane's own elapsed; warp: what the warp paid; simt = sum work / sum (lanes x warp)\n");
+  std::printf("%-8s %-6s %-7s %-10s %-6s %-4s %-11s %-10s %10s %10s %10s %6s %9s %9s\n", "instance", "size", "bound",
+              "kernel", "memory", "sort", "ub", "region", "work", "lane", "warp", "simt", "lane/warp", "kernel_ms");
+}
+
+// One pool (an instance at one initial upper bound) on the device, with its counters.
+struct pool_run {
+  const instance* inst = nullptr;
+  std::string ub_text;  // what was typed (opt, none, N)
+  int ub = INT_MAX;
+  pool_data pool;
+  std::size_t children = 0;
+  device_buffer<int> bounds;
+  device_buffer<std::uint32_t> lane_cycles, warp_cycles, warp_lanes;
+  clock_pool base;
+
+  pool_run(const instance& i, const bound_data& data, const options& o, const ub_choice& u)
+      : inst(&i), ub_text(u.text()), ub(u.value(i)), pool(make_pool(data, o.kind, ub, o.children, o.seed)) {
+    children = pool.desc.size();
+    if (children == 0) throw error("--children " + std::to_string(o.children) + " draws no parent");
+    const std::size_t cap = std::max(children, (children + 31) / 32);
+    bounds = device_buffer<int>(children);
+    lane_cycles = device_buffer<std::uint32_t>(static_cast<std::size_t>(kRegions) * children);
+    warp_cycles = device_buffer<std::uint32_t>(static_cast<std::size_t>(kRegions) * cap);
+    warp_lanes = device_buffer<std::uint32_t>(cap);
+    base.perms = pool.perms.data();
+    base.limits = pool.limits.data();
+    base.desc = pool.desc_d.data();
+    base.bounds = bounds.data();
+    base.lane_cycles = lane_cycles.data();
+    base.warp_cycles = warp_cycles.data();
+    base.warp_lanes = warp_lanes.data();
+    base.ub = ub;
+    base.kind = o.kind;
+  }
+};
+
+// One cell (kernel variant, placement, sort) of a pool: the replay and the real launch, a table
+// row per region, and the cell's JSON line.
+std::string run_cell(const pool_run& pr, const device_tables& tables, const device_facts& dev, const options& o,
+                     gpu::kernel_variant kv, gpu::memory_placement mp, gpu::pool_sort sort) {
+  const instance& inst = *pr.inst;
+  const std::string bound(to_string(o.kind)), ks(to_string(kv)), ms(to_string(mp)), ss(to_string(sort));
+  const int size_class = inst.n <= 64 ? 0 : (inst.n <= 256 ? 1 : 2);
+  const std::size_t table_bytes = static_cast<std::size_t>(tables.view.shared_ints) * sizeof(int);
+  const bool shared = mp == gpu::memory_placement::shared && table_bytes <= dev.smem_optin;
+  const std::size_t smem = shared ? table_bytes : 0;
+  const clock_kernel_fn kernel = clock_kernel(kv, shared, size_class);
+  if (smem > 48 * 1024)
+    PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  const bool host_sort = sort == gpu::pool_sort::host;
+  // The replay in the same order as the real launch: the same warps share the SMs.
+  const cycles replay = run(kernel, tables.view, smem, pr.pool, pr.base, host_sort, true, o.tpb, o.reps);
+  const cycles real = run(kernel, tables.view, smem, pr.pool, pr.base, host_sort, false, o.tpb, o.reps);
+  const double kernel_ms = median(real.kernel_ms);
+  std::vector<region_sums> sums;
+  for (int r = 0; r < kRegions; ++r) sums.push_back(sums_of(r, real, replay, pr.children));
+  region_sums parts;
+  for (int r : {r_front, r_back, r_remain}) parts.add(sums[static_cast<std::size_t>(r)]);
+  const double nc = static_cast<double>(pr.children), nw = static_cast<double>(real.lanes.size());
+  const std::string& us = pr.ub_text;
+  const std::string ub_shown = us + (us == "opt" ? "=" + (pr.ub == INT_MAX ? "none" : std::to_string(pr.ub)) : "");
+  std::ostringstream regions;
+  auto report = [&](const char* name, const region_sums& s) {
+    const double simt = s.lane_cycles > 0 ? s.work / s.lane_cycles : 1.0;
+    const double lane_ratio = s.lane_cycles > 0 ? s.lane / s.lane_cycles : 1.0;
+    std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-4s %-11s %-10s %10.1f %10.1f %10.1f %6.3f %9.3f %9.3f\n",
+                inst.name.c_str(), inst.n, inst.m, bound.c_str(), ks.c_str(), shared ? "shared" : "global", ss.c_str(),
+                ub_shown.c_str(), name, s.work / nc, s.lane / nc, s.warp / nw, simt, lane_ratio, kernel_ms);
+    regions << (regions.tellp() > 0 ? "," : "") << "\"" << name << "\":{\"work\":" << s.work / nc
+            << ",\"lane\":" << s.lane / nc << ",\"warp\":" << s.warp / nw << ",\"simt_efficiency\":" << simt
+            << ",\"lane_over_warp\":" << lane_ratio << "}";
+  };
+  for (int r = 0; r < kRegions; ++r) {
+    report(kRegionNames[r], sums[static_cast<std::size_t>(r)]);
+    if (r == r_remain) report("node_parts", parts);
+  }
+  std::ostringstream j;
+  j << "{\"tool\":\"pfsp_gpu_clock\",\"instance\":\"" << inst.name << "\",\"n\":" << inst.n << ",\"m\":" << inst.m
+    << ",\"bound\":\"" << bound << "\",\"kernel\":\"" << ks << "\",\"memory\":\"" << (shared ? "shared" : "global")
+    << "\",\"memory_requested\":\"" << ms << "\",\"tables\":\"int\",\"sort\":\"" << ss << "\",\"ub\":\"" << us
+    << "\",\"ub_value\":" << (pr.ub == INT_MAX ? std::string("null") : std::to_string(pr.ub)) << ",\"tpb\":" << o.tpb
+    << ",\"children\":" << pr.children << ",\"parents\":" << pr.pool.parents.size()
+    << ",\"warps\":" << real.lanes.size() << ",\"reps\":" << o.reps << ",\"seed\":" << o.seed
+    << ",\"kernel_ms_median\":" << kernel_ms << ",\"replay_kernel_ms_median\":" << median(replay.kernel_ms)
+    << ",\"regions\":{" << regions.str() << "},\"check\":\"ok\",\"device\":\"" << dev.name
+    << "\",\"sm_clock_mhz\":" << dev.clock_khz / 1000.0 << ",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
+  return j.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -552,14 +679,7 @@ int main(int argc, char** argv) {
   std::vector<instance> instances;
   if (const auto rc = parse(argc, argv, o)) return *rc;
   try {
-    for (const std::string& name : o.instances) {
-      instances.push_back(load_instance(name));
-      const instance& inst = instances.back();
-      if (inst.n > kMaxJobs || inst.m > kMaxMachines)
-        throw input_error(name + ": the kernels handle up to " + std::to_string(kMaxJobs) + " jobs and " +
-                          std::to_string(kMaxMachines) + " machines");
-      if (inst.n < 2) throw input_error(name + ": needs at least 2 jobs");
-    }
+    instances = load_instances(o.instances);
   } catch (const std::exception& e) {
     std::cerr << "pfsp_gpu_clock: " << e.what() << "\n";
     return 2;
@@ -570,100 +690,17 @@ int main(int argc, char** argv) {
       std::cerr << "pfsp_gpu_clock: no CUDA device\n";
       return 1;
     }
-    PFSP_CUDA_TRY(cudaSetDevice(0));
-    cudaDeviceProp prop{};
-    PFSP_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
-    int clock_khz = 0;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0) != cudaSuccess) clock_khz = 0;
-    (void)cudaGetLastError();
-    const std::string device = prop.name;
-    std::printf("device %s, %d SMs, %.0f MHz; commit %s\n", device.c_str(), prop.multiProcessorCount,
-                clock_khz / 1000.0, PFSP_GIT_COMMIT);
-    std::printf(
-        "cycles per region, means over the pool; work: the child alone on a converged warp (replay); lane: the"
-        " lane's own elapsed; warp: what the warp paid; simt = sum work / sum (lanes x warp)\n");
-    std::printf("%-8s %-6s %-7s %-10s %-6s %-4s %-11s %-10s %10s %10s %10s %6s %9s %9s\n", "instance", "size", "bound",
-                "kernel", "memory", "sort", "ub", "region", "work", "lane", "warp", "simt", "lane/warp", "kernel_ms");
-    const std::string bound(to_string(o.kind));
+    const device_facts dev = open_device();
+    print_header(dev);
     std::vector<std::string> json;
     for (const instance& inst : instances) {
       const bound_data data(inst);
       const device_tables tables = make_tables(data);
-      const int size_class = inst.n <= 64 ? 0 : (inst.n <= 256 ? 1 : 2);
       for (const ub_choice& u : o.ubs) {
-        const int ub = u.value(inst);
-        const std::string us = u.text();
-        const std::string ub_text = ub == INT_MAX ? "none" : std::to_string(ub);
-        const pool_data p = make_pool(data, o.kind, ub, o.children, o.seed);
-        const std::size_t children = p.desc.size();
-        if (children == 0) throw error("--children " + std::to_string(o.children) + " draws no parent");
-        const std::size_t cap = std::max(children, (children + 31) / 32);
-        device_buffer<int> bounds(children);
-        device_buffer<std::uint32_t> lane_cycles(static_cast<std::size_t>(kRegions) * children);
-        device_buffer<std::uint32_t> warp_cycles(static_cast<std::size_t>(kRegions) * cap);
-        device_buffer<std::uint32_t> warp_lanes(cap);
-        clock_pool base;
-        base.perms = p.perms.data();
-        base.limits = p.limits.data();
-        base.desc = p.desc_d.data();
-        base.bounds = bounds.data();
-        base.lane_cycles = lane_cycles.data();
-        base.warp_cycles = warp_cycles.data();
-        base.warp_lanes = warp_lanes.data();
-        base.ub = ub;
-        base.kind = o.kind;
+        const pool_run pr(inst, data, o, u);
         for (const gpu::kernel_variant kv : o.kernels)
-          for (const gpu::memory_placement mp : o.memory) {
-            const std::string ks(to_string(kv)), ms(to_string(mp));
-            const std::size_t table_bytes = static_cast<std::size_t>(tables.view.shared_ints) * sizeof(int);
-            const bool shared = mp == gpu::memory_placement::shared && table_bytes <= prop.sharedMemPerBlockOptin;
-            const std::size_t smem = shared ? table_bytes : 0;
-            const clock_kernel_fn kernel = clock_kernel(kv, shared, size_class);
-            if (smem > 48 * 1024)
-              PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                 cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-            for (const gpu::pool_sort sort : o.sorts) {
-              const std::string ss(to_string(sort));
-              const bool host_sort = sort == gpu::pool_sort::host;
-              // The replay in the same order as the real launch: the same warps share the SMs.
-              const cycles replay = run(kernel, tables.view, smem, p, base, host_sort, true, o.tpb, o.reps);
-              const cycles real = run(kernel, tables.view, smem, p, base, host_sort, false, o.tpb, o.reps);
-              const double kernel_ms = median(real.kernel_ms);
-              std::vector<region_sums> sums;
-              for (int r = 0; r < kRegions; ++r) sums.push_back(sums_of(r, real, replay, children));
-              region_sums parts;
-              for (int r : {r_front, r_back, r_remain}) parts.add(sums[static_cast<std::size_t>(r)]);
-              const double nc = static_cast<double>(children), nw = static_cast<double>(real.lanes.size());
-              std::ostringstream regions;
-              auto report = [&](const char* name, const region_sums& s) {
-                const double simt = s.lane_cycles > 0 ? s.work / s.lane_cycles : 1.0;
-                const double lane_ratio = s.lane_cycles > 0 ? s.lane / s.lane_cycles : 1.0;
-                std::printf("%-8s %3dx%-2d %-7s %-10s %-6s %-4s %-11s %-10s %10.1f %10.1f %10.1f %6.3f %9.3f %9.3f\n",
-                            inst.name.c_str(), inst.n, inst.m, bound.c_str(), ks.c_str(), shared ? "shared" : "global",
-                            ss.c_str(), (us + (us == "opt" ? "=" + ub_text : "")).c_str(), name, s.work / nc,
-                            s.lane / nc, s.warp / nw, simt, lane_ratio, kernel_ms);
-                regions << (regions.tellp() > 0 ? "," : "") << "\"" << name << "\":{\"work\":" << s.work / nc
-                        << ",\"lane\":" << s.lane / nc << ",\"warp\":" << s.warp / nw << ",\"simt_efficiency\":" << simt
-                        << ",\"lane_over_warp\":" << lane_ratio << "}";
-              };
-              for (int r = 0; r < kRegions; ++r) {
-                report(kRegionNames[r], sums[static_cast<std::size_t>(r)]);
-                if (r == r_remain) report("node_parts", parts);
-              }
-              std::ostringstream j;
-              j << "{\"tool\":\"pfsp_gpu_clock\",\"instance\":\"" << inst.name << "\",\"n\":" << inst.n
-                << ",\"m\":" << inst.m << ",\"bound\":\"" << bound << "\",\"kernel\":\"" << ks << "\",\"memory\":\""
-                << (shared ? "shared" : "global") << "\",\"memory_requested\":\"" << ms
-                << "\",\"tables\":\"int\",\"sort\":\"" << ss << "\",\"ub\":\"" << us
-                << "\",\"ub_value\":" << (ub == INT_MAX ? std::string("null") : std::to_string(ub))
-                << ",\"tpb\":" << o.tpb << ",\"children\":" << children << ",\"parents\":" << p.parents.size()
-                << ",\"warps\":" << real.lanes.size() << ",\"reps\":" << o.reps << ",\"seed\":" << o.seed
-                << ",\"kernel_ms_median\":" << kernel_ms << ",\"replay_kernel_ms_median\":" << median(replay.kernel_ms)
-                << ",\"regions\":{" << regions.str() << "},\"check\":\"ok\",\"device\":\"" << device
-                << "\",\"sm_clock_mhz\":" << clock_khz / 1000.0 << ",\"commit\":\"" << PFSP_GIT_COMMIT << "\"}";
-              json.push_back(j.str());
-            }
-          }
+          for (const gpu::memory_placement mp : o.memory)
+            for (const gpu::pool_sort sort : o.sorts) json.push_back(run_cell(pr, tables, dev, o, kv, mp, sort));
       }
     }
     for (const std::string& line : json) std::cout << line << "\n";
