@@ -2,7 +2,7 @@
 """Tests of the measurement scripts that turn device output into the docs' tables and figures:
 scripts/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
 scripts/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
-numbers). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
+numbers), bench/scale_table.py, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
 """
 import json
 import os
@@ -201,6 +201,42 @@ class ScaleTable(unittest.TestCase):
             self.assertEqual([round(x, 1) for x in two["idle_share_pct"]], [16.7, 50.0])
             slice2 = [r for r in rows if r["kind"] == "slice" and r["gpus"] == 2][0]
             self.assertAlmostEqual(slice2["speedup"], 1.8)
+
+
+class CheckLayers(unittest.TestCase):
+    """scripts/check_layers.py: the include graph against docs/architecture.md's layering."""
+
+    def tree(self, d, files):
+        for rel, text in files.items():
+            path = os.path.join(d, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as fh:
+                fh.write(text)
+
+    def run_check(self, d):
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "check_layers.py"), d], capture_output=True,
+                              text=True)
+
+    def test_this_repository_is_layered(self):
+        r = self.run_check(ROOT)
+        self.assertEqual(r.returncode, 0, r.stdout)
+
+    def test_upward_include_friend_and_cuda_header_are_found(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.tree(d, {
+                "src/bound/lb.hpp": '#include "problem/instance.hpp"\n#include "search/pool.hpp"\n',
+                "src/search/pool.hpp": "class pool {\n  friend struct peek;\n};\n",
+                "src/cpu/par.cpp": "#include <cuda_runtime.h>\n",
+                "src/gpu/k.cu": '#include <cub/cub.cuh>\n#include "app/cli.hpp"\n',
+                "divergence/src/x.hpp": '#include "base/error.hpp"\n',
+            })
+            r = self.run_check(d)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("src/bound/lb.hpp:2: bound includes search/pool.hpp", r.stdout)
+            self.assertIn("src/search/pool.hpp:2: a friend declaration", r.stdout)
+            self.assertIn("src/cpu/par.cpp:1: plain C++ layer cpu includes the CUDA header cuda_runtime.h", r.stdout)
+            self.assertIn("src/gpu/k.cu:2: gpu includes app/cli.hpp", r.stdout)
+            self.assertIn("4 problem(s)", r.stdout)
 
 
 if __name__ == "__main__":
