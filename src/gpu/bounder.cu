@@ -5,8 +5,6 @@
 
 #include "base/device_buffer.cuh"
 #include "base/error.hpp"
-#include "divergence/pipeline.hpp"
-#include "divergence/remap.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/bounder.hpp"
 #include "gpu/device_tables.cuh"
@@ -70,8 +68,6 @@ struct bounder::impl {
     device_buffer<unsigned char> d_sort_temp;
     std::size_t parents = 0, children = 0;
     bool pending = false, sorted_on_device = false, sorted_on_host = false, nodes_mode = false;
-    bool remapped = false;     // --gpu-strategy remap: this pool ran with a LAM order
-    bool remap_probe = false;  // ... and its kernel time goes to the efficiency control
   };
 
   const bound_data* data;
@@ -92,10 +88,7 @@ struct bounder::impl {
   device_times times;
   double host_sort_s = 0;
   std::vector<std::uint32_t> key_count;
-  std::unique_ptr<strategy_runner> runner;  // --gpu-strategy other than plain and remap
-  divergence::efficiency_control remap_control{remap_efficiency()};
-  std::vector<std::uint32_t> remap_cls;
-  std::size_t remap_pools = 0, remap_skipped = 0, remap_plain_probes = 0;
+  std::unique_ptr<strategy_runner> runner;  // --gpu-strategy: what bounds a pool (strategy_runner.cuh)
 
   impl(const bound_data& d, bound_kind k, branching r, const gpu_policy& p, std::size_t max_c)
       : data(&d), kind(k), rule(r), policy(p) {
@@ -133,8 +126,8 @@ struct bounder::impl {
     }
     if (policy.sort == pool_sort::host) key_count.assign((std::size_t{1} << key_bits) + 1, 0);
     const int nslots = std::clamp(policy.streams, 1, 2);
-    for (int s = 0; s < nslots; ++s) slots.push_back(make_slot());
     make_strategy(nslots);
+    for (int s = 0; s < nslots; ++s) slots.push_back(make_slot());
   }
 
   std::unique_ptr<slot> make_slot() const {
@@ -149,7 +142,7 @@ struct bounder::impl {
     s->d_offsets = device_buffer<std::uint32_t>(max_parents + 1);
     s->d_desc = device_buffer<std::uint32_t>(max_children);
     s->d_bounds = device_buffer<int>(std::max(max_children, max_parents));
-    if (policy.sort == pool_sort::host || remapping()) {
+    if (policy.sort == pool_sort::host || runner->replaces_sort()) {
       s->order = pinned_buffer<std::uint32_t>(max_children);
       s->d_order = device_buffer<std::uint32_t>(max_children);
     } else if (policy.sort == pool_sort::device) {
@@ -193,31 +186,16 @@ struct bounder::impl {
     host_sort_s += seconds_since(t0);
   }
 
-  // --- --gpu-strategy (strategy.hpp) ---
-  bool remapping() const { return policy.strategy.kind == gpu_strategy::remap; }
-
-  // Zhang 5.6 for pools: after the prediction (remap_mixed_share), the first eligible pools run
-  // plain to measure the baseline, the next ones remapped; remapping stays on only while remapped
-  // pools are min_gain faster per child. Off for good otherwise. Skips are per pool (near the
-  // root every pool is pure, deeper ones are not), so they never switch it off.
-  static divergence::efficiency_policy remap_efficiency() {
-    divergence::efficiency_policy e;
-    e.plain_probes = 2;
-    e.remapped_probes = 3;
-    e.max_skipped = 0;
-    e.max_late = 0;
-    return e;
-  }
+  // --- --gpu-strategy (strategy.hpp, strategy_runner.cuh) ---
 
   void make_strategy(int nslots) {
     const strategy_params& sp = policy.strategy;
-    if (uses_plain_kernel(sp.kind)) return;
     const std::string name = "--gpu-strategy " + std::string(to_string(sp.kind));
-    if (policy.kernel != kernel_variant::branchless)
+    if (!uses_plain_kernel(sp.kind) && policy.kernel != kernel_variant::branchless)
       throw input_error(
           name + " builds its scheduled sets like the branchless kernel and runs no other variant: drop --kernel " +
           std::string(to_string(policy.kernel)) + " (plain and remap run every variant)");
-    if (policy.compact_times == compact_mode::on)
+    if (!uses_plain_kernel(sp.kind) && policy.compact_times == compact_mode::on)
       throw input_error(name + " is not available with --compact-times (plain and remap are)");
     strategy_setup su;
     su.params = sp;
@@ -228,34 +206,26 @@ struct bounder::impl {
     su.max_children = max_children;
     su.slots = nslots;
     su.device = dev;
+    su.plain = kernels;
     runner = make_strategy_runner(su, size_class);
   }
 
-  // LAM remapping of the pool into sl.order (reference redirection: the plain kernel reads it as
-  // the sort's order). False: this pool runs in natural order. Time counted as host sort time.
-  bool remap(slot& sl) {
+  // The strategy's order of the pool into sl.order (remap: Zhang's LAM, reference redirection:
+  // the plain kernel reads it as the sort's order). False: natural order. Counted as host sort
+  // time.
+  bool plan_order(int s, slot& sl) {
     const auto t0 = std::chrono::steady_clock::now();
-    const strategy_params& sp = policy.strategy;
-    sl.remap_probe = false;
-    if (sp.remap_control && !remap_control.remapping_wanted()) return false;
-    remap_classes_of(n, dirs, backward_only, sl.limits.data(), sl.offsets.data(), sl.parents, sp.remap_classes,
-                     remap_cls);
-    bool go = true;
-    if (sp.remap_control && remap_mixed_share(remap_cls) < kRemapMinMixedShare) {
-      ++remap_skipped;
-      go = false;
-    } else if (sp.remap_control) {
-      sl.remap_probe = true;
-      go = remap_plain_probes >= remap_efficiency().plain_probes;
-      if (!go) ++remap_plain_probes;
-    }
-    if (go) {
-      const divergence::remap_plan plan = divergence::lam_remap(remap_cls, sp.remap_classes);
-      std::copy(plan.source.begin(), plan.source.end(), sl.order.data());
-      ++remap_pools;
-    }
+    host_pool hp;
+    hp.limits = sl.limits.data();
+    hp.offsets = sl.offsets.data();
+    hp.parents = sl.parents;
+    hp.children = sl.children;
+    hp.n = n;
+    hp.directions = dirs;
+    hp.backward_only = backward_only;
+    const bool ordered = runner->plan_order(s, hp, sl.order.data());
     host_sort_s += seconds_since(t0);
-    return go;
+    return ordered;
   }
 
   pool_view view_of(slot& sl, int ub) const {
@@ -271,19 +241,6 @@ struct bounder::impl {
     v.directions = dirs;
     v.backward_only = backward_only;
     return v;
-  }
-
-  // The strategy dispatch, the one place that picks what bounds a pool: the strategy runner
-  // (--gpu-strategy persistent, context-switch, split), else the plain kernel (plain, and remap,
-  // whose order travels in v.order).
-  void bound_children(int s, const pool_view& v, std::uint32_t total, int tpb, cudaStream_t st) {
-    if (runner) {
-      runner->launch(s, v, tpb, st);
-      return;
-    }
-    const unsigned grid = static_cast<unsigned>((total + static_cast<unsigned>(tpb) - 1) / static_cast<unsigned>(tpb));
-    kernels.children<<<grid, static_cast<unsigned>(tpb), smem_bytes, st>>>(tables, v);
-    PFSP_CUDA_CHECK_LAUNCH("bound_children_kernel");
   }
 
   std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
@@ -303,11 +260,12 @@ struct bounder::impl {
     sl.offsets[parents] = total;
     PFSP_EXPECTS(total <= max_children, "bounder: pool larger than max_children");
     sl.children = total;
-    sl.sorted_on_host = policy.sort == pool_sort::host && total > 0 && !remapping();
-    sl.sorted_on_device = policy.sort == pool_sort::device && total > 0 && !remapping();
+    const bool by_sort = total > 0 && !runner->replaces_sort();
+    sl.sorted_on_host = by_sort && policy.sort == pool_sort::host;
+    sl.sorted_on_device = by_sort && policy.sort == pool_sort::device;
     if (sl.sorted_on_host) host_sort(sl);
-    sl.remapped = remapping() && total > 0 && remap(sl);
-    if (sl.remapped) sl.sorted_on_host = true;  // the LAM order travels and is read as the sort's
+    // A strategy's own order (remap) travels like the host sort's and is read as the sort's.
+    if (total > 0 && runner->replaces_sort() && plan_order(s, sl)) sl.sorted_on_host = true;
 
     const cudaStream_t st = sl.stream.get();
     sl.start.record(st);
@@ -337,7 +295,7 @@ struct bounder::impl {
     v.keys = nullptr;
     v.values = nullptr;
     v.order = (sl.sorted_on_host || sl.sorted_on_device) ? sl.d_order.data() : nullptr;
-    if (total > 0) bound_children(s, v, total, tpb, st);
+    if (total > 0) runner->launch(s, v, tpb, st);
     sl.after_kernel.record(st);
     sl.d_bounds.copy_to_host(sl.bounds.data(), total, st);
     sl.after_d2h.record(st);
@@ -353,7 +311,6 @@ struct bounder::impl {
     sl.children = 0;
     sl.nodes_mode = true;
     sl.sorted_on_host = sl.sorted_on_device = false;
-    sl.remapped = sl.remap_probe = false;
     const cudaStream_t st = sl.stream.get();
     sl.start.record(st);
     sl.d_perms.copy_from_host(sl.perms.data(), nodes * static_cast<std::size_t>(n) * jb, st);
@@ -385,10 +342,7 @@ struct bounder::impl {
     times.kernel += sl.after_kernel.since(sl.after_sort) * 1e-3;
     times.d2h += sl.after_d2h.since(sl.after_kernel) * 1e-3;
     ++times.launches;
-    if (sl.remap_probe && sl.children > 0) {
-      remap_control.record(sl.remapped, sl.after_kernel.since(sl.after_sort) * 1e-3 / static_cast<double>(sl.children));
-      sl.remap_probe = false;
-    }
+    if (!sl.nodes_mode) runner->pool_done(s, sl.after_kernel.since(sl.after_sort) * 1e-3, sl.children);
     return sl.bounds.data();
   }
 
@@ -442,11 +396,10 @@ std::string bounder::describe() const {
   std::ostringstream s;
   s << to_string(d.kind) << ' ' << to_string(d.policy.kernel) << " kernel, " << d.dt->describe();
   s << ", strategy " << gpu::describe(d.policy.strategy);
-  if (d.runner) s << " [" << d.runner->describe() << "]";
-  if (d.remapping())
-    s << " [" << d.remap_pools << " pools remapped, " << d.remap_skipped << " predicted pure, control "
-      << divergence::to_string(d.remap_control.state()) << "]";
-  s << ", sort " << (d.remapping() ? std::string("replaced by the remap") : std::string(to_string(d.policy.sort)))
+  const std::string runner = d.runner->describe();
+  if (!runner.empty()) s << " [" << runner << "]";
+  s << ", sort "
+    << (d.runner->replaces_sort() ? std::string("replaced by the remap") : std::string(to_string(d.policy.sort)))
     << ", " << d.slots.size() << (d.slots.size() == 1 ? " stream" : " streams");
   return s.str();
 }
