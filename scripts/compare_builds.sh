@@ -7,6 +7,8 @@
 #   prove  - ta021-ta030 from --ub = the optimum with the defaults, before/after alternately,
 #            COMPARE_REPS times (search seconds summed over the ten)
 #   bounds - pfsp_gpu_bench's bounding throughput (LB1 and LB2 kernels, ta021 and ta051)
+#   strategies - the same for every --gpu-strategy (LB2, branchless kernel, no sort): each
+#            build's bounds checked against the CPU's, throughput before and after
 # Writes $OUT/compare.txt (and logs under $OUT/compare_logs).
 #   COMPARE_STAGES=build,nodes,prove,bounds  BEFORE_SRC=.before  COMPARE_REPS=2  JOBS=16
 set -u -o pipefail
@@ -60,5 +62,16 @@ if has bounds; then
     done
   done
   for b in lb1 lb2; do paste -d'\n' /dev/null; echo "--- $b before"; tail -12 "$L/bench_${b}_before.txt"; echo "--- $b after"; tail -12 "$L/bench_${b}_after.txt"; done | tee -a "$R"
+fi
+if has strategies; then
+  for side in before after; do
+    bin=$OLD/pfsp_gpu_bench
+    [[ $side == after ]] && bin=$NEW/pfsp_gpu_bench
+    "$bin" --instances ta021,ta051 --bound lb2 --kernels branchless --sort none --memory shared \
+      --strategies plain,persistent,context-switch,split,remap --children 262144 \
+      --reps "${COMPARE_BENCH_REPS:-10}" >"$L/bench_strategies_$side.txt" 2>&1
+    say "bench strategies $side: rc=$?"
+    grep -E '^ta0' "$L/bench_strategies_$side.txt" | tee -a "$R"
+  done
 fi
 (cd "$L" && tar czf "$OUT/compare_logs.tgz" . 2>/dev/null)
