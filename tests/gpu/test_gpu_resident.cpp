@@ -296,6 +296,9 @@ TEST(GpuResident, LimitsAndInterruptEndWithTheirStatus) {
 // binary format in turn),
 // the pieces alternating between the device loop and the sequential CPU solver, expands exactly
 // the uninterrupted sequential search's nodes; and from a heuristic start it proves the optimum.
+// The backend suite (backend_suite.hpp) resumes each backend from its own binary checkpoints;
+// what this test adds is the hand-over between backends, the text format, and two engines on one
+// device writing a piece.
 TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
   PFSP_REQUIRE_GPU();
   for (const char* name : {"ta011", "ta014"}) {
