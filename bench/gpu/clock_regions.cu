@@ -23,9 +23,9 @@
 //   pfsp_gpu_clock [--instances ta021,ta051] [--bound lb2|lb1|lb1-lb2] [--children 65536]
 //                  [--kernels plain,branchless] [--memory shared|global] [--sort none,host]
 //                  [--ub opt,none] [--tpb 128] [--reps 3] [--seed 1]
-// Comma lists run every combination; --ub takes opt (the best known makespan), none, or N. The
-// enum options take the product's names (base/enum_names.hpp, registered by app/enum_options.hpp
-// and tool_options.hpp), as pfsp does.
+// Comma lists run every combination; --ub takes opt (the best known makespan), none, or N
+// (tool_options.hpp). The enum options take the product's names (base/enum_names.hpp,
+// registered by app/enum_options.hpp), as pfsp does.
 // Exit 2: bad option; 1: no device, CUDA error, or a bound differing from the CPU's.
 #include <cuda_runtime.h>
 
