@@ -243,30 +243,36 @@ struct bounder::impl {
     return v;
   }
 
-  std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
-    slot& sl = at(s);
-    PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
-    PFSP_EXPECTS(parents <= max_parents, "bounder: too many parents for the pool");
-    PFSP_EXPECTS(tpb >= 32 && tpb <= 1024 && tpb % 32 == 0, "threads per block must be a multiple of 32 in [32, 1024]");
-    sl.parents = parents;
-    sl.nodes_mode = false;
+  // The parents' child offsets (natural order: each parent's forward children, then its
+  // backward ones); the pool's child count.
+  std::uint32_t lay_out_children(slot& sl) const {
     std::uint32_t total = 0;
-    for (std::size_t p = 0; p < parents; ++p) {
+    for (std::size_t p = 0; p < sl.parents; ++p) {
       sl.offsets[p] = total;
       const int count = limit2_of(sl.limits[p]) - limit1_of(sl.limits[p]) - 1;
       PFSP_EXPECTS(count >= 1, "bounder: a parent without children");
       total += static_cast<std::uint32_t>(count * dirs);
     }
-    sl.offsets[parents] = total;
+    sl.offsets[sl.parents] = total;
     PFSP_EXPECTS(total <= max_children, "bounder: pool larger than max_children");
-    sl.children = total;
-    const bool by_sort = total > 0 && !runner->replaces_sort();
+    return total;
+  }
+
+  // The pool's order on the host, before the copy: --sort host (counting sort), or the
+  // strategy's own (remap), which replaces --sort and travels like the host sort's.
+  void order_on_host(int s, slot& sl) {
+    const bool by_sort = sl.children > 0 && !runner->replaces_sort();
     sl.sorted_on_host = by_sort && policy.sort == pool_sort::host;
     sl.sorted_on_device = by_sort && policy.sort == pool_sort::device;
     if (sl.sorted_on_host) host_sort(sl);
-    // A strategy's own order (remap) travels like the host sort's and is read as the sort's.
-    if (total > 0 && runner->replaces_sort() && plan_order(s, sl)) sl.sorted_on_host = true;
+    if (sl.children > 0 && runner->replaces_sort() && plan_order(s, sl)) sl.sorted_on_host = true;
+  }
 
+  // On the slot's stream, timed by its events: the copy in, the expansion (with the device
+  // sort's keys), the device sort, the strategy's launch, the copy back.
+  void enqueue_children(int s, slot& sl, int ub, int tpb) {
+    const std::size_t parents = sl.parents;
+    const auto total = static_cast<std::uint32_t>(sl.children);
     const cudaStream_t st = sl.stream.get();
     sl.start.record(st);
     sl.d_perms.copy_from_host(sl.perms.data(), parents * static_cast<std::size_t>(n) * jb, st);
@@ -299,8 +305,20 @@ struct bounder::impl {
     sl.after_kernel.record(st);
     sl.d_bounds.copy_to_host(sl.bounds.data(), total, st);
     sl.after_d2h.record(st);
+  }
+
+  std::size_t submit_children(int s, std::size_t parents, int ub, int tpb) {
+    slot& sl = at(s);
+    PFSP_EXPECTS(!sl.pending, "bounder: slot submitted twice without wait");
+    PFSP_EXPECTS(parents <= max_parents, "bounder: too many parents for the pool");
+    PFSP_EXPECTS(tpb >= 32 && tpb <= 1024 && tpb % 32 == 0, "threads per block must be a multiple of 32 in [32, 1024]");
+    sl.parents = parents;
+    sl.nodes_mode = false;
+    sl.children = lay_out_children(sl);
+    order_on_host(s, sl);
+    enqueue_children(s, sl, ub, tpb);
     sl.pending = true;
-    return total;
+    return sl.children;
   }
 
   void submit_nodes(int s, std::size_t nodes, int ub, int tpb) {

@@ -465,7 +465,18 @@ class loop_engine {
   // resident blocks per candidate block size), the parts buffers and, for the LB1->LB2 chain,
   // the survivors' list.
   void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
-    const device_info& dev = dev_;
+    choose_parts_kernels(kind, policy);
+    first_grid_ = one_wave(pk_.first, first_smem_);
+    if (pk_.second) second_grid_ = one_wave(pk_.second, second_smem_);
+    parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
+                             static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
+    allocate_parts(kind);
+    if (pk_.second) allocate_survivor_list(select_bytes);
+  }
+
+  // The parts kernels for the bound, the tables' layout and where each kernel's tables fit: the
+  // first kernel (LB1, or LB2 alone) reads only the processing times unless the bound is lb2.
+  void choose_parts_kernels(bound_kind kind, const gpu_policy& policy) {
     const tables_view& t = ds_.tables;
     const int size_class = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
     first_tables_ = t;
@@ -473,28 +484,31 @@ class loop_engine {
     if (kind != bound_kind::lb2) first_tables_.shared_ints = t.off_pair_first;
     auto fits = [&](int ints) {
       return policy.memory == memory_placement::shared &&
-             static_cast<std::size_t>(ints) * sizeof(int) <= dev.shared_per_block_optin;
+             static_cast<std::size_t>(ints) * sizeof(int) <= dev_.shared_per_block_optin;
     };
     const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
-    auto wave = [&](parts_kernel_fn fn, std::size_t smem) {
-      if (smem > 48 * 1024)
-        PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-      std::vector<unsigned> grids;
-      for (int tpb : tpbs_) {
-        int per_sm = 0;
-        PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, parts_block(fn, tpb), smem));
-        grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev.sm_count)));
-      }
-      return grids;
-    };
-    first_grid_ = wave(pk_.first, first_smem_);
-    if (pk_.second) second_grid_ = wave(pk_.second, second_smem_);
-    parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
-                             static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev.sm_count)));
+  }
+
+  // One wave of resident blocks of fn per candidate block size (its shared-memory limit raised
+  // first where it needs more than 48 KiB).
+  std::vector<unsigned> one_wave(parts_kernel_fn fn, std::size_t smem) const {
+    if (smem > 48 * 1024)
+      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(smem)));
+    std::vector<unsigned> grids;
+    for (int tpb : tpbs_) {
+      int per_sm = 0;
+      PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, parts_block(fn, tpb), smem));
+      grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count)));
+    }
+    return grids;
+  }
+
+  // The parents' parts (front, back, remain; LB2's scheduled-job masks) and the view over them.
+  void allocate_parts(bound_kind kind) {
     const std::size_t per_machine = static_cast<std::size_t>(max_parents_) * static_cast<std::size_t>(ds_.tables.m);
     front_ = device_buffer<int>(per_machine);
     back_ = device_buffer<int>(per_machine);
@@ -515,16 +529,19 @@ class loop_engine {
     parts_v_.live_children = &d_state_.data()->children;
     parts_v_.live_ub = &d_state_.data()->best;
     list_v_ = parts_v_;
-    if (pk_.second) {
-      list_ = device_buffer<std::uint32_t>(max_children_);
-      list_count_ = device_buffer<std::uint32_t>(1);
-      list_v_.list = list_.data();
-      list_v_.list_count = list_count_.data();
-      PFSP_CUDA_TRY(
-          cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
-                                list_count_.data(), static_cast<std::int64_t>(max_children_),
-                                survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}));
-    }
+  }
+
+  // The LB1->LB2 chain: the list of LB1's survivors that the second kernel bounds
+  // (cub::DeviceSelect::If), and its temporary storage's size into select_bytes.
+  void allocate_survivor_list(std::size_t& select_bytes) {
+    list_ = device_buffer<std::uint32_t>(max_children_);
+    list_count_ = device_buffer<std::uint32_t>(1);
+    list_v_.list = list_.data();
+    list_v_.list_count = list_count_.data();
+    PFSP_CUDA_TRY(
+        cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0), list_.data(),
+                              list_count_.data(), static_cast<std::int64_t>(max_children_),
+                              survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}));
   }
 
   // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).

@@ -333,51 +333,63 @@ class host_loop {
 
   // Choose each parent's direction, prune its children, keep the survivors (CCPE Fig. 2's
   // elimination on the CPU). Worker w pushes into shard w of the store.
+  // What process() reads of a waited-for pool: the bounds, child offsets, parents and the upper
+  // bound the pool was launched with.
+  struct pool_result {
+    const int* bounds;
+    const std::uint32_t* off;
+    const Job* perms;
+    const std::uint32_t* lim;
+    int launch_ub;
+  };
+
+  // Parent p of the pool, on worker w: its direction (the branching rule on both directions'
+  // bounds), then each child pruned, offered to the incumbent as a leaf, or pushed.
+  void branch_parent(int w, const pool_result& pr, std::size_t p, Job* leaf, int& ub, solve_stats& st) {
+    const int n = n_, dirs = dirs_;
+    const int l1 = limit1_of(pr.lim[p]), l2 = limit2_of(pr.lim[p]);
+    const int first = l1 + 1, count = l2 - first;
+    const int child_depth = first + (n - l2) + 1;
+    const int* fwd = pr.bounds + pr.off[p];
+    const int* bwd = dirs == 2 ? fwd + count : fwd;
+    const bool forward = choose_forward(opt_.branch, fwd, bwd, count, pr.launch_ub);
+    const int* lbs = forward ? fwd : bwd;
+    const int to = forward ? first : l2 - 1;
+    const int nl1 = forward ? l1 + 1 : l1, nl2 = forward ? l2 : l2 - 1;
+    const Job* perm = pr.perms + p * static_cast<std::size_t>(n);
+    ++st.branched;
+    st.bounds += static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(dirs);
+    ub = std::min(ub, best_.value());
+    for (int c = 0; c < count; ++c) {
+      const int lb = lbs[c];
+      if (lb >= ub) {
+        ++st.pruned;
+        st.explored += weights_[static_cast<std::size_t>(child_depth)];
+      } else if (count == 1) {
+        ++st.leaves;
+        st.explored += weights_[static_cast<std::size_t>(child_depth)];
+        std::copy(perm, perm + n, leaf);
+        std::swap(leaf[first + c], leaf[to]);
+        if (best_.offer(lb, leaf, n)) ub = std::min(ub, lb);
+      } else {
+        store_.push_child(w, perm, first + c, to, nl1, nl2, lb);
+      }
+    }
+  }
+
+  // Waits for slot s's pool and branches its parents on the host workers.
   void process(int s) {
     slot_state& ss = slots_[static_cast<std::size_t>(s)];
     auto t0 = steady::now();
     const int* bounds = bd_.wait(s);
     ht_.wait += since(t0);
     t0 = steady::now();
-    const std::uint32_t* off = bd_.offsets(s);
-    const Job* perms = static_cast<const Job*>(bd_.perms(s));
-    const std::uint32_t* lim = bd_.limits(s);
-    const int launch_ub = ss.ub;
-    const int n = n_, dirs = dirs_;
+    const pool_result pr{bounds, bd_.offsets(s), static_cast<const Job*>(bd_.perms(s)), bd_.limits(s), ss.ub};
     workers_.run(ss.parents, [&](int w, std::size_t begin, std::size_t end) {
       solve_stats st;  // local: workers' counters would share cache lines
       Job* leaf = leaf_bufs_[static_cast<std::size_t>(w)].data();
       int ub = ub_now();
-      for (std::size_t p = begin; p < end; ++p) {
-        const int l1 = limit1_of(lim[p]), l2 = limit2_of(lim[p]);
-        const int first = l1 + 1, count = l2 - first;
-        const int child_depth = first + (n - l2) + 1;
-        const int* fwd = bounds + off[p];
-        const int* bwd = dirs == 2 ? fwd + count : fwd;
-        const bool forward = choose_forward(opt_.branch, fwd, bwd, count, launch_ub);
-        const int* lbs = forward ? fwd : bwd;
-        const int to = forward ? first : l2 - 1;
-        const int nl1 = forward ? l1 + 1 : l1, nl2 = forward ? l2 : l2 - 1;
-        const Job* perm = perms + p * static_cast<std::size_t>(n);
-        ++st.branched;
-        st.bounds += static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(dirs);
-        ub = std::min(ub, best_.value());
-        for (int c = 0; c < count; ++c) {
-          const int lb = lbs[c];
-          if (lb >= ub) {
-            ++st.pruned;
-            st.explored += weights_[static_cast<std::size_t>(child_depth)];
-          } else if (count == 1) {
-            ++st.leaves;
-            st.explored += weights_[static_cast<std::size_t>(child_depth)];
-            std::copy(perm, perm + n, leaf);
-            std::swap(leaf[first + c], leaf[to]);
-            if (best_.offer(lb, leaf, n)) ub = std::min(ub, lb);
-          } else {
-            store_.push_child(w, perm, first + c, to, nl1, nl2, lb);
-          }
-        }
-      }
+      for (std::size_t p = begin; p < end; ++p) branch_parent(w, pr, p, leaf, ub, st);
       stats_[static_cast<std::size_t>(w)] += st;
     });
     ht_.prune += since(t0);
