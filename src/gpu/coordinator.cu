@@ -387,18 +387,11 @@ class coordinator {
     }
   }
 
-  // The smallest stack engine e halves (policy.loop.donate_min_nodes, donate_min_pools).
-  double donate_floor(std::size_t e) const {
-    return std::max(static_cast<double>(policy_.loop.donate_min_nodes),
-                    policy_.loop.donate_min_pools * static_cast<double>(engines_[e]->max_parents()));
-  }
-
-  // Under mu: gives the bottom half of engine e's stack to an idle engine that has no mail yet,
-  // when the stack holds at least donate_floor(e) nodes.
+  // Under mu: gives the bottom half of engine e's stack to an idle engine that has no mail yet.
   void donate(std::size_t e) {
     loop_engine<Job>& eng = *engines_[e];
     const loop_state& s = published_[e];
-    if (idle_count_ == 0 || static_cast<double>(s.top) < donate_floor(e)) return;
+    if (idle_count_ == 0 || s.top < policy_.loop.donate_min_nodes) return;
     for (std::size_t o = 0; o < E_; ++o) {
       if (o == e || !idle_[o] || !mail_[o].empty()) continue;
       mail_[o] = eng.take_bottom(s.top / 2);

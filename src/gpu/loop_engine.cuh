@@ -105,7 +105,6 @@ class loop_engine {
   std::size_t node_bytes() const { return node_bytes_; }
   int device() const { return device_; }
   std::uint32_t max_children() const { return max_children_; }
-  std::uint32_t max_parents() const { return max_parents_; }  // popped nodes an iteration, at most
   int threads_per_block() const { return tpb_; }
   const device_info& device_properties() const { return dev_; }
   // "lb1-lb2 branchless kernel, tables in shared memory (5 KiB per block)", for the backend's

@@ -120,13 +120,8 @@ struct loop_tuning {
   // A batch counts for the block-size tuning when it bounded at least this share of
   // batch x pool children (the ramp-up from the root does not).
   double tune_full_share = 0.5;
-  // Smallest stack an engine halves for an idle one: donate_min_nodes, and donate_min_pools
-  // times the most parents the engine pops an iteration. An iteration costs about the same with a
-  // full pool or a nearly empty one (the per-parent passes run over fixed grids), so halving a
-  // stack that cannot fill two pools gives two engines half-empty iterations and gains nothing:
-  // trees that never grow that large (20x20 proofs from the optimum) stay on one engine.
+  // Smallest stack an engine halves for an idle one.
   std::uint32_t donate_min_nodes = 64;
-  double donate_min_pools = 2.0;
   // The coordinating thread's wake-up period (limits, progress, checkpoints).
   int poll_ms = 2;
 };

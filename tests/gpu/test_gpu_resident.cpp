@@ -184,7 +184,6 @@ TEST(GpuResident, ProgressTraceIsConsistent) {
     opt.progress_interval = 0;
     gpu::gpu_policy p;
     p.pool_size = 4096;
-    p.loop.donate_min_pools = 0;  // small stacks move too: weights travel with donated nodes
     p.devices.assign(static_cast<std::size_t>(engines), 0);
     const solve_result r = gpu::solve_resident(data, opt, p, incumbent(inst.known->ub + 1, {}));
     const std::string what = std::to_string(engines) + " engines";
@@ -328,10 +327,7 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
         if (saved && !saved->best_schedule.empty()) start = incumbent(saved->best_makespan, saved->best_schedule);
         gpu::gpu_policy p;
         p.pool_size = 16384;
-        if (pieces % 4 == 2) {
-          p.devices = {0, 0};  // two engines on one device, moving work whatever the stacks' size
-          p.loop.donate_min_pools = 0;
-        }
+        if (pieces % 4 == 2) p.devices = {0, 0};  // two engines on one device
         r = pieces % 2 == 0 ? gpu::solve_resident(data, piece, p, start) : solve_sequential(data, piece, start);
         ASSERT_TRUE(written) << name << " piece " << pieces;
         saved = written;
@@ -420,7 +416,6 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
           opt.branch = rule;
           gpu::gpu_policy p;
           p.pool_size = 64;
-          p.loop.donate_min_pools = 0;  // the sharing's mechanics, on trees of any size
           p.devices.assign(engines, 0);
           const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
           expect_optimal(inst, r, optimum, inst.name + " " + std::to_string(engines) + " engines: " + describe(opt, p));
@@ -435,7 +430,6 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
     opt.initial_ub = inst.known->ub;
     gpu::gpu_policy p;
     p.pool_size = 16384;
-    p.loop.donate_min_pools = 0;  // the sharing's mechanics, on trees of any size
     const solve_result one = gpu::solve_resident(data, opt, p, incumbent());
     p.devices = {0, 0, 0, 0};
     const solve_result four = gpu::solve_resident(data, opt, p, incumbent());
@@ -459,32 +453,6 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
   const neh_result h = neh(inst);
   const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
   expect_optimal(inst, r, inst.known->ub, "ta017 two engines from NEH");
-}
-
-// The default donation floor (policy.loop.donate_min_pools): a stack is halved for an idle engine
-// only when it holds two full pools of parents, so a tree that never grows that large stays on
-// one engine (an iteration costs about the same full or nearly empty); the same tree either way.
-TEST(GpuResident, SmallTreesStayOnOneEngine) {
-  PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta001", "ta011"}) {
-    const instance inst = taillard_instance(name);
-    const bound_data data(inst);
-    solve_options opt;
-    opt.bound = bound_kind::lb1;
-    opt.branch = branching::min_min;
-    opt.initial_ub = inst.known->ub;
-    gpu::gpu_policy p;  // the default pool: 4 M children, 524,288 parents an iteration
-    const solve_result one = gpu::solve_resident(data, opt, p, incumbent());
-    p.devices = {0, 0, 0};
-    const solve_result three = gpu::solve_resident(data, opt, p, incumbent());
-    expect_same_tree(three, one, name);
-    bool none = false;
-    for (const auto& note : three.notes) none = none || note.rfind("0 donations", 0) == 0;
-    EXPECT_TRUE(none) << name << ": work moved although no stack held two full pools";
-    p.loop.donate_min_pools = 0;
-    const solve_result shared = gpu::solve_resident(data, opt, p, incumbent());
-    expect_same_tree(shared, one, std::string(name) + " with donate_min_pools = 0");
-  }
 }
 
 // Engines on devices other than the current one (a machine with two or more GPUs; skipped
