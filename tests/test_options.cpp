@@ -388,6 +388,14 @@ std::string parse_solve(const std::vector<std::string>& args, solve_args& a) {
   return "";
 }
 
+// Each argument alone is refused by `pfsp solve` with its message.
+void expect_refused(const std::map<std::string, std::string>& refused) {
+  for (const auto& [arg, message] : refused) {
+    solve_args a;
+    EXPECT_EQ(parse_solve({arg}, a), message) << arg;
+  }
+}
+
 // --ub and --lb2-pairs are parsed once, by CLI11 (and by the Python module's setters, with the
 // same functions): typed values, their text given back by to_string, and the CLI's messages.
 TEST(options_schema, ub_and_lb2_pairs_are_parsed_into_typed_values) {
@@ -425,10 +433,7 @@ TEST(options_schema, ub_and_lb2_pairs_are_parsed_into_typed_values) {
       {"--lb2-pairs=learn:x", "--lb2-pairs: 'learn:x': expected learn:K with K a number of machine pairs, at least 1"},
       {"--lb2-pairs=learn:0", "--lb2-pairs: 'learn:0': expected learn:K with K a number of machine pairs, at least 1"},
   };
-  for (const auto& [arg, message] : refused) {
-    solve_args a;
-    EXPECT_EQ(parse_solve({arg}, a), message);
-  }
+  expect_refused(refused);
   for (const char* text : {"", "1", "2000000000", "best-known"}) EXPECT_EQ(to_string(parse_ub(text)), text);
   for (const char* text : {"auto", "all", "adjacent", "learn", "learn:1", "learn:45"})
     EXPECT_EQ(to_string(parse_lb2_pairs(text)), text);
@@ -551,10 +556,7 @@ TEST(options_schema, gpu_options_are_parsed_into_the_policy_and_the_plan_request
       {"--devices=0,x", "--devices 0,x: expected device ordinals separated by commas (e.g. 0,1) or 'all', found 'x'"},
       {"--devices=0,", "--devices 0,: expected device ordinals separated by commas (e.g. 0,1) or 'all', found ''"},
   };
-  for (const auto& [arg, message] : refused) {
-    solve_args a;
-    EXPECT_EQ(parse_solve({arg}, a), message);
-  }
+  expect_refused(refused);
 }
 #endif
 
