@@ -196,6 +196,33 @@ TEST(insertion_kernel, values_match_inserting_and_evaluating) {
   }
 }
 
+// load_removed (the local search's half-price load) gives the values load() gives for the
+// sequence without that position, for every position of random sequences.
+TEST(insertion_kernel, load_removed_matches_load) {
+  std::mt19937 rng(78);
+  for (const auto& s : test::small_samples(2, 16, 1, 7, 2, 901)) {
+    SCOPED_TRACE(s.what);
+    insertion_kernel a(s.inst), b(s.inst);
+    std::vector<int> seq(static_cast<std::size_t>(s.inst.n));
+    std::iota(seq.begin(), seq.end(), 0);
+    std::shuffle(seq.begin(), seq.end(), rng);
+    const int len = s.inst.n;
+    a.load(seq.data(), len);
+    a.remember_full();
+    for (int r = 0; r < len; ++r) {
+      std::vector<int> reduced(seq);
+      reduced.erase(reduced.begin() + r);
+      a.load_removed(seq.data(), len, r);
+      b.load(reduced.data(), len - 1);
+      EXPECT_EQ(a.loaded_makespan(), b.loaded_makespan());
+      std::vector<int> va(static_cast<std::size_t>(len)), vb(static_cast<std::size_t>(len));
+      a.insertion_values(seq[static_cast<std::size_t>(r)], va.data());
+      b.insertion_values(seq[static_cast<std::size_t>(r)], vb.data());
+      EXPECT_EQ(va, vb) << "removed position " << r;
+    }
+  }
+}
+
 // A walker's best is a permutation whose makespan it states, never worse than its start, and the
 // same for the same seed and number of rounds (with every refinement on and off).
 TEST(ig_walker, exact_values_and_deterministic_per_seed) {

@@ -51,19 +51,24 @@ bool ig_walker::local_search(std::vector<int>& seq, int& value, const std::atomi
     improved = false;
     for (int i = len - 1; i > 0; --i)
       std::swap(order_[static_cast<std::size_t>(i)], order_[static_cast<std::size_t>(random_below(rng_, i + 1))]);
+    bool loaded = false;  // the kernel remembers seq's heads and tails
     for (const int job : order_) {
       if (stopped(stop)) return false;
       const auto it = std::find(seq.begin(), seq.end(), job);
       const auto from = static_cast<int>(it - seq.begin());
-      seq.erase(it);
-      kernel_.load(seq.data(), len - 1);
+      if (!loaded) {
+        kernel_.load(seq.data(), len);
+        kernel_.remember_full();
+        loaded = true;
+      }
+      kernel_.load_removed(seq.data(), len, from);
       const auto [pos, v] = kernel_.best_insertion(job, opt_.random_ties ? &rng_ : nullptr);
-      if (v < value || (v == value && opt_.random_ties)) {
+      if (pos != from && (v < value || (v == value && opt_.random_ties))) {
+        seq.erase(it);
         seq.insert(seq.begin() + pos, job);
         if (v < value) improved = true;
         value = v;
-      } else {
-        seq.insert(seq.begin() + from, job);
+        loaded = false;
       }
     }
   }

@@ -46,6 +46,44 @@ void insertion_kernel::load(const int* seq, int len) {
   }
 }
 
+void insertion_kernel::remember_full() {
+  full_e_.assign(e_.begin(), e_.begin() + static_cast<std::ptrdiff_t>(len_ + 1) * m_);
+  full_q_.assign(q_.begin(), q_.begin() + static_cast<std::ptrdiff_t>(len_ + 1) * m_);
+}
+
+void insertion_kernel::load_removed(const int* seq, int len, int r) {
+  const int m = m_;
+  const auto row = [m](int i) { return static_cast<std::ptrdiff_t>(i) * m; };
+  len_ = len - 1;
+  // Heads: rows 0..r are the full sequence's; rows r+1..len-1 follow positions r+1..len-1 of seq.
+  std::copy(full_e_.begin(), full_e_.begin() + row(r + 1), e_.begin());
+  for (int i = r + 1; i < len; ++i) {
+    const int* pj = &p_[static_cast<std::size_t>(seq[i]) * m];
+    const int* prev = &e_[static_cast<std::size_t>(row(i - 1))];
+    int* out = &e_[static_cast<std::size_t>(row(i))];
+    int t = prev[0] + pj[0];
+    out[0] = t;
+    for (int k = 1; k < m; ++k) {
+      t = std::max(t, prev[k]) + pj[k];
+      out[k] = t;
+    }
+  }
+  // Tails: rows r..len-1 are the full sequence's rows r+1..len; rows r-1..0 follow positions
+  // r-1..0 of seq.
+  std::copy(full_q_.begin() + row(r + 1), full_q_.begin() + row(len + 1), q_.begin() + row(r));
+  for (int i = r - 1; i >= 0; --i) {
+    const int* pj = &p_[static_cast<std::size_t>(seq[i]) * m];
+    const int* next = &q_[static_cast<std::size_t>(row(i + 1))];
+    int* out = &q_[static_cast<std::size_t>(row(i))];
+    int t = next[m - 1] + pj[m - 1];
+    out[m - 1] = t;
+    for (int k = m - 2; k >= 0; --k) {
+      t = std::max(t, next[k]) + pj[k];
+      out[k] = t;
+    }
+  }
+}
+
 int insertion_kernel::loaded_makespan() const {
   return len_ == 0 ? 0 : e_[static_cast<std::size_t>(len_) * m_ + m_ - 1];
 }

@@ -24,6 +24,13 @@ class insertion_kernel {
   void load(const int* seq, int len);
   int loaded_makespan() const;  // makespan of the loaded sequence (0 when empty)
 
+  // The insertion local search's pair: remember_full() keeps the heads and tails of the loaded
+  // (complete) sequence; load_removed(seq, len, r) then loads seq without its position r, reusing
+  // the rows the removal leaves unchanged (heads before r, tails after r): half of load()'s work.
+  // seq must be the sequence remembered.
+  void remember_full();
+  void load_removed(const int* seq, int len, int r);
+
   // The makespan of inserting `job` before position i of the loaded sequence, for every i in
   // 0..len, written to out[0..len]. O(len m).
   void insertion_values(int job, int* out) const;
@@ -43,6 +50,7 @@ class insertion_kernel {
   std::vector<int> e_;  // e_[i * m + k]: completion of position i - 1 on machine k (row 0: zeros)
   std::vector<int> q_;  // q_[i * m + k]: from the start of position i on machine k to the end (row len: zeros)
   mutable std::vector<int> values_;
+  std::vector<int> full_e_, full_q_;  // remember_full()'s copies
 };
 
 // xorshift64*: the walkers' random stream (fast, reproducible from a seed, no allocation).
