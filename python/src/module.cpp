@@ -259,6 +259,7 @@ NB_MODULE(_core, mod) {
       .def_rw("improver_threads", &solve_args::improver_threads)
       .def_rw("heuristic_share", &solve_args::heuristic_share)
       .def_rw("seed", &solve_args::seed)
+      .def_rw("gpu_walkers", &solve_args::gpu_walkers)
       .def_prop_rw(
           "branching",
           [](const solve_args& a) { return std::string(to_string(a.branch.value_or(branching::min_min))); },

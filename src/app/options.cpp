@@ -33,6 +33,11 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                  "(-1 = auto: 0.5 when n > 20, else 0); ignored when --improver-threads is given")
       ->check(CLI::Range(-1.0, 1.0))
       ->capture_default_str();
+  app.add_option("--gpu-walkers", a.gpu_walkers,
+                 "gpu: iterated-greedy walkers of the incumbent engine on the GPU, one thread block each, beside "
+                 "the search (-1 = auto: two per multiprocessor when n > 20 and m <= 32; 0 = none)")
+      ->check(CLI::Range(-1, 1000000))
+      ->capture_default_str();
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
                  "heuristic is reproducible for a seed)")

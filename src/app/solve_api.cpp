@@ -18,6 +18,9 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
+#if defined(PFSP_HAVE_GPU)
+#include "gpu/walkers.hpp"
+#endif
 
 namespace pfsp {
 namespace {
@@ -48,6 +51,9 @@ void check_solve_args(const solve_args& a) {
   check_range("--improver-threads", a.improver_threads, -1, 256);
   check_range("--heuristic-share", a.heuristic_share, -1.0, 1.0);
   check_range("--seed", a.seed, 0, 2147483647);
+  check_range("--gpu-walkers", a.gpu_walkers, -1, 1000000);
+  if (a.gpu_walkers > 0 && (a.backend == backend_choice::cpu || a.backend == backend_choice::cpu_mt))
+    throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
@@ -180,6 +186,38 @@ incumbent start_incumbent(const instance& inst, const solve_args& a, heuristic_c
   return start;
 }
 
+// --gpu-walkers: -1 (auto) is two per multiprocessor where the engine has work the start leaves
+// (n > 20) and a lane per machine fits (m <= 32), on the gpu backend; 0 none.
+int gpu_walker_count(const instance& inst, const solve_args& a, bool gpu_backend) {
+  if (a.gpu_walkers > 0 && !gpu_backend)
+    throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
+  if (!gpu_backend || a.gpu_walkers == 0 || inst.m > 32 || inst.n < 3) return 0;
+  if (a.gpu_walkers < 0) return inst.n > 20 ? -1 : 0;  // -1: the walkers' own default count
+  return a.gpu_walkers;
+}
+
+#if defined(PFSP_HAVE_GPU)
+std::unique_ptr<gpu::gpu_walkers> start_gpu_walkers(const instance& inst, const solve_args& a, int walkers,
+                                                    concurrent_improver* engine) {
+  if (walkers == 0 || !engine) return nullptr;
+  const auto& ordinals = a.gpu.request.devices.ordinals;
+  const int device = ordinals.empty() ? a.gpu.policy.device : ordinals.front();
+  gpu::walker_hooks hooks{[engine] { return engine->best_value(); }, [engine] { return engine->best_schedule(); },
+                          [engine](const std::vector<int>& s) { engine->publish_external(s); }};
+  return std::make_unique<gpu::gpu_walkers>(inst, device, std::max(0, walkers), static_cast<std::uint64_t>(a.seed),
+                                            std::move(hooks));
+}
+#else
+struct no_walkers {
+  void stop() {}
+  int walkers() const { return 0; }
+  std::uint64_t rounds() const { return 0; }
+};
+std::unique_ptr<no_walkers> start_gpu_walkers(const instance&, const solve_args&, int, concurrent_improver*) {
+  return nullptr;
+}
+#endif
+
 }  // namespace
 
 solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
@@ -256,6 +294,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
 #endif
   }
 
+  const int walkers = gpu_walker_count(inst, a, gpu_backend);
   // The GPU's context is created on a thread while the host computes the start heuristic
   // (about 0.1 s on an H200 that would otherwise count in the solve's time).
   std::thread gpu_warm_up;
@@ -346,14 +385,16 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   }
   const bound_data data(inst, pairs);
   if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
-  // The incumbent engine beside the search, every backend (heuristic/improver.hpp).
+  // The incumbent engine beside the search, every backend (heuristic/improver.hpp), with its GPU
+  // walkers on the gpu backend (gpu/walkers.hpp).
   std::unique_ptr<concurrent_improver> improver;
-  if (engine.threads > 0 && !(resumed && resumed->complete)) {
+  if ((engine.threads > 0 || walkers != 0) && !(resumed && resumed->complete)) {
     improver = std::make_unique<concurrent_improver>(inst, start.schedule(), engine.threads,
                                                      static_cast<std::uint32_t>(a.seed));
     opt.feed = improver.get();
     info.engine_threads = engine.threads;
   }
+  auto gpu_walkers = start_gpu_walkers(inst, a, walkers, improver.get());
   solve_result r;
   if (resumed) opt.resume = &*resumed;
   if (resumed && resumed->complete) {
@@ -372,6 +413,12 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     r = solve(*solver, data, opt, start, g);
   }
 
+  if (gpu_walkers) {
+    gpu_walkers->stop();
+    r.notes.push_back("incumbent engine on the GPU: " + std::to_string(gpu_walkers->walkers()) + " walkers, " +
+                      std::to_string(gpu_walkers->rounds()) + " rounds, " +
+                      std::to_string(improver->external_improvements()) + " improvements");
+  }
   if (improver) {
     improver->stop();
     r.notes.push_back("incumbent engine: " + std::to_string(engine.threads) + " iterated-greedy walker" +

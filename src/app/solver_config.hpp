@@ -101,6 +101,7 @@ struct solver_config {
   int improver_threads = -1;        // -1: auto (solve_api.cpp, engine_threads)
   double heuristic_share = -1;      // cpu-mt: share of --threads running the incumbent engine; -1: auto
   int seed = 1;                     // the incumbent engine's and the start heuristic's random seed
+  int gpu_walkers = -1;             // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

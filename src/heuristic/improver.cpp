@@ -21,7 +21,7 @@ concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> 
   // A walker restarts from the engine's best after about a tenth of the start heuristic's rounds
   // without an improvement of its own (at least 10).
   stagnation_ = static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
-  for (int t = 0; t < std::max(1, threads); ++t) threads_.emplace_back([this, t] { work(t); });
+  for (int t = 0; t < threads; ++t) threads_.emplace_back([this, t] { work(t); });
 }
 
 concurrent_improver::~concurrent_improver() { stop(); }
@@ -62,6 +62,17 @@ void concurrent_improver::publish(const ig_walker& w) {
     best_schedule_ = w.best();
     best_.store(check);
     improvements_.fetch_add(1);
+  }
+}
+
+void concurrent_improver::publish_external(const std::vector<int>& schedule) {
+  const int check = evaluate_schedule(inst_, schedule);  // throws unless a permutation of the jobs
+  std::lock_guard lock(mu_);
+  if (check < best_.load()) {
+    best_schedule_ = schedule;
+    best_.store(check);
+    improvements_.fetch_add(1);
+    external_.fetch_add(1);
   }
 }
 

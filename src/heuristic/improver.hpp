@@ -23,7 +23,8 @@ namespace pfsp {
 
 class concurrent_improver final : public incumbent_feed {
  public:
-  // start: the first seed (e.g. the start heuristic's schedule); threads >= 1.
+  // start: the first seed (e.g. the start heuristic's schedule); threads >= 0 (0: no CPU walkers,
+  // only publish_external improves it).
   concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed = 1,
                       walk_options walk = {});
   ~concurrent_improver() override;
@@ -33,9 +34,13 @@ class concurrent_improver final : public incumbent_feed {
   void offer_seed(const std::vector<int>& schedule, int makespan) override;
   int best_value() const override { return best_.load(std::memory_order_relaxed); }
   std::vector<int> best_schedule() const override;
-  void stop();  // joins the threads (< one IG round)
+  void stop();  // joins the threads (within one insertion evaluation)
+  // A schedule found by another source of the engine (the GPU walkers, gpu/walkers.hpp): becomes
+  // the engine's best if it is better, after re-evaluation. Thread-safe.
+  void publish_external(const std::vector<int>& schedule);
   std::uint64_t rounds() const { return rounds_.load(); }
   int improvements() const { return improvements_.load(); }
+  int external_improvements() const { return external_.load(); }
 
  private:
   void work(int t);
@@ -50,6 +55,7 @@ class concurrent_improver final : public incumbent_feed {
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> rounds_{0};
   std::atomic<int> improvements_{0};
+  std::atomic<int> external_{0};
   std::uint32_t seed_base_;
   walk_options walk_;
   std::uint64_t stagnation_ = 10;  // rounds without a walker's own improvement before it restarts
