@@ -35,7 +35,8 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   app.add_option("--gpu-walkers", a.gpu_walkers,
                  "gpu: iterated-greedy walkers of the incumbent engine on the GPU, one thread block each, beside "
-                 "the search (-1 = auto: two per multiprocessor when n > 20 and m <= 32; 0 = none)")
+                 "the search (-1 = auto: when n >= 200 and 15 <= m <= 32, two per multiprocessor, one where two do not "
+                 "fit; 0 = none)")
       ->check(CLI::Range(-1, 1000000))
       ->capture_default_str();
   app.add_option("--seed", a.seed,

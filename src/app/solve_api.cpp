@@ -186,13 +186,15 @@ incumbent start_incumbent(const instance& inst, const solve_args& a, heuristic_c
   return start;
 }
 
-// --gpu-walkers: -1 (auto) is two per multiprocessor where the engine has work the start leaves
-// (n > 20) and a lane per machine fits (m <= 32), on the gpu backend; 0 none.
+// --gpu-walkers: -1 (auto) runs them where the search cannot use the whole GPU anyway and the CPU
+// walkers are slow: n >= 200 and m >= 15 (200x20, 500x20; measured on one H100: walkers beside the
+// device loop cut its rate on ta056 from 60.6 to 3.0 M nodes/s, and at 100x20 eight CPU threads did
+// better than the GPU's 264 walkers; docs/decisions/012-incumbent-engine.md); 0 none.
 int gpu_walker_count(const instance& inst, const solve_args& a, bool gpu_backend) {
   if (a.gpu_walkers > 0 && !gpu_backend)
     throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   if (!gpu_backend || a.gpu_walkers == 0 || inst.m > 32 || inst.n < 3) return 0;
-  if (a.gpu_walkers < 0) return inst.n > 20 ? -1 : 0;  // -1: the walkers' own default count
+  if (a.gpu_walkers < 0) return inst.n >= 200 && inst.m >= 15 ? -1 : 0;  // -1: the walkers' own default count
   return a.gpu_walkers;
 }
 

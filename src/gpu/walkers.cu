@@ -49,7 +49,7 @@ __device__ unsigned mix(unsigned x) {
 
 // Heads (warp 0) and tails (warp 1) of seq[0..len) as register wavefronts: lane k holds machine k
 // (tails: machine m-1-lane) and receives its neighbour's value of the same row by a shuffle.
-__device__ void load_heads_tails(const walker_state& s, const int* seq, int len, int* heads, int* tails) {
+__device__ void load_heads_tails(const walker_state& s, const int* p, const int* seq, int len, int* heads, int* tails) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, m = s.m;
   if (warp == 0) {
     int h = 0;
@@ -59,7 +59,7 @@ __device__ void load_heads_tails(const walker_state& s, const int* seq, int len,
       int left = __shfl_up_sync(0xffffffffu, h, 1);
       if (lane == 0) left = 0;
       if (lane < m && i >= 1 && i <= len) {
-        h = max(h, left) + s.p[seq[i - 1] * m + lane];
+        h = max(h, left) + p[seq[i - 1] * m + lane];
         heads[i * m + lane] = h;
       }
     }
@@ -72,7 +72,7 @@ __device__ void load_heads_tails(const walker_state& s, const int* seq, int len,
       int right = __shfl_up_sync(0xffffffffu, t, 1);
       if (lane == 0) right = 0;
       if (lane < m && i >= 0 && i <= len - 1) {
-        t = max(t, right) + s.p[seq[i] * m + k];
+        t = max(t, right) + p[seq[i] * m + k];
         tails[i * m + k] = t;
       }
     }
@@ -82,15 +82,15 @@ __device__ void load_heads_tails(const walker_state& s, const int* seq, int len,
 
 // The best position to insert `job` into the loaded sequence of length len: (makespan, position),
 // ties broken at random by `salt` (0: the first position).
-__device__ void best_position(const walker_state& s, int job, int len, const int* heads, const int* tails,
-                              unsigned salt, int& value, int& pos) {
+__device__ void best_position(const walker_state& s, const int* p, int job, int len, const int* heads,
+                              const int* tails, unsigned salt, int& value, int& pos) {
   __shared__ unsigned long long warp_min[block_threads / 32];
   const int m = s.m;
   unsigned long long key = ~0ULL;
   for (int i = threadIdx.x; i <= len; i += blockDim.x) {
     int f = 0, cmax = 0;
     for (int k = 0; k < m; ++k) {
-      f = max(f, heads[i * m + k]) + s.p[job * m + k];
+      f = max(f, heads[i * m + k]) + p[job * m + k];
       cmax = max(cmax, f + tails[i * m + k]);
     }
     const unsigned tie = salt ? (mix(static_cast<unsigned>(i) ^ salt) & 0xffffu) : 0u;
@@ -138,14 +138,56 @@ __device__ int find_job(const int* seq, int len, int job) {
 
 __device__ bool stopped(const walker_state& s) { return *s.stop != 0; }
 
+// One walker's working memory: in shared memory when it fits (the times, heads, tails and the
+// sequences: about 128 KB at 500x20), else its rows of the global arrays.
+struct walk_mem {
+  const int* p;
+  int *cur, *work, *tmp, *order, *heads, *tails;
+};
+
+__device__ walk_mem walker_memory(const walker_state& s, int w, bool in_shared) {
+  extern __shared__ int smem[];
+  const int n = s.n, m = s.m;
+  walk_mem k;
+  if (in_shared) {
+    int* at = smem;
+    int* p = at;
+    at += n * m;
+    for (int i = threadIdx.x; i < n * m; i += blockDim.x) p[i] = s.p[i];
+    k.p = p;
+    k.heads = at;
+    at += (n + 1) * m;
+    k.tails = at;
+    at += (n + 1) * m;
+    k.cur = at;
+    at += n;
+    k.work = at;
+    at += n;
+    k.tmp = at;
+    at += n;
+    k.order = at;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) k.cur[i] = s.cur[static_cast<size_t>(w) * n + i];
+    __syncthreads();
+  } else {
+    k.p = s.p;
+    k.cur = s.cur + static_cast<size_t>(w) * n;
+    k.work = s.work + static_cast<size_t>(w) * n;
+    k.tmp = s.tmp + static_cast<size_t>(w) * n;
+    k.order = s.order + static_cast<size_t>(w) * n;
+    k.heads = s.heads + static_cast<size_t>(w) * (n + 1) * m;
+    k.tails = s.tails + static_cast<size_t>(w) * (n + 1) * m;
+  }
+  return k;
+}
+
 // Insertion local search with sideways moves on seq (length n); false if stopped.
-__device__ bool local_search(const walker_state& s, int w, int* seq, int& value, unsigned long long& rng) {
+__device__ bool local_search(const walker_state& s, const walk_mem& k, int* seq, int& value, unsigned long long& rng) {
   __shared__ unsigned salt;
   const int n = s.n;
-  int* order = s.order + static_cast<size_t>(w) * n;
-  int* tmp = s.tmp + static_cast<size_t>(w) * n;
-  int* heads = s.heads + static_cast<size_t>(w) * (n + 1) * s.m;
-  int* tails = s.tails + static_cast<size_t>(w) * (n + 1) * s.m;
+  int* order = k.order;
+  int* tmp = k.tmp;
+  int* heads = k.heads;
+  int* tails = k.tails;
   bool improved = true;
   while (improved) {
     improved = false;
@@ -159,15 +201,15 @@ __device__ bool local_search(const walker_state& s, int w, int* seq, int& value,
       }
     __syncthreads();
     for (int idx = 0; idx < n; ++idx) {
-      if (stopped(s)) return false;
+      if ((idx & 15) == 0 && stopped(s)) return false;  // a read over PCIe: every 16 steps
       const int job = order[idx];
       const int from = find_job(seq, n, job);
       remove_at(seq, tmp, n, from);
-      load_heads_tails(s, seq, n - 1, heads, tails);
+      load_heads_tails(s, k.p, seq, n - 1, heads, tails);
       if (threadIdx.x == 0) salt = static_cast<unsigned>(next_rand(rng) >> 32) | 1u;
       __syncthreads();
       int v, pos;
-      best_position(s, job, n - 1, heads, tails, salt, v, pos);
+      best_position(s, k.p, job, n - 1, heads, tails, salt, v, pos);
       const bool move = pos != from && v <= value;
       insert_at(seq, tmp, n - 1, move ? pos : from, job);
       if (move) {
@@ -181,15 +223,15 @@ __device__ bool local_search(const walker_state& s, int w, int* seq, int& value,
 
 // One round on walker w: destruction, greedy reconstruction, local search; the candidate is left
 // in work (value returned through `value`); false if stopped.
-__device__ bool ig_round(const walker_state& s, int w, int& value, unsigned long long& rng) {
+__device__ bool ig_round(const walker_state& s, const walk_mem& k, int& value, unsigned long long& rng) {
   __shared__ int removed[max_destruct];
   __shared__ unsigned salt;
   const int n = s.n;
-  int* work = s.work + static_cast<size_t>(w) * n;
-  int* tmp = s.tmp + static_cast<size_t>(w) * n;
-  int* heads = s.heads + static_cast<size_t>(w) * (n + 1) * s.m;
-  int* tails = s.tails + static_cast<size_t>(w) * (n + 1) * s.m;
-  copy_seq(work, s.cur + static_cast<size_t>(w) * n, n);
+  int* work = k.work;
+  int* tmp = k.tmp;
+  int* heads = k.heads;
+  int* tails = k.tails;
+  copy_seq(work, k.cur, n);
   const int d = min(s.destruct, n - 1);
   int len = n;
   for (int r = 0; r < d; ++r) {
@@ -204,48 +246,44 @@ __device__ bool ig_round(const walker_state& s, int w, int& value, unsigned long
   }
   for (int r = 0; r < d; ++r) {
     if (stopped(s)) return false;
-    load_heads_tails(s, work, len, heads, tails);
+    load_heads_tails(s, k.p, work, len, heads, tails);
     if (threadIdx.x == 0) salt = static_cast<unsigned>(next_rand(rng) >> 32) | 1u;
     __syncthreads();
     int pos;
-    best_position(s, removed[r], len, heads, tails, salt, value, pos);
+    best_position(s, k.p, removed[r], len, heads, tails, salt, value, pos);
     insert_at(work, tmp, len, pos, removed[r]);
     ++len;
   }
-  return local_search(s, w, work, value, rng);
+  return local_search(s, k, work, value, rng);
 }
 
-__global__ void walkers_kernel(walker_state s, int rounds, int descend_first) {
+__global__ void walkers_kernel(walker_state s, int rounds, int descend_first, bool in_shared) {
   __shared__ int accept;
-  __shared__ unsigned long long rng;
   const int w = blockIdx.x;
   const int n = s.n;
-  int* cur = s.cur + static_cast<size_t>(w) * n;
-  int* work = s.work + static_cast<size_t>(w) * n;
-  int* best = s.best + static_cast<size_t>(w) * n;
-  if (threadIdx.x == 0) rng = s.rng[w];
-  __syncthreads();
-  unsigned long long r = rng;  // every thread keeps the same stream (thread 0's is written back)
+  int* cur_global = s.cur + static_cast<size_t>(w) * n;
   if (s.restart[w]) {
-    copy_seq(cur, s.restart_seq, n);
+    copy_seq(cur_global, s.restart_seq, n);
     if (threadIdx.x == 0) {
       s.cur_value[w] = s.restart_value;
       s.restart[w] = 0;
     }
     __syncthreads();
   }
+  const walk_mem k = walker_memory(s, w, in_shared);
+  unsigned long long r = s.rng[w];  // only thread 0's stream is used (and written back)
   int cur_value = s.cur_value[w];
   if (descend_first) {
-    copy_seq(work, cur, n);
+    copy_seq(k.work, k.cur, n);
     int v = cur_value;
-    if (local_search(s, w, work, v, r)) {
-      copy_seq(cur, work, n);
+    if (local_search(s, k, k.work, v, r)) {
+      copy_seq(k.cur, k.work, n);
       cur_value = v;
     }
   }
   for (int round = 0; round < rounds; ++round) {
     int value = 0;
-    if (!ig_round(s, w, value, r)) break;
+    if (!ig_round(s, k, value, r)) break;
     if (threadIdx.x == 0) {
       const double u = static_cast<double>(next_rand(r) >> 11) * 0x1.0p-53;
       accept = value < cur_value || u < exp(-static_cast<double>(value - cur_value) / s.temperature);
@@ -253,13 +291,14 @@ __global__ void walkers_kernel(walker_state s, int rounds, int descend_first) {
     }
     __syncthreads();
     if (accept) {
-      copy_seq(cur, work, n);
+      copy_seq(k.cur, k.work, n);
       cur_value = value;
     }
     __syncthreads();
   }
+  if (in_shared) copy_seq(cur_global, k.cur, n);
   if (cur_value < s.best_value[w]) {
-    copy_seq(best, cur, n);
+    copy_seq(s.best + static_cast<size_t>(w) * n, k.cur, n);
     if (threadIdx.x == 0) s.best_value[w] = cur_value;
   }
   if (threadIdx.x == 0) {
@@ -271,7 +310,7 @@ __global__ void walkers_kernel(walker_state s, int rounds, int descend_first) {
 // The insertion values of one job into one sequence (tests).
 __global__ void values_kernel(walker_state s, int len, int job, int* out) {
   int* seq = s.cur;
-  load_heads_tails(s, seq, len, s.heads, s.tails);
+  load_heads_tails(s, s.p, seq, len, s.heads, s.tails);
   const int m = s.m;
   for (int i = threadIdx.x; i <= len; i += blockDim.x) {
     int f = 0, cmax = 0;
@@ -306,6 +345,7 @@ struct gpu_walkers::impl {
 
   void run();
   void launch_loop(walker_state& s, device_buffer<int>& restart_seq, cudaStream_t stream);
+  std::size_t shared_bytes = 0;  // per walker when its memory is shared memory, else 0
 };
 
 bool gpu_walkers::available(const instance& inst) { return inst.m <= 32 && inst.n >= 3 && inst.n <= 65535; }
@@ -318,9 +358,13 @@ gpu_walkers::gpu_walkers(const instance& inst, int device, int count, std::uint6
   PFSP_CUDA_TRY(cudaHostAlloc(reinterpret_cast<void**>(&impl_->stop_host), sizeof(int), cudaHostAllocMapped));
   *impl_->stop_host = 0;
   if (impl_->count <= 0) {
-    int sms = 0;
+    // Two walkers per multiprocessor, or one where two walkers' shared memory does not fit (500x20).
+    int sms = 0, per_sm = 0;
     PFSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    impl_->count = 2 * sms;
+    PFSP_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    const std::size_t bytes = sizeof(int) * (static_cast<std::size_t>(inst.n) * inst.m +
+                                             2 * static_cast<std::size_t>(inst.n + 1) * inst.m + 4 * static_cast<std::size_t>(inst.n));
+    impl_->count = sms * (2 * (bytes + 2048) <= static_cast<std::size_t>(per_sm) ? 2 : 1);
   }
   PFSP_CUDA_TRY(cudaSetDevice(previous));
   impl_->thread = std::thread([this] { impl_->run(); });
@@ -368,6 +412,14 @@ void gpu_walkers::impl::run() {
                    d_p.data(), cur.data(), work.data(), tmp.data(), best.data(), order.data(),
                    heads.data(), tails.data(), cur_value.data(), best_value.data(), restart.data(),
                    d_rng.data(), d_rounds.data(), restart_seq.data(), start_value, stop_dev};
+    // The walker's memory in shared memory when it fits a block (opt-in size).
+    const std::size_t bytes = sizeof(int) * (static_cast<std::size_t>(n) * m + 2 * static_cast<std::size_t>(n + 1) * m + 4 * static_cast<std::size_t>(n));
+    int optin = 0;
+    PFSP_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (bytes + 1024 <= static_cast<std::size_t>(optin)) {
+      PFSP_CUDA_TRY(cudaFuncSetAttribute(walkers_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+      shared_bytes = bytes;
+    }
     PFSP_CUDA_TRY(cudaDeviceSynchronize());  // the uploads above ran on the default stream
     cudaStream_t stream;
     PFSP_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -389,7 +441,7 @@ void gpu_walkers::impl::launch_loop(walker_state& s, device_buffer<int>& restart
   std::vector<int> schedule(static_cast<std::size_t>(n));
   while (!*reinterpret_cast<volatile int*>(stop_host)) {
     const auto t0 = std::chrono::steady_clock::now();
-    walkers_kernel<<<W, block_threads, 0, stream>>>(s, per_launch, descend);
+    walkers_kernel<<<W, block_threads, shared_bytes, stream>>>(s, per_launch, descend, shared_bytes > 0);
     PFSP_CUDA_TRY(cudaGetLastError());
     PFSP_CUDA_TRY(cudaMemcpyAsync(bests.data(), s.best_value, sizeof(int) * W, cudaMemcpyDeviceToHost, stream));
     PFSP_CUDA_TRY(cudaMemcpyAsync(rounds_per.data(), s.rounds, sizeof(unsigned long long) * W, cudaMemcpyDeviceToHost, stream));
