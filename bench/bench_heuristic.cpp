@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
     print_summary(runs);
     if (!json_path.empty()) {
       nlohmann::json j;
+      j["benchmark"] = "pfsp_bench_heuristic";
       j["machine"] = pfsp::bench::stamp(argc, argv);
       j["config"] = {{"seconds", seconds},           {"threads", threads}, {"gpu_walkers", gpu_walkers},
                      {"destruct", walk.destruct},    {"temperature", walk.temperature},
