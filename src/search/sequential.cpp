@@ -6,6 +6,7 @@
 #include "base/error.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
+#include "search/feed_exchange.hpp"
 #include "search/node_pool.hpp"
 
 namespace pfsp {
@@ -20,6 +21,8 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   const int n = data.view().inst.n;
   incumbent best(start);
   const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, best);
+  feed_exchange feed(opt.feed, data.view().inst);
+  feed.take(best);  // the engine beside the search may already hold a better schedule than `start`
   int ub = std::min(threshold, best.value());
   expander ex(data, opt.bound, opt.branch, opt.profile);
   Pool pool(n);
@@ -59,7 +62,9 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   auto leaf = [&](const job_t* parent, int a, int b, int value) {
     std::copy(parent, parent + n, leaf_perm.begin());
     std::swap(leaf_perm[a], leaf_perm[b]);
-    if (best.offer(value, leaf_perm.data(), n)) ub = std::min(ub, value);
+    if (!best.offer(value, leaf_perm.data(), n)) return;
+    ub = std::min(ub, value);
+    feed.offer(leaf_perm.data(), n, value);
   };
 
   solve_status stop = solve_status::optimal;
@@ -76,6 +81,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
       stop = solve_status::node_limit;
     } else if (ctl.due(st.branched)) {
       stop = ctl.check(st.branched);
+      if (feed.take(best)) ub = std::min(ub, best.value());
       ctl.maybe_report({0, st.branched, best.value(), pool.size(), explored_before + st.explored});
       if (stop == solve_status::optimal && ctl.checkpoint_due()) emit_checkpoint(opt, [&] { return state(false); });
     }
@@ -86,6 +92,7 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
   const solve_stats total = cumulative_stats(opt, st, ctl.elapsed());
   solve_result r = finish_result(stop, best, threshold, open_min, total, total.total_seconds);
   r.backend = backend;
+  if (feed.active()) r.notes.push_back(feed_note(feed));
   return r;
 }
 
