@@ -63,6 +63,16 @@ struct shared_state {
     if (ctl.options().node_limit) branched_total.fetch_add(1, std::memory_order_relaxed);
   }
 
+  // Asked between a node's children (expander::expand's `abandon`): another worker stopped the
+  // search, or the clock or Ctrl-C says to stop (then this worker stops everyone).
+  bool abandon() {
+    if (stopped()) return true;
+    const solve_status s = ctl.overdue();
+    if (s == solve_status::optimal) return false;
+    request_stop(s);
+    return true;
+  }
+
   // Worker 0 checks limits and reports progress for everyone. Returns whether a periodic
   // checkpoint is due.
   bool supervise(std::uint64_t open, std::uint64_t own) {
@@ -308,7 +318,10 @@ class work_stealing_run {
         w.st.explored += w.ex.weight(m.limit1 + 1 + n_ - m.limit2);
         continue;
       }
-      w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st);
+      if (!w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st, [this] { return sh_.abandon(); })) {
+        w.mine.pool.push_root(w.perm.data(), m.limit1, m.limit2, m.lb);  // given up: back, as it was
+        break;
+      }
       sh_.count_expansion();
       have = true;
       break;
@@ -464,9 +477,10 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       if (m.lb >= ub) {
         ++st.pruned;
         st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
-      } else {
-        ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
+      } else if (ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st, [&sh] { return sh.abandon(); })) {
         sh.count_expansion();
+      } else {
+        children.push_root(perm.data(), m.limit1, m.limit2, m.lb);  // given up: back to the queue, as it was
       }
       sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
       sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);

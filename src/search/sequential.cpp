@@ -76,8 +76,11 @@ solve_result run(const bound_data& data, const solve_options& opt, const incumbe
       st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
       continue;
     }
-    ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
-    if (ctl.node_limit_reached(st.branched)) {
+    const auto abandon = [&ctl] { return ctl.overdue() != solve_status::optimal; };
+    if (!ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st, abandon)) {
+      pool.push_root(perm.data(), m.limit1, m.limit2, m.lb);  // given up: back, as it was
+      stop = ctl.overdue();
+    } else if (ctl.node_limit_reached(st.branched)) {
       stop = solve_status::node_limit;
     } else if (ctl.due(st.branched)) {
       stop = ctl.check(st.branched);

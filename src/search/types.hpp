@@ -3,6 +3,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -76,6 +77,10 @@ struct solve_options {
   std::optional<int> initial_ub;                          // --ub: prune every node with lb >= this (papers' 6.1)
   bool use_neh = true;                                    // NEH gives the first incumbent
   double time_limit = 0;                                  // seconds, 0 = none
+  // Where time_limit counts from: the caller's start (pfsp solve's, so that the start heuristic and
+  // the pair learning count against the limit); unset = the solver's start. Statistics' times
+  // still count from the solver's start.
+  std::optional<std::chrono::steady_clock::time_point> time_origin;
   std::uint64_t node_limit = 0;                           // branched nodes, 0 = none
   int threads = 1;                                        // cpu-mt
   bool shared_queue = false;                              // cpu-mt: the papers' single mutex-protected queue
