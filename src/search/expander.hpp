@@ -38,6 +38,7 @@ class expander {
   }
 
   bound_view view() const { return b_; }
+  int abandon_every() const { return abandon_every_; }
   double weight(int depth) const { return weights_[depth]; }
 
   // Expands node (perm, limit1, limit2) against threshold ub (prune when lb >= ub).
@@ -50,13 +51,12 @@ class expander {
     expand(perm, limit1, limit2, ub, push, leaf, st, [] { return false; });
   }
 
-  // As above, giving up when abandon() returns true. It is asked every `abandon_every` children
-  // while they are bounded: a 500-job LB2 node bounds for a fraction of a second (64 children:
-  // about 40 ms), while nodes with fewer children (every node below 64 jobs) are never asked, so
-  // the clock read costs nothing where nodes are cheap. Given up, nothing was pushed, offered or
-  // counted: returns false and the caller puts the node back as it was, so the open nodes stay
-  // exact (checkpoints, final bound).
-  static constexpr int abandon_every = 64;
+  // As above, giving up when abandon() returns true. It is asked every `abandon_every()` children
+  // while they are bounded: every 8 with LB2 (a 500-job LB2 child costs about a millisecond, so a
+  // stop waits a few ms even on a loaded machine; a 20-job node is asked at most twice), every 64
+  // with LB1 (nodes below 64 jobs are never asked, so the clock read costs nothing where nodes
+  // are cheap). Given up, nothing was pushed, offered or counted: returns false and the caller
+  // puts the node back as it was, so the open nodes stay exact (checkpoints, final bound).
   template <class Push, class Leaf, class Abandon>
   bool expand(const job_t* perm, int limit1, int limit2, int ub, Push&& push, Leaf&& leaf, solve_stats& st,
               Abandon&& abandon) {
@@ -78,7 +78,7 @@ class expander {
     const bool do_fwd = rule_ != branching::backward;
     const bool do_bwd = rule_ != branching::forward;
     for (int c = 0; c < count; ++c) {
-      if (c % abandon_every == abandon_every - 1 && abandon()) return false;
+      if (c % abandon_every_ == abandon_every_ - 1 && abandon()) return false;
       const int job = perm[first + c];
       if (do_fwd)
         lb_fwd_[c] = child_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), is_scheduled, job, true, ub,
@@ -143,6 +143,7 @@ class expander {
   bound_kind kind_;
   branching rule_;
   bool profile_;
+  int abandon_every_ = kind_ == bound_kind::lb1 ? 64 : 8;
   std::vector<double> weights_;
   std::vector<int> front_, back_, remain_, scratch_, lb_fwd_, lb_bwd_, order_;
   std::vector<unsigned char> scheduled_;

@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -84,6 +85,9 @@ struct solve_options {
   std::uint64_t node_limit = 0;                           // branched nodes, 0 = none
   int threads = 1;                                        // cpu-mt
   bool shared_queue = false;                              // cpu-mt: the papers' single mutex-protected queue
+  // cpu, best- and breadth-first: memory for the open nodes (about 2n + 64 bytes each); past it,
+  // subtrees are explored depth-first one at a time (the search stays exact, memory bounded).
+  std::size_t pool_memory = std::size_t{2} << 30;
   bool profile = false;                                   // time bounding versus the rest (papers' Table I)
   const std::atomic<bool>* interrupt = nullptr;           // set by the SIGINT handler
   std::function<void(const progress_info&)> on_progress;  // called about once a second
