@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/output_paths.hpp"
 #include "app/solver_registry.hpp"
 #include "base/error.hpp"
 #include "bound/bound_data.hpp"
@@ -252,12 +253,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const bool checkpointing = !a.checkpoint.empty() || resumed;
   if (checkpointing && opt.select != selection::depth_first)
     throw input_error("--checkpoint and --resume need --selection depth-first");
-  if (!a.checkpoint.empty()) {
-    const std::filesystem::path parent = std::filesystem::path(a.checkpoint).parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-      throw input_error("--checkpoint " + a.checkpoint + ": directory '" + parent.string() + "' does not exist");
-  }
+  if (!a.checkpoint.empty()) check_output_path("--checkpoint", a.checkpoint);  // the Python module's path too
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
 
