@@ -1,7 +1,9 @@
 // Taillard's acceleration (1990) on flat arrays: the makespan of inserting one job at every
 // position of a (partial) sequence in O(L m), the kernel of NEH, of iterated greedy's
 // reconstruction and of its insertion local search. The times are copied job-major (p[j * m + k])
-// so that one job's m times are contiguous; heads and tails are (L + 1) x m rows.
+// so that one job's m times are contiguous; heads and tails are machine-major (m rows of n + 1
+// positions), so that the makespans of all insertion positions are computed a machine at a time
+// in loops over the positions that the compiler vectorises.
 #pragma once
 
 #include <cstdint>
@@ -46,10 +48,12 @@ class insertion_kernel {
  private:
   int n_, m_;
   std::vector<int> p_;  // job-major times
+  void heads_from(const int* seq, int from, int len);
+  void tails_down_from(const int* seq, int to);
   int len_ = 0;
-  std::vector<int> e_;  // e_[i * m + k]: completion of position i - 1 on machine k (row 0: zeros)
-  std::vector<int> q_;  // q_[i * m + k]: from the start of position i on machine k to the end (row len: zeros)
-  mutable std::vector<int> values_;
+  std::vector<int> e_;  // e_[k * (n + 1) + i]: completion of position i - 1 on machine k (i = 0: zero)
+  std::vector<int> q_;  // q_[k * (n + 1) + i]: from the start of position i on machine k to the end (i = len: zero)
+  mutable std::vector<int> values_, f_;
   std::vector<int> full_e_, full_q_;  // remember_full()'s copies
 };
 
