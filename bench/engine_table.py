@@ -23,8 +23,9 @@ import sys
 def stamp_line(machine):
     if not machine:
         return ""
-    bits = [f"commit {machine.get('commit', '?')}", f"cpu {machine.get('cpu', '?')} "
-            f"({machine.get('hardware_threads', '?')} threads)", f"gpu {machine.get('gpu', 'none')}"]
+    bits = [f"commit {machine.get('commit', '?')}"]
+    if "cpu" in machine:
+        bits += [f"cpu {machine['cpu']} ({machine.get('hardware_threads', '?')} threads)", f"gpu {machine.get('gpu', 'none')}"]
     cmd = machine.get("command")
     line = "*" + "; ".join(bits) + ".*"
     if cmd:
