@@ -133,7 +133,7 @@ TEST(incumbent_feed, optimum_held_from_the_start_is_taken) {
     const solve_result got = run(s, r.data, o, incumbent());
     expect_optimal(r, got);
     EXPECT_EQ(feed.taken(), 1);
-    EXPECT_TRUE(has_note(got, "incumbent improved 1 times by the heuristic running beside the search"));
+    EXPECT_TRUE(has_note(got, "incumbent improved 1 time by the heuristic running beside the search"));
     const solve_result pruned_at_opt = run(s, r.data, {}, incumbent(r.optimum.makespan, r.optimum.schedule));
     EXPECT_EQ(got.stats.branched, pruned_at_opt.stats.branched);
     EXPECT_LE(got.stats.branched, r.optimum.stats.branched);

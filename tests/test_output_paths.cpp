@@ -89,7 +89,8 @@ TEST(output_paths, writable_paths_pass) {
 
   const std::string json = dir.file("r.json"), gantt = dir.file("r.svg"), log = dir.file("r.log"),
                     ckpt = dir.file("r.ckpt");
-  const auto r = run_pfsp({"solve", "ta001", "-q", "--json", json, "--gantt", gantt, "--log", log, "--checkpoint", ckpt});
+  const auto r =
+      run_pfsp({"solve", "ta001", "-q", "--json", json, "--gantt", gantt, "--log", log, "--checkpoint", ckpt});
   EXPECT_EQ(r.exit_code, 0) << r.describe();
   for (const auto& f : {json, gantt, log, ckpt}) EXPECT_FALSE(test::slurp(f).empty()) << f << " not written";
 }

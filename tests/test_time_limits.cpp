@@ -44,8 +44,8 @@ TEST(time_limits, an_abandoned_expansion_leaves_no_trace) {
     // Never abandoned: the expansion is the plain one.
     solve_stats plain_st, kept_st;
     int plain = 0;
-    ex.expand(perm.data(), -1, inst.n, INT_MAX, [&](const job_t*, int, int, int, int, int) { ++plain; }, leaf,
-              plain_st);
+    ex.expand(
+        perm.data(), -1, inst.n, INT_MAX, [&](const job_t*, int, int, int, int, int) { ++plain; }, leaf, plain_st);
     EXPECT_TRUE(ex.expand(perm.data(), -1, inst.n, INT_MAX, push, leaf, kept_st, [] { return false; }));
     EXPECT_EQ(pushed, plain);
     EXPECT_EQ(kept_st.bounds, plain_st.bounds);

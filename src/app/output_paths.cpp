@@ -27,8 +27,7 @@ void check_output_path(const std::string& option, const std::string& path, outpu
   const fs::path dir = parent.empty() ? fs::path(".") : parent;
   if (!fs::exists(dir, ec)) throw input_error(what + "directory '" + dir.string() + "' does not exist");
   if (!fs::is_directory(dir, ec)) throw input_error(what + "'" + dir.string() + "' is not a directory");
-  if (!writable(dir, W_OK | X_OK))
-    throw input_error(what + "directory '" + dir.string() + "' is not writable");
+  if (!writable(dir, W_OK | X_OK)) throw input_error(what + "directory '" + dir.string() + "' is not writable");
   if (how == output_write::truncate && fs::exists(file, ec) && !writable(file, W_OK))
     throw input_error(what + "the file exists and is not writable");
 }

@@ -40,7 +40,7 @@ struct shared_state {
   std::atomic<int> stop{static_cast<int>(solve_status::optimal)};
   std::atomic<std::uint64_t> branched_total{0};  // kept only with a node limit
   std::vector<worker_counters> counters;
-  double explored_before;                 // of the runs before a resume
+  double explored_before;      // of the runs before a resume
   std::exception_ptr failure;  // thrown by on_checkpoint or the feed during the search, rethrown after the join
 
   bool stopped() const { return stop.load(std::memory_order_relaxed) != static_cast<int>(solve_status::optimal); }

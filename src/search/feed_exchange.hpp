@@ -45,9 +45,11 @@ class feed_exchange {
   int taken_ = 0;
 };
 
-// The result's note: "incumbent improved N times by the heuristic running beside the search".
+// The result's note: "incumbent improved N time(s) by the heuristic running beside the search".
 inline std::string feed_note(const feed_exchange& feed) {
-  return "incumbent improved " + std::to_string(feed.taken()) + " times by the heuristic running beside the search";
+  const int k = feed.taken();
+  return "incumbent improved " + std::to_string(k) + (k == 1 ? " time" : " times") +
+         " by the heuristic running beside the search";
 }
 
 }  // namespace pfsp

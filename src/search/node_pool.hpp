@@ -85,7 +85,8 @@ class dfs_pool {
 class node_slab {
  public:
   explicit node_slab(int n)
-      : n_(static_cast<std::size_t>(n)), per_chunk_(std::max<std::size_t>(1, (std::size_t{1} << 20) / (n_ * sizeof(job_t)))) {}
+      : n_(static_cast<std::size_t>(n)),
+        per_chunk_(std::max<std::size_t>(1, (std::size_t{1} << 20) / (n_ * sizeof(job_t)))) {}
   // A slot for one permutation (a freed one if any).
   std::size_t take() {
     if (!free_.empty()) {
