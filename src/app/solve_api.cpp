@@ -234,6 +234,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
+  opt.time_origin = wall_start;  // the limit counts the start heuristic and the pair learning too
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
   opt.progress_interval = a.progress_interval;
   opt.threads = a.threads;
