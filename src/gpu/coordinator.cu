@@ -337,17 +337,30 @@ class coordinator {
   // still the unbounded stack's; only an iteration whose pool pool_limit cuts changes it).
   int prepare(std::size_t e, int batch) {
     loop_engine<Job>& eng = *engines_[e];
-    const std::size_t push = eng.max_push(), reserve = eng.reserve(), parents = eng.max_parents();
+    const std::size_t reserve = eng.reserve(), parents = eng.max_parents();
     auto top = [&] { return static_cast<std::size_t>(eng.state().top); };
-    const std::size_t batch_room = std::max(push, policy_.loop.batch_room_bytes / eng.node_bytes());
-    eng.grow(top() + reserve + std::min(static_cast<std::size_t>(batch) * push, batch_room));
-    if (eng.capacity() < top() + reserve + push) spill_bottom(e);
+    const std::size_t batch_room = std::max(eng.max_push(), policy_.loop.batch_room_bytes / eng.node_bytes());
+    eng.grow(top() + reserve + std::min(worst_growth(eng, top(), batch), batch_room));
+    if (eng.capacity() < top() + reserve + worst_growth(eng, top(), 1)) spill_bottom(e);
     if (!spill_[e].empty()) refill(e, std::min(static_cast<std::size_t>(batch) * parents, eng.capacity() / 4));
-    const std::size_t room = eng.capacity() - top();
-    std::size_t b = room > reserve + push ? (room - reserve) / push : 1;
+    std::size_t b = 0;  // the most iterations that surely fit
+    for (std::size_t t = top(); b < static_cast<std::size_t>(batch); ++b) {
+      t += worst_growth(eng, t, 1);
+      if (t + reserve > eng.capacity()) break;
+    }
+    if (b == 0) ++cut_batches_[e];  // pool_limit may cut this iteration's pool
     if (!spill_[e].empty()) b = std::min(b, std::max<std::size_t>(1, top() / parents));
-    if (room < reserve + push) ++cut_batches_[e];
     return static_cast<int>(std::clamp<std::size_t>(b, 1, static_cast<std::size_t>(batch)));
+  }
+
+  // The most a stack of `top` nodes can grow in `iterations` iterations: each pops at most
+  // min(stack, max_parents) parents, and pushes at most n children a parent and a pool's push.
+  std::size_t worst_growth(const loop_engine<Job>& eng, std::size_t top, int iterations) const {
+    const std::size_t cap = std::size_t{1} << 40, n = static_cast<std::size_t>(n_);
+    std::size_t t = top;
+    for (int i = 0; i < iterations && t < cap; ++i)
+      t += std::min(eng.max_push(), std::min(t, eng.max_parents()) * n);
+    return std::min(t, cap) - top;
   }
 
   // Engine e's stack at its cap: its bottom nodes (the shallowest, popped last) go to the host,
@@ -667,7 +680,7 @@ class coordinator {
     if (spills)
       m += "; " + std::to_string(spills) + " spills of the stacks' bottom to host memory (" +
            fixed(static_cast<double>(peak_spill_) / (1 << 20), 0) + " MiB at most)";
-    if (cuts) m += "; " + std::to_string(cuts) + " batches ran with pools cut to the stack's room";
+    if (cuts) m += "; " + std::to_string(cuts) + " batches ran short of room (pools cut to what fits)";
     if (cap_cuts_)
       m += "; pools cut " + std::to_string(cap_cuts_) + " times to keep an iteration under " +
            fixed(policy_.loop.iteration_max_s, 2) + " s (down to " + std::to_string(min_child_cap_) + " children)";

@@ -116,7 +116,7 @@ struct loop_tuning {
   // A batch of iterations runs only where the stack has room for all it could push (the order of
   // search is then the unbounded stack's); the stack grows for that by this much at most beyond
   // its nodes, and longer batches are cut to the room.
-  std::size_t batch_room_bytes = std::size_t{2} << 30;
+  std::size_t batch_room_bytes = std::size_t{512} << 20;
   // The stack's most nodes (0: none but the memory's; tests force growth and spills with it).
   std::size_t max_stack_nodes = 0;
   // Share of the host's physical memory the engines may spill their stacks' bottom nodes to when
