@@ -235,11 +235,18 @@ class loop_engine {
   // slide down in chunks of k, so that no copy overlaps itself.
   node_batch<Job> take_bottom(std::size_t k) {
     node_batch<Job> b = read(0, k);
+    drop_bottom(k);
+    return b;
+  }
+
+  // Removes the k bottom nodes (already read out): the rest slide down in chunks of k.
+  void drop_bottom(std::size_t k) {
+    use();
     const std::size_t top = host_.top;
+    k = std::min(k, top);
     for (std::size_t at = k; at < top; at += k) move_nodes(at, at - k, std::min(k, top - at));
     host_.top = static_cast<std::uint32_t>(top - k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
-    return b;
   }
 
   // Runs `batch` iterations and returns the state after them.

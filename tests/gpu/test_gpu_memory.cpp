@@ -60,8 +60,8 @@ gpu::gpu_policy capped(std::size_t peak) {
   return p;
 }
 
-// The capped stack grows, spills its bottom to the host and refills, and the search branches
-// the same tree as with the stack it wants.
+// The capped stack grows, spills its bottom to the host and refills (in pieces), and the search
+// branches the same tree as with the stack it wants.
 TEST(GpuMemory, SpillingToTheHostKeepsTheTree) {
   PFSP_REQUIRE_GPU();
   const instance inst = taillard_instance("ta017");
@@ -69,7 +69,9 @@ TEST(GpuMemory, SpillingToTheHostKeepsTheTree) {
   ASSERT_EQ(a.status, solve_status::optimal);
   const std::size_t peak = peak_open(a);
   ASSERT_GT(peak, 0u);
-  const solve_result b = run(inst, capped(peak), kExtra);
+  gpu::gpu_policy p = capped(peak);
+  p.loop.spill_chunk_bytes = 16 << 10;  // 409 nodes a piece: spills and refills in several
+  const solve_result b = run(inst, p, kExtra);
   ASSERT_EQ(b.status, solve_status::optimal);
   EXPECT_EQ(b.makespan, inst.known->ub);
   EXPECT_EQ(naive_makespan(inst, b.schedule), inst.known->ub);
