@@ -521,7 +521,9 @@ class coordinator {
   void donate(std::size_t e) {
     loop_engine<Job>& eng = *engines_[e];
     const loop_state& s = published_[e];
-    if (idle_count_ == 0 || s.top + spill_[e].size() < policy_.loop.donate_min_nodes) return;
+    // At least 2 nodes: half of one is none (take_bottom(0)).
+    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes)) return;
+    if (spill_[e].empty() && s.top < 2) return;
     for (std::size_t o = 0; o < E_; ++o) {
       if (o == e || !idle_[o] || !mail_[o].empty()) continue;
       // The lowest nodes: the spill's lowest batch, else the stack's bottom half.

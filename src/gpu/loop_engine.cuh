@@ -244,6 +244,7 @@ class loop_engine {
     use();
     const std::size_t top = host_.top;
     k = std::min(k, top);
+    if (k == 0) return;  // (a step of 0 would never end the slide)
     for (std::size_t at = k; at < top; at += k) move_nodes(at, at - k, std::min(k, top - at));
     host_.top = static_cast<std::uint32_t>(top - k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));

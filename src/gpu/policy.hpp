@@ -123,8 +123,9 @@ struct loop_tuning {
   // the device's stacks are at their cap (split among the engines); past it the pools shrink to
   // what fits (the order of search changes).
   double host_spill_share = 0.25;
-  // Bytes moved to or from the host at a time (a stop is honoured between two pieces).
-  std::size_t spill_chunk_bytes = std::size_t{1} << 30;
+  // Bytes moved to or from the host at a time (a stop is honoured between two pieces; 1 GiB
+  // pieces ended 500x20 searches 0.8 s past --time-limit 30, pageable copies into new pages).
+  std::size_t spill_chunk_bytes = std::size_t{128} << 20;
   // One iteration longer than this (a batch of one): the pool's child cap is cut in proportion,
   // so that the host syncs (limits, incumbents) at least every few tenths of a second; it grows
   // back below a quarter of it. Changes the order of search only where an iteration takes this

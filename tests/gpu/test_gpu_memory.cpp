@@ -70,7 +70,7 @@ TEST(GpuMemory, SpillingToTheHostKeepsTheTree) {
   const std::size_t peak = peak_open(a);
   ASSERT_GT(peak, 0u);
   gpu::gpu_policy p = capped(peak);
-  p.loop.spill_chunk_bytes = 16 << 10;  // 409 nodes a piece: spills and refills in several
+  p.loop.spill_chunk_bytes = 64 << 10;  // 1638 nodes a piece: spills and refills in several
   const solve_result b = run(inst, p, kExtra);
   ASSERT_EQ(b.status, solve_status::optimal);
   EXPECT_EQ(b.makespan, inst.known->ub);
