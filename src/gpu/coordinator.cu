@@ -139,14 +139,15 @@ class coordinator {
       loop_settings ls = settings_of(policy_);
       const auto same = static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
       ls.memory_cap /= same;
-      engines_.push_back(std::make_unique<loop_engine<Job>>(data_, opt_, policy_, ls, devices_[e],
-                                                            policy_.loop.stack_memory_share / static_cast<double>(same)));
+      engines_.push_back(std::make_unique<loop_engine<Job>>(
+          data_, opt_, policy_, ls, devices_[e], policy_.loop.stack_memory_share / static_cast<double>(same)));
       spill_.emplace_back(n_);
     }
     spilled_.assign(E_, 0);
     for (auto& eng : engines_) eng->lower_best(start_best_);
     const double phys = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    spill_budget_ = static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
+    spill_budget_ =
+        static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
   }
 
   // Engine 0 starts with the checkpoint's open nodes or the root.
@@ -522,7 +523,8 @@ class coordinator {
     loop_engine<Job>& eng = *engines_[e];
     const loop_state& s = published_[e];
     // At least 2 nodes: half of one is none (take_bottom(0)).
-    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes)) return;
+    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes))
+      return;
     if (spill_[e].empty() && s.top < 2) return;
     for (std::size_t o = 0; o < E_; ++o) {
       if (o == e || !idle_[o] || !mail_[o].empty()) continue;
@@ -794,7 +796,8 @@ class coordinator {
   // nodes spilled to the host, how often, and the batches whose room was short.
   std::vector<node_spill<Job>> spill_;
   std::size_t spill_budget_ = 0;
-  std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0), cut_batches_ = std::vector<std::uint64_t>(E_, 0);
+  std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
+                             cut_batches_ = std::vector<std::uint64_t>(E_, 0);
   std::atomic<std::uint64_t> cap_cuts_{0};
   std::atomic<std::size_t> min_child_cap_{SIZE_MAX};
   int initial_open_min_ = INT_MAX;  // what engine 0 starts with, for the progress statistics

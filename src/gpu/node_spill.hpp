@@ -119,8 +119,7 @@ class node_spill {
   template <class Count>
   void add_depths(std::vector<Count>& open) const {
     for (const chunk& c : chunks_)
-      for (std::uint32_t lim : c.b.limits)
-        ++open[static_cast<std::size_t>(limit1_of(lim) + 1 + n_ - limit2_of(lim))];
+      for (std::uint32_t lim : c.b.limits) ++open[static_cast<std::size_t>(limit1_of(lim) + 1 + n_ - limit2_of(lim))];
   }
   // Every spilled node appended to out, the lowest first.
   void append_to(node_batch<Job>& out) const {
