@@ -6,11 +6,12 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,scale,table,sweep,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,scale,table,sweep,taillard30,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   PFSP_COMMIT=abc1234 (the commit stamped into results: pass the local HEAD, the copy's .git is stale)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
+#   TAILLARD_LIMIT=30 TAILLARD_SET="ta001 ta112" (stage taillard30: scripts/sweep_taillard.sh over every visible GPU)
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
 # in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
@@ -58,7 +59,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
-TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_bench_solve pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_gpu_plan test_gpu_backends test_divergence_gpu"}
+TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_bench_solve pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_gpu_plan test_gpu_backends test_gpu_memory test_node_spill test_divergence_gpu"}
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
@@ -379,6 +380,19 @@ if has sweep; then
   mkdir -p "$LOGS/plots"
   python3 scripts/plot_tables.py "$res" --out "$LOGS/plots" >"$LOGS/plots/tables_iii_v.md" 2>&1
   say "plot_tables: rc=$?"
+fi
+
+# Issue 21's check: every Taillard instance (or TAILLARD_SET) for TAILLARD_LIMIT (30) seconds with
+# the default options, one process per visible GPU (scripts/sweep_taillard.sh); each must end
+# with exit code 0 or 3 within its limit + max(1 s, 5 %). sweep.tsv, sweep.json and
+# sweep_logs.tgz go to $OUT.
+if has taillard30; then
+  OUT=$OUT PFSP=$PFSP LIMIT=${TAILLARD_LIMIT:-30} INSTANCES=${TAILLARD_SET:-} scripts/sweep_taillard.sh \
+    >"$LOGS/taillard30.log" 2>&1
+  rc=$?
+  cp "$OUT/sweep/sweep.tsv" "$OUT/sweep/sweep.json" "$OUT/" 2>/dev/null
+  rm -rf "$OUT/sweep"
+  say "taillard30: rc=$rc ($(tail -1 "$LOGS/taillard30.log"))"
 fi
 
 # --compact-times auto (the default) on 200x20: the whole solver, 10 s from the root, auto against

@@ -103,6 +103,16 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "
                     "all")
       ->group(kGroup);
+  solve
+      .add_option_function<std::size_t>(
+          "--gpu-memory", [&p = o.policy](const std::size_t& mib) { p.memory_cap = mib << 20; },
+          "gpu, device loop: MiB of GPU memory each loop engine may take (its pool buffers and its node stack, "
+          "which starts small and grows on demand up to this; when full, the stack's bottom nodes spill to host "
+          "memory, and past a quarter of the host's memory the pools shrink to what fits, which changes the order "
+          "of search). 0 (default): the stack may grow to half the device's free memory")
+      ->check(CLI::Range(0LL, 1LL << 24))
+      ->type_name("MIB")
+      ->group(kGroup);
   solve.add_option("--device", o.policy.device, "gpu: CUDA device ordinal")
       ->check(CLI::Range(0, 63))
       ->capture_default_str()

@@ -94,11 +94,18 @@ std::uint64_t learn_chunk(const bound_view& b, int ub, int chunk, int chunks, st
 
 }  // namespace
 
+std::uint64_t scaled_learning_budget(std::uint64_t budget, int n, int pairs) {
+  const double full = 50.0 * 190.0, cost = static_cast<double>(n) * static_cast<double>(std::max(1, pairs));
+  if (cost <= full) return budget;
+  return std::max<std::uint64_t>(kLearnChunks, static_cast<std::uint64_t>(static_cast<double>(budget) * full / cost));
+}
+
 pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget) {
   const auto t0 = std::chrono::steady_clock::now();
   const bound_data all(inst);
   const bound_view b = all.view();
   const int np = b.npairs;
+  budget = scaled_learning_budget(budget, inst.n, np);
   k = std::clamp(k, 1, std::max(1, np));
   pair_learning out;
   // kLearnChunks searches over disjoint root subtrees, each with its share of the budget, on as

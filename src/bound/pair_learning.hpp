@@ -26,9 +26,15 @@ struct pair_learning {
 inline constexpr int kLearnChunks = 8;
 
 // k: pairs to keep (1 .. m(m-1)/2); ub: prune children with a bound >= ub; budget: children to
-// bound at most. 10000 children (about 0.1-0.2 s on one core at 20-50 x 20) keep 8-9 of the 10
+// bound at most, up to 50 jobs and 190 pairs (50x20); a child costs n x pairs, so above that the
+// budget shrinks in proportion (500x20: a tenth), and the learning keeps its time of 50x20.
+// 10000 children (about 0.1-0.2 s on one core at 20-50 x 20) keep 8-9 of the 10
 // pairs that 200000 (3.5-7 s) keep on ta021, ta051 and ta056 (docs/benchmarks.md): the learning
-// is counted in the run's wall time, and 20-job proofs last a few tenths of a second.
+// is counted in the run's wall time, and 20-job proofs last a few tenths of a second (at 500x20
+// the whole budget took 0.55-0.67 s on the H100 machine's 16 cores, before the search's clock).
 pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 10000);
+
+// The children learn_pairs bounds with `budget` on an instance of n jobs and `pairs` machine pairs.
+std::uint64_t scaled_learning_budget(std::uint64_t budget, int n, int pairs);
 
 }  // namespace pfsp

@@ -23,6 +23,7 @@
 #include <numeric>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "base/error.hpp"
@@ -65,7 +66,7 @@ class block_tuner {
   std::string record(loop_engine<Job>& eng, std::size_t e, int batch, double kids, double dt) {
     if (!tuning_) return {};
     const std::size_t c = eng.selected();
-    if (kids < full_share_ * static_cast<double>(batch) * static_cast<double>(eng.max_children())) return {};
+    if (kids < full_share_ * static_cast<double>(batch) * static_cast<double>(eng.child_cap())) return {};
     children_[c] += kids;
     seconds_[c] += dt;
     if (++batches_[c] < want_) return {};
@@ -134,13 +135,19 @@ class coordinator {
 
   // One engine per --devices entry; engines sharing a device share its memory.
   void setup_engines() {
-    const loop_settings ls = settings_of(policy_);
     for (std::size_t e = 0; e < E_; ++e) {
-      const auto same = static_cast<double>(std::count(devices_.begin(), devices_.end(), devices_[e]));
-      engines_.push_back(std::make_unique<loop_engine<Job>>(data_, opt_, policy_, ls, devices_[e],
-                                                            policy_.loop.stack_memory_share / same));
+      loop_settings ls = settings_of(policy_);
+      const auto same = static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
+      ls.memory_cap /= same;
+      engines_.push_back(std::make_unique<loop_engine<Job>>(
+          data_, opt_, policy_, ls, devices_[e], policy_.loop.stack_memory_share / static_cast<double>(same)));
+      spill_.emplace_back(n_);
     }
+    spilled_.assign(E_, 0);
     for (auto& eng : engines_) eng->lower_best(start_best_);
+    const double phys = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    spill_budget_ =
+        static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
   }
 
   // Engine 0 starts with the checkpoint's open nodes or the root.
@@ -170,7 +177,7 @@ class coordinator {
       initial_open_min_ = std::min(initial_open_min_, b.lbs[i]);
     }
     initial_open_w_ = b.weight();
-    engines_[0]->push(b);
+    place(0, std::move(b));
   }
 
   // The root, bounded on the host by the same code.
@@ -225,6 +232,7 @@ class coordinator {
     idle_.assign(E_, 0);
     published_.resize(E_);
     for (std::size_t e = 0; e < E_; ++e) published_[e] = engines_[e]->state();
+    spilled_[0] = spill_[0].size();
     want_stats_.reset(new std::atomic<bool>[E_]);
     for (std::size_t e = 0; e < E_; ++e) want_stats_[e].store(true);
     engine_profile_.assign(E_, depth_profile(n_));
@@ -276,20 +284,22 @@ class coordinator {
       for (;;) {
         node_batch<Job> got;
         if (!wait_for_work(e, got)) return;
-        eng.push(got);
+        place(e, std::move(got));
         eng.lower_best(global_best_.load());
-        const std::uint64_t bounds_before = eng.state().bounds;
+        const int ran = prepare(e, batch);
+        const std::uint64_t bounds_before = eng.state().bounds, iterations_before = eng.state().iterations;
         const auto t0 = steady::now();
-        const loop_state& s = eng.run(batch);
+        const loop_state& s = eng.run(ran);
         const double dt = std::chrono::duration<double>(steady::now() - t0).count();
+        if (s.top > 0 && s.iterations == iterations_before)  // pool_limit always lets one parent go: a bug
+          throw error("--gpu-loop device: a batch popped no node from a stack of " + std::to_string(s.top));
         if (want_stats_[e].exchange(false)) collect_statistics(e);
-        const std::string note = tuner.record(eng, e, batch, static_cast<double>(s.bounds - bounds_before), dt);
+        const std::string note = tuner.record(eng, e, ran, static_cast<double>(s.bounds - bounds_before), dt);
         if (!note.empty()) {
           std::lock_guard tl(mu_);
           tune_notes_.push_back(note);
         }
-        if (dt < policy_.loop.batch_grow_s && batch < policy_.loop.max_batch) batch *= 2;
-        if (dt > policy_.loop.batch_shrink_s && batch > 1) batch /= 2;
+        adapt(eng, batch, ran, dt);
         std::unique_lock lock(mu_);
         publish(e, s, dt);
         donate(e);
@@ -301,6 +311,121 @@ class coordinator {
       stop_flag_.store(true);
       cv_.notify_all();
     }
+  }
+
+  // --- engine e's open nodes: device stack and host spill (engine e's thread) ---
+
+  // Nodes that arrive (mail, a resumed search) onto engine e's stack, grown to hold them; when
+  // it cannot, into its spill, from which prepare() brings them back as room allows. They come
+  // to an empty stack (an idle engine's, or before the search), where the spill keeps the order.
+  void place(std::size_t e, node_batch<Job>&& b) {
+    if (b.empty()) return;
+    loop_engine<Job>& eng = *engines_[e];
+    const std::size_t top = eng.state().top, want = top + b.size() + eng.reserve() + eng.max_push();
+    if (eng.grow(want) || eng.capacity() >= top + b.size() + eng.reserve()) {
+      eng.push(b);
+      return;
+    }
+    PFSP_EXPECTS(top == 0 && spill_[e].empty(), "device loop: nodes placed under a busy engine's stack");
+    spill_[e].push(std::move(b));
+    note_spill(e);
+  }
+
+  // Before a batch of `batch` iterations on engine e: room for what it can push (the stack
+  // grown, else its bottom nodes spilled to the host within spill_budget_), spilled nodes brought
+  // back under the stack's nodes before the batch could pop below them. Returns the iterations
+  // to run: fewer than `batch` where room or the spill asks for it (the order of search is then
+  // still the unbounded stack's; only an iteration whose pool pool_limit cuts changes it).
+  int prepare(std::size_t e, int batch) {
+    loop_engine<Job>& eng = *engines_[e];
+    const std::size_t reserve = eng.reserve(), parents = eng.max_parents();
+    auto top = [&] { return static_cast<std::size_t>(eng.state().top); };
+    const std::size_t batch_room = std::max(eng.max_push(), policy_.loop.batch_room_bytes / eng.node_bytes());
+    eng.grow(top() + reserve + std::min(worst_growth(eng, top(), batch), batch_room));
+    if (eng.capacity() < top() + reserve + worst_growth(eng, top(), 1)) spill_bottom(e);
+    if (!spill_[e].empty()) refill(e, std::min(static_cast<std::size_t>(batch) * parents, eng.capacity() / 4));
+    std::size_t b = 0;  // the most iterations that surely fit
+    for (std::size_t t = top(); b < static_cast<std::size_t>(batch); ++b) {
+      t += worst_growth(eng, t, 1);
+      if (t + reserve > eng.capacity()) break;
+    }
+    if (b == 0) ++cut_batches_[e];  // pool_limit may cut this iteration's pool
+    if (!spill_[e].empty()) b = std::min(b, std::max<std::size_t>(1, top() / parents));
+    return static_cast<int>(std::clamp<std::size_t>(b, 1, static_cast<std::size_t>(batch)));
+  }
+
+  // The most a stack of `top` nodes can grow in `iterations` iterations: each pops at most
+  // min(stack, max_parents) parents, and pushes at most n children a parent and a pool's push.
+  std::size_t worst_growth(const loop_engine<Job>& eng, std::size_t top, int iterations) const {
+    const std::size_t cap = std::size_t{1} << 40, n = static_cast<std::size_t>(n_);
+    std::size_t t = top;
+    for (int i = 0; i < iterations && t < cap; ++i)
+      t += std::min(eng.max_push(), std::min(t, eng.max_parents()) * n);
+    return std::min(t, cap) - top;
+  }
+
+  // Engine e's stack at its cap: its bottom nodes (the shallowest, popped last) go to the host,
+  // down to half the stack, within the spill budget: read in pieces of
+  // loop_tuning::spill_chunk_bytes, between which a stop is honoured (17.8 GB read at once took
+  // 3 s at 500x20, past the time limit), then the rest slides down once.
+  void spill_bottom(std::size_t e) {
+    loop_engine<Job>& eng = *engines_[e];
+    const std::size_t top = eng.state().top, keep = eng.capacity() / 2;
+    if (top <= keep) return;
+    const std::size_t k = std::min(top - keep, spill_budget_ > spill_[e].bytes()
+                                                   ? (spill_budget_ - spill_[e].bytes()) / spill_[e].node_bytes()
+                                                   : std::size_t{0});
+    const std::size_t chunk = std::max<std::size_t>(1, policy_.loop.spill_chunk_bytes / eng.node_bytes());
+    std::size_t taken = 0;
+    while (taken < k && !stop_flag_.load()) {
+      const std::size_t c = std::min(chunk, k - taken);
+      spill_[e].push(eng.read(taken, c));
+      taken += c;
+    }
+    if (taken == 0) return;
+    eng.drop_bottom(taken);
+    ++spills_[e];
+    note_spill(e);
+  }
+
+  // Spilled nodes back under engine e's stack until it holds `want` nodes (what the next batch
+  // can pop), leaving room for a full iteration above them.
+  void refill(std::size_t e, std::size_t want) {
+    loop_engine<Job>& eng = *engines_[e];
+    const std::size_t head = eng.reserve() + eng.max_push();
+    const std::size_t chunk = std::max<std::size_t>(1, policy_.loop.spill_chunk_bytes / eng.node_bytes());
+    while (!spill_[e].empty() && eng.state().top < want && !stop_flag_.load()) {
+      const std::size_t top = eng.state().top;
+      eng.grow(top + head + std::min(want - top, spill_[e].size()));
+      if (eng.capacity() <= top + head) break;
+      eng.push_under(spill_[e].take_top(std::min({want - top, eng.capacity() - top - head, chunk})));
+    }
+    note_spill(e);
+  }
+
+  // The spill's size for the progress counts, and its largest.
+  void note_spill(std::size_t e) {
+    std::lock_guard l(mu_);
+    spilled_[e] = spill_[e].size();
+    peak_spill_ = std::max(peak_spill_, spill_[e].bytes());
+  }
+
+  // After a batch of `ran` iterations that took dt seconds: the next batch's length (syncs every
+  // few milliseconds), and the pool's child cap when one iteration alone exceeds
+  // loop_tuning::iteration_max_s (cut in proportion; doubled back below a quarter of it).
+  void adapt(loop_engine<Job>& eng, int& batch, int ran, double dt) {
+    const loop_tuning& t = policy_.loop;
+    if (dt < t.batch_grow_s && batch < t.max_batch) batch = std::min(t.max_batch, 2 * ran);
+    if (dt > t.batch_shrink_s && batch > 1) batch = std::max(1, ran / 2);
+    if (ran != 1 || eng.state().parents == 0) return;
+    if (dt > t.iteration_max_s) {
+      const double cut = std::max(0.125, 0.5 * t.iteration_max_s / dt);
+      eng.set_child_cap(static_cast<std::uint32_t>(static_cast<double>(eng.child_cap()) * cut));
+      ++cap_cuts_;
+    } else if (dt < 0.25 * t.iteration_max_s && eng.child_cap() < eng.max_children()) {
+      eng.set_child_cap(static_cast<std::uint32_t>(std::min<std::size_t>(2ull * eng.child_cap(), eng.max_children())));
+    }
+    min_child_cap_ = std::min<std::size_t>(min_child_cap_, eng.child_cap());
   }
 
   // Waits until engine e has work: its mail (taken into `got`) or its own stack. Pauses for a
@@ -331,7 +456,7 @@ class coordinator {
         }
         return true;
       }
-      if (engines_[e]->state().top > 0) return true;
+      if (engines_[e]->state().top > 0 || !spill_[e].empty()) return true;
       if (!idle_[e]) {
         idle_[e] = 1;
         ++idle_count_;
@@ -356,7 +481,10 @@ class coordinator {
   void collect_statistics(std::size_t e) {
     depth_profile prof(n_);
     double w = 0;
-    const int mn = engines_[e]->collect(prof, w);
+    int mn = engines_[e]->collect(prof, w);
+    mn = std::min(mn, spill_[e].min_lb());
+    w += spill_[e].weight();
+    spill_[e].add_depths(prof.open);
     std::lock_guard sl(mu_);
     engine_profile_[e] = std::move(prof);
     engine_open_min_[e] = mn;
@@ -370,6 +498,9 @@ class coordinator {
     device_seconds_ += dt;
     engine_busy_[e] += dt;
     published_[e] = s;
+    std::size_t open = 0;
+    for (std::size_t o = 0; o < E_; ++o) open += published_[o].top + spilled_[o];
+    peak_open_ = std::max(peak_open_, open);
     if (s.found && s.best < global_best_.load()) {
       take_leaf(*engines_[e]);
       global_best_.store(std::min(global_best_.load(), s.best));
@@ -391,10 +522,15 @@ class coordinator {
   void donate(std::size_t e) {
     loop_engine<Job>& eng = *engines_[e];
     const loop_state& s = published_[e];
-    if (idle_count_ == 0 || s.top < policy_.loop.donate_min_nodes) return;
+    // At least 2 nodes: half of one is none (take_bottom(0)).
+    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes))
+      return;
+    if (spill_[e].empty() && s.top < 2) return;
     for (std::size_t o = 0; o < E_; ++o) {
       if (o == e || !idle_[o] || !mail_[o].empty()) continue;
-      mail_[o] = eng.take_bottom(s.top / 2);
+      // The lowest nodes: the spill's lowest batch, else the stack's bottom half.
+      mail_[o] = spill_[e].empty() ? eng.take_bottom(s.top / 2) : spill_[e].take_bottom();
+      spilled_[e] = spill_[e].size();
       sent_w_[e] += mail_[o].weight();
       published_[e] = eng.state();
       ++donations_;
@@ -417,7 +553,7 @@ class coordinator {
       t.pruned += s.pruned;
       t.leaves += s.leaves;
       t.explored += s.explored;
-      open += s.top + mail_[e].size();
+      open += s.top + mail_[e].size() + spilled_[e];
     }
     return {t, open};
   }
@@ -436,7 +572,10 @@ class coordinator {
         cs.nodes.push_back({limit1_of(b.limits[i]), limit2_of(b.limits[i]), b.lbs[i]});
     };
     for (std::size_t e = 0; e < E_; ++e) {
-      add(engines_[e]->read(0, engines_[e]->state().top));
+      node_batch<Job> all;  // the spill under the device's stack
+      spill_[e].append_to(all);
+      all.append(engines_[e]->read(0, engines_[e]->state().top));
+      add(all);
       add(mail_[e]);
     }
     return cs;
@@ -539,6 +678,31 @@ class coordinator {
 
   double explored_before() const { return opt_.resume ? opt_.resume->stats.explored : 0.0; }
 
+  // The stacks' memory: engine 0's largest stack, its cap, and what went to the host or
+  // changed the pools.
+  std::string describe_memory() const {
+    const loop_engine<Job>& eng = *engines_[0];
+    const double mib = static_cast<double>(eng.node_bytes()) / (1 << 20);
+    std::string m = std::to_string(peak_open_) + " open nodes at most; stack of " +
+                    std::to_string(eng.peak_capacity()) + " nodes at most (" +
+                    fixed(static_cast<double>(eng.peak_capacity()) * mib, 0) + " MiB; cap " +
+                    std::to_string(eng.max_capacity()) + " nodes, " +
+                    fixed(static_cast<double>(eng.max_capacity()) * mib, 0) + " MiB)" + (E_ > 1 ? " per engine" : "");
+    std::uint64_t spills = 0, cuts = 0;
+    for (std::size_t e = 0; e < E_; ++e) {
+      spills += spills_[e];
+      cuts += cut_batches_[e];
+    }
+    if (spills)
+      m += "; " + std::to_string(spills) + " spills of the stacks' bottom to host memory (" +
+           fixed(static_cast<double>(peak_spill_) / (1 << 20), 0) + " MiB at most)";
+    if (cuts) m += "; " + std::to_string(cuts) + " batches ran short of room (pools cut to what fits)";
+    if (cap_cuts_)
+      m += "; pools cut " + std::to_string(cap_cuts_) + " times to keep an iteration under " +
+           fixed(policy_.loop.iteration_max_s, 2) + " s (down to " + std::to_string(min_child_cap_) + " children)";
+    return m;
+  }
+
   // --- the end ---
 
   // The threads have ended: the last checkpoint, the result and its notes.
@@ -550,11 +714,13 @@ class coordinator {
     if (open == 0) stop = solve_status::optimal;
     emit_checkpoint(opt_, [&] { return checkpoint_state(open == 0); });
     for (auto& eng : engines_) take_leaf(*eng);
+    // The open nodes' smallest bound, by the statistics kernel (copying a stack of tens of GB
+    // to the host took seconds at 500x20).
     int open_min = INT_MAX;
     for (std::size_t e = 0; e < E_; ++e) {
-      const node_batch<Job> b = engines_[e]->read(0, engines_[e]->state().top);
-      for (int lb : b.lbs) open_min = std::min(open_min, lb);
-      for (int lb : mail_[e].lbs) open_min = std::min(open_min, lb);
+      depth_profile scratch(n_);
+      double w = 0;
+      open_min = std::min({open_min, engines_[e]->collect(scratch, w), spill_[e].min_lb(), mail_[e].min_lb()});
     }
     const solve_stats total = cumulative_stats(opt_, piece, ctl_.elapsed());
     solve_result r = finish_result(stop, best_, threshold_, open_min, total, total.total_seconds);
@@ -589,12 +755,9 @@ class coordinator {
     if (opt_.feed)
       r.notes.push_back("incumbent improved " + std::to_string(feed_improvements_) +
                         " times by the CPU cores' iterated greedy (--improver-threads)");
-    const std::size_t cap = engines_[0]->capacity();
     r.notes.push_back(std::to_string(iterations) + " iterations on the device" + (E_ > 1 ? "s" : "") + ", " +
                       fixed(iterations ? static_cast<double>(piece.bounds) / static_cast<double>(iterations) : 0.0, 0) +
-                      " children per iteration; stack of " + std::to_string(cap) + " nodes (" +
-                      fixed(static_cast<double>(cap * engines_[0]->node_bytes()) / (1 << 20), 0) + " MiB)" +
-                      (E_ > 1 ? " per engine" : ""));
+                      " children per iteration; " + describe_memory());
     for (const std::string& note : tune_notes_) r.notes.push_back(note);
     if (engines_[0]->candidates().size() > 1 && tune_notes_.empty())
       r.notes.push_back("block size not tuned (too few full pools): " +
@@ -629,6 +792,14 @@ class coordinator {
 
   // Set up before the threads start.
   std::vector<std::unique_ptr<loop_engine<Job>>> engines_;
+  // Per engine, touched by its thread (and by the others only while it is paused or done): the
+  // nodes spilled to the host, how often, and the batches whose room was short.
+  std::vector<node_spill<Job>> spill_;
+  std::size_t spill_budget_ = 0;
+  std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
+                             cut_batches_ = std::vector<std::uint64_t>(E_, 0);
+  std::atomic<std::uint64_t> cap_cuts_{0};
+  std::atomic<std::size_t> min_child_cap_{SIZE_MAX};
   int initial_open_min_ = INT_MAX;  // what engine 0 starts with, for the progress statistics
   double initial_open_w_ = 0;       // until its first collection
   double setup_seconds_ = 0;
@@ -640,6 +811,9 @@ class coordinator {
   std::vector<node_batch<Job>> mail_;
   std::vector<char> idle_;
   std::vector<loop_state> published_;
+  std::vector<std::size_t> spilled_;  // spill_[e].size() as of engine e's last change
+  std::size_t peak_spill_ = 0;        // bytes
+  std::size_t peak_open_ = 0;         // open nodes on the stacks and spills, at the syncs
   std::size_t idle_count_ = 0, paused_ = 0, exited_ = 0;
   bool finished_ = false, pause_ = false, node_limit_hit_ = false;
   std::atomic<bool> stop_flag_{false};

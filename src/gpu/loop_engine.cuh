@@ -23,6 +23,7 @@
 #include "gpu/device_tables.cuh"
 #include "gpu/loop_bound.cuh"
 #include "gpu/loop_iteration.cuh"
+#include "gpu/node_spill.hpp"
 #include "gpu/pool_layout.hpp"
 #include "search/expander.hpp"
 #include "search/tree_estimate.hpp"
@@ -35,6 +36,9 @@ struct loop_settings {
   int tpb = 0;           // 0: tuned
   bool sort = false;
   bool parts = true;  // --loop-bound parts
+  // Bytes an engine's buffers may take, the node stack growing into what the others leave
+  // (--gpu-memory; 0: the stack takes at most loop_tuning::stack_memory_share of the free memory).
+  std::size_t memory_cap = 0;
 };
 
 inline loop_settings settings_of(const gpu_policy& policy) {
@@ -44,26 +48,9 @@ inline loop_settings settings_of(const gpu_policy& policy) {
   s.parts = policy.bound_step == loop_bound::parts;
   // The sort groups children by their parents' loop lengths, which only the recompute kernel has.
   s.sort = policy.sort == pool_sort::device && !s.parts;
+  s.memory_cap = policy.memory_cap;
   return s;
 }
-
-// Host copies of nodes in the stack's layout (bottom first).
-template <class Job>
-struct node_batch {
-  std::vector<Job> perms;
-  std::vector<std::uint32_t> limits;
-  std::vector<int> lbs;
-  std::vector<float> w;  // tree weights
-  std::size_t size() const { return limits.size(); }
-  bool empty() const { return limits.empty(); }
-  double weight() const { return std::accumulate(w.begin(), w.end(), 0.0); }
-  void clear() {
-    perms.clear();
-    limits.clear();
-    lbs.clear();
-    w.clear();
-  }
-};
 
 // One device's loop: its tables, node stack, pool buffers and graph. Every method first makes
 // its device current, so that a coordinator can drive engines of several devices from any thread
@@ -78,16 +65,19 @@ class loop_engine {
     choose_blocks(ls, policy);
     sort_ = ls.sort;
     parts_ = ls.parts;
-    size_pool_and_stack(ls, memory_share);
+    size_pool(ls);
+    std::size_t free_before = 0, total_b = 0;
+    PFSP_CUDA_TRY(cudaMemGetInfo(&free_before, &total_b));
     allocate(opt, policy);
+    size_stack(ls, memory_share, free_before);
+    allocate_stack(capacity_);
     point_views(opt);
     capture_graphs();
     select(0);
   }
   ~loop_engine() {
     (void)cudaSetDevice(device_);
-    for (cudaGraphExec_t e : execs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(e));
-    for (cudaGraph_t g : graphs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(g));
+    destroy_graphs();
   }
 
   // The candidate block sizes of the bounding kernel, and which one run() uses.
@@ -102,6 +92,47 @@ class loop_engine {
 
   const loop_state& state() const { return host_; }  // as of the last run() or change
   std::size_t capacity() const { return capacity_; }
+  // The most nodes the stack may grow to (the memory cap), and the largest it has been.
+  std::size_t max_capacity() const { return max_capacity_; }
+  std::size_t peak_capacity() const { return peak_capacity_; }
+  // Nodes the stack keeps free for one-parent iterations (pool_limit, loop_iteration.cuh).
+  std::size_t reserve() const { return reserve_; }
+  // Nodes an iteration may push at most (its children over the directions).
+  std::size_t max_push() const { return child_cap_ / static_cast<std::size_t>(dirs_); }
+  std::size_t max_parents() const { return max_parents_; }
+  // Children an iteration may bound: at most max_children(), at least a root's.
+  std::uint32_t child_cap() const { return child_cap_; }
+  std::uint32_t min_child_cap() const { return static_cast<std::uint32_t>(dirs_ * n_); }
+  void set_child_cap(std::uint32_t c) {
+    c = std::clamp(c, min_child_cap(), max_children_);
+    if (c == child_cap_) return;
+    use();
+    child_cap_ = c;
+    PFSP_CUDA_TRY(cudaMemcpy(d_child_cap_.data(), &c, sizeof c, cudaMemcpyHostToDevice));
+  }
+
+  // Grows the stack to hold at least `want` nodes (doubling, within max_capacity()); false when
+  // it cannot grow (at the cap, or the device is out of memory: the cap then drops to the
+  // stack's size). Between runs.
+  bool grow(std::size_t want) {
+    if (want <= capacity_) return true;
+    if (capacity_ >= max_capacity_) return false;
+    use();
+    const std::size_t to = std::min(max_capacity_, std::max(want, 2 * capacity_));
+    stack_buffers old{std::move(stack_perms_), std::move(stack_limits_), std::move(stack_lbs_), std::move(stack_w_)};
+    try {
+      allocate_stack(to);
+    } catch (const cuda_error&) {
+      (void)cudaGetLastError();  // out of memory is not sticky: the engine goes on with its stack
+      restore(std::move(old));
+      max_capacity_ = capacity_;
+      return false;
+    }
+    copy_nodes(old, 0, 0, host_.top);
+    point_stack();
+    capture_graphs();
+    return to >= want;
+  }
   std::size_t node_bytes() const { return node_bytes_; }
   int device() const { return device_; }
   std::uint32_t max_children() const { return max_children_; }
@@ -151,15 +182,32 @@ class loop_engine {
     if (b.empty()) return;
     use();
     const std::size_t top = host_.top, k = b.size(), nn = static_cast<std::size_t>(n_);
-    if (top + k > capacity_)
-      throw input_error(std::to_string(top + k) + " open nodes do not fit the device stack (" +
-                        std::to_string(capacity_) + " nodes); use a larger --pool-size or --backend cpu-mt");
+    PFSP_EXPECTS(top + k <= capacity_, "device loop: a push beyond the stack's capacity (the coordinator makes room)");
     PFSP_CUDA_TRY(cudaMemcpy2D(stack_perms_.data() + top * ld_, ld_ * sizeof(Job), b.perms.data(), nn * sizeof(Job),
                                nn * sizeof(Job), k, cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(
         cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
     PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + top, b.w.data(), k * sizeof(float), cudaMemcpyHostToDevice));
+    host_.top = static_cast<std::uint32_t>(top + k);
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+  }
+
+  // Puts nodes (bottom first) under the stack's nodes: those slide up by b.size() (in chunks of
+  // that many, the highest first, so that no copy overlaps itself).
+  void push_under(const node_batch<Job>& b) {
+    if (b.empty()) return;
+    use();
+    const std::size_t top = host_.top, k = b.size();
+    PFSP_EXPECTS(top + k <= capacity_, "device loop: a push beyond the stack's capacity (the coordinator makes room)");
+    for (std::size_t end = top; end > 0;) {
+      const std::size_t len = std::min(k, end), at = end - len;
+      move_nodes(at, at + k, len);
+      end = at;
+    }
+    host_.top = 0;
+    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    push(b);
     host_.top = static_cast<std::uint32_t>(top + k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
   }
@@ -187,21 +235,19 @@ class loop_engine {
   // slide down in chunks of k, so that no copy overlaps itself.
   node_batch<Job> take_bottom(std::size_t k) {
     node_batch<Job> b = read(0, k);
-    const std::size_t top = host_.top, ld = static_cast<std::size_t>(ld_);
-    for (std::size_t at = k; at < top; at += k) {
-      const std::size_t len = std::min(k, top - at);
-      PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + (at - k) * ld, stack_perms_.data() + at * ld,
-                               len * ld * sizeof(Job), cudaMemcpyDeviceToDevice));
-      PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + (at - k), stack_limits_.data() + at, len * sizeof(std::uint32_t),
-                               cudaMemcpyDeviceToDevice));
-      PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + (at - k), stack_lbs_.data() + at, len * sizeof(int),
-                               cudaMemcpyDeviceToDevice));
-      PFSP_CUDA_TRY(
-          cudaMemcpy(stack_w_.data() + (at - k), stack_w_.data() + at, len * sizeof(float), cudaMemcpyDeviceToDevice));
-    }
+    drop_bottom(k);
+    return b;
+  }
+
+  // Removes the k bottom nodes (already read out): the rest slide down in chunks of k.
+  void drop_bottom(std::size_t k) {
+    use();
+    const std::size_t top = host_.top;
+    k = std::min(k, top);
+    if (k == 0) return;  // (a step of 0 would never end the slide)
+    for (std::size_t at = k; at < top; at += k) move_nodes(at, at - k, std::min(k, top - at));
     host_.top = static_cast<std::uint32_t>(top - k);
     PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
-    return b;
   }
 
   // Runs `batch` iterations and returns the state after them.
@@ -221,9 +267,8 @@ class loop_engine {
     PFSP_CUDA_TRY(cudaMemcpyAsync(h_state_.data(), d_state_.data(), sizeof(loop_state), cudaMemcpyDeviceToHost, st));
     PFSP_CUDA_TRY(cudaStreamSynchronize(st));
     host_ = *h_state_.data();
-    if (host_.overflow)
-      throw error("--gpu-loop device: the node stack (" + std::to_string(capacity_) +
-                  " nodes) is full; a smaller --pool-size needs less");
+    if (host_.overflow)  // pool_limit keeps room for every push: a bug
+      throw error("--gpu-loop device: a push overflowed the node stack (" + std::to_string(capacity_) + " nodes)");
     return host_;
   }
 
@@ -303,38 +348,112 @@ class loop_engine {
     }
   }
 
-  void size_pool_and_stack(const loop_settings& ls, double memory_share) {
+  void size_pool(const loop_settings& ls) {
     const int dirs = dirs_;
     // Permutations: padded to 16 bytes and copied as words by the parts path; the recompute
     // kernel reads parents at a stride of n jobs.
     ld_ = parts_ ? static_cast<int>((static_cast<std::size_t>(n_) * sizeof(Job) + 15) / 16 * 16 / sizeof(Job)) : n_;
     // Pool: max_children children bounded an iteration, at most max_parents popped nodes (a
-    // parent has at least dirs children). Stack: the depth-first bound (each level holds at most
-    // one pool's survivors, max_children / dirs, over n levels), within `memory_share` of the
-    // free memory.
+    // parent has at least dirs children).
     // The per-parent passes run over max_parents slots (policy.loop.parents_share: a quarter of
     // the most parents a pool could take, pool / dirs, all with one unscheduled job).
     max_children_ = static_cast<std::uint32_t>(ls.pool);
+    child_cap_ = max_children_;
     const std::size_t share = static_cast<std::size_t>(tuning_.parents_share) * static_cast<std::size_t>(dirs);
     max_parents_ = static_cast<std::uint32_t>(
         std::max<std::size_t>(1, std::min<std::size_t>(ls.pool / share, kMaxParentsPerPool)));
+    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
+  }
+
+  // The stack's bounds, after the other buffers are allocated (free_before: the device's free
+  // memory before them). Most: the depth-first bound (each level holds at most one pool's
+  // survivors, max_children / dirs, over n levels), within --gpu-memory less the other buffers,
+  // or within `memory_share` of the free memory. First: what a few iterations can push
+  // (loop_tuning::initial_stack_pools full pools' survivors); it grows on demand (grow()).
+  // Reserve: enough for one-parent iterations to dive from any node to the leaves.
+  void size_stack(const loop_settings& ls, double memory_share, std::size_t free_before) {
     std::size_t free_b = 0, total_b = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    node_bytes_ = static_cast<std::size_t>(ld_) * sizeof(Job) + 2 * sizeof(std::uint32_t);
-    capacity_ = (static_cast<std::size_t>(n_) + 2) * (ls.pool / static_cast<std::size_t>(dirs));
-    capacity_ = std::min<std::size_t>(
-        capacity_, static_cast<std::size_t>(static_cast<double>(free_b) * memory_share) / node_bytes_);
-    capacity_ = std::min<std::size_t>(capacity_, 0xFFFFFFFFu);
+    const std::size_t nn = static_cast<std::size_t>(n_), push = ls.pool / static_cast<std::size_t>(dirs_);
+    reserve_ = (nn + 2) * (nn + 1) / 2;
+    std::size_t bytes = static_cast<std::size_t>(static_cast<double>(free_b) * memory_share);
+    if (ls.memory_cap) {
+      const std::size_t others = free_before > free_b ? free_before - free_b : 0;
+      const std::size_t least = others + 2 * (reserve_ + nn + 2) * node_bytes_;
+      if (ls.memory_cap < least)
+        throw input_error("--gpu-memory " + std::to_string(ls.memory_cap >> 20) + " MiB: the device loop needs " +
+                          std::to_string((least + (1 << 20) - 1) >> 20) + " MiB at least on this instance (" +
+                          std::to_string(others >> 20) + " MiB of pool buffers at --pool-size " +
+                          std::to_string(ls.pool) + "; a smaller pool needs less)");
+      bytes = std::min(ls.memory_cap - others, free_b);
+    }
+    max_capacity_ = std::min<std::size_t>((nn + 2) * push, bytes / node_bytes_);
+    max_capacity_ = std::min<std::size_t>(max_capacity_, 0xFFFFFFFFu);
+    if (tuning_.max_stack_nodes) max_capacity_ = std::min(max_capacity_, tuning_.max_stack_nodes);
+    max_capacity_ = std::max(max_capacity_, 2 * (reserve_ + nn + 2));
+    const std::size_t pools = std::min(static_cast<std::size_t>(tuning_.initial_stack_pools) * push,
+                                       std::max(push, tuning_.batch_room_bytes / node_bytes_));
+    const std::size_t first = std::max<std::size_t>(pools + reserve_, tuning_.initial_stack_nodes);
+    capacity_ = std::min(max_capacity_, first);
+  }
+
+  // The node stack's four arrays, `nodes` long.
+  void allocate_stack(std::size_t nodes) {
+    const std::size_t ld = static_cast<std::size_t>(ld_);
+    stack_perms_ = device_buffer<Job>(nodes * ld);
+    stack_limits_ = device_buffer<std::uint32_t>(nodes);
+    stack_lbs_ = device_buffer<int>(nodes);
+    stack_w_ = device_buffer<float>(nodes);
+    capacity_ = nodes;
+    peak_capacity_ = std::max(peak_capacity_, nodes);
+  }
+  struct stack_buffers {
+    device_buffer<Job> perms;
+    device_buffer<std::uint32_t> limits;
+    device_buffer<int> lbs;
+    device_buffer<float> w;
+  };
+  void restore(stack_buffers&& old) {
+    stack_perms_ = std::move(old.perms);
+    stack_limits_ = std::move(old.limits);
+    stack_lbs_ = std::move(old.lbs);
+    stack_w_ = std::move(old.w);
+    capacity_ = stack_limits_.size();
+  }
+  // len nodes from `from` of `src` to `to` of the stack.
+  void copy_nodes(const stack_buffers& src, std::size_t from, std::size_t to, std::size_t len) {
+    if (len == 0) return;
+    const std::size_t ld = static_cast<std::size_t>(ld_);
+    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + to * ld, src.perms.data() + from * ld, len * ld * sizeof(Job),
+                             cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + to, src.limits.data() + from, len * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_lbs_.data() + to, src.lbs.data() + from, len * sizeof(int), cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_w_.data() + to, src.w.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
+  }
+  // len nodes of the stack from `from` to `to` (the ranges must not overlap).
+  void move_nodes(std::size_t from, std::size_t to, std::size_t len) {
+    const std::size_t ld = static_cast<std::size_t>(ld_);
+    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + to * ld, stack_perms_.data() + from * ld, len * ld * sizeof(Job),
+                             cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + to, stack_limits_.data() + from, len * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_lbs_.data() + to, stack_lbs_.data() + from, len * sizeof(int), cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpy(stack_w_.data() + to, stack_w_.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
   }
 
   // The stack, pool and statistics buffers, CUB's scratch, and the parts path's (setup_parts).
   void allocate(const solve_options& opt, const gpu_policy& policy) {
     const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
     d_state_ = device_buffer<loop_state>(1);
-    stack_perms_ = device_buffer<Job>(capacity_ * ld);
+    d_child_cap_ = device_buffer<std::uint32_t>(1);
+    PFSP_CUDA_TRY(cudaMemcpy(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice));
     pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
     best_perm_ = device_buffer<Job>(nn);
-    stack_limits_ = device_buffer<std::uint32_t>(capacity_);
     pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
     counts_ = device_buffer<std::uint32_t>(max_parents_);
     incl_ = device_buffer<std::uint32_t>(max_parents_);
@@ -342,8 +461,6 @@ class loop_engine {
     desc_ = device_buffer<std::uint32_t>(max_children_);
     kept_ = device_buffer<std::uint32_t>(max_parents_);
     kept_incl_ = device_buffer<std::uint32_t>(max_parents_);
-    stack_lbs_ = device_buffer<int>(capacity_);
-    stack_w_ = device_buffer<float>(capacity_);
     pool_w_ = device_buffer<float>(max_parents_);
     bounds_ = device_buffer<int>(max_children_);
     forward_ = device_buffer<std::uint8_t>(max_parents_);
@@ -381,10 +498,9 @@ class loop_engine {
   void point_views(const solve_options& opt) {
     const int dirs = dirs_;
     v_.state = d_state_.data();
-    v_.stack_perms = stack_perms_.data();
-    v_.stack_limits = stack_limits_.data();
-    v_.stack_lbs = stack_lbs_.data();
-    v_.stack_w = stack_w_.data();
+    point_stack();
+    v_.child_cap = d_child_cap_.data();
+    v_.reserve = reserve_;
     v_.pool_w = pool_w_.data();
     v_.pool_perms = pool_perms_.data();
     v_.pool_limits = pool_limits_.data();
@@ -402,7 +518,6 @@ class loop_engine {
     v_.depth_popped = depth_popped_.data();
     v_.depth_kept = depth_kept_.data();
     v_.weights = d_weights_.data();
-    v_.capacity = capacity_;
     v_.max_parents = max_parents_;
     v_.max_children = max_children_;
     v_.pad_key = (1u << key_bits_) - 1u;
@@ -428,13 +543,34 @@ class loop_engine {
     pv_.live_ub = &d_state_.data()->best;
   }
 
-  // The state block on the device, the host's pinned copies, and one iteration captured into a
-  // graph per candidate block size.
+  // The stack's arrays and size in the kernels' view.
+  void point_stack() {
+    v_.stack_perms = stack_perms_.data();
+    v_.stack_limits = stack_limits_.data();
+    v_.stack_lbs = stack_lbs_.data();
+    v_.stack_w = stack_w_.data();
+    v_.capacity = capacity_;
+  }
+
+  void destroy_graphs() {
+    for (cudaGraphExec_t e : execs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphExecDestroy(e));
+    for (cudaGraph_t g : graphs_) PFSP_CUDA_TRY_NOTHROW(cudaGraphDestroy(g));
+    execs_.clear();
+    graphs_.clear();
+  }
+
+  // The state block on the device and the host's pinned copies (once), and one iteration
+  // captured into a graph per candidate block size (again after the stack grows: the kernels'
+  // arguments hold its pointers).
   void capture_graphs() {
-    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
-    h_state_ = pinned_buffer<loop_state>(1);
-    h_best_ = pinned_buffer<int>(1);
-    if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
+    if (!h_state_.data()) {
+      PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+      h_state_ = pinned_buffer<loop_state>(1);
+      h_best_ = pinned_buffer<int>(1);
+      if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);
+    }
+    destroy_graphs();
+    const int keep_tpb = tpb_;
     const cudaStream_t st = stream_.get();
     for (int tpb : tpbs_) {
       tpb_ = tpb;
@@ -448,6 +584,7 @@ class loop_engine {
       PFSP_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
       execs_.push_back(exec);
     }
+    tpb_ = keep_tpb;
   }
 
   void use() const { PFSP_CUDA_TRY(cudaSetDevice(device_)); }
@@ -618,7 +755,9 @@ class loop_engine {
   device_buffer<std::uint32_t> masks_, list_, list_count_;
   int key_bits_ = 1;
   std::uint32_t max_children_ = 0, max_parents_ = 0;
-  std::size_t capacity_ = 0, node_bytes_ = 0;
+  std::size_t capacity_ = 0, node_bytes_ = 0, max_capacity_ = 0, peak_capacity_ = 0, reserve_ = 0;
+  std::uint32_t child_cap_ = 0;
+  device_buffer<std::uint32_t> d_child_cap_;
   device_buffer<loop_state> d_state_;
   device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
   device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;

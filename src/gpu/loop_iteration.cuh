@@ -69,7 +69,9 @@ struct loop_view {
   unsigned long long* depth_popped;  // [depth]: parents popped (tree_estimate.hpp), cumulative
   unsigned long long* depth_kept;    // [depth]: their children pushed, cumulative
   const double* weights;             // (n - d)! / n!
+  const std::uint32_t* child_cap;    // children an iteration may bound (<= max_children; the host adapts it)
   std::size_t capacity;              // stack nodes
+  std::size_t reserve;               // stack nodes kept for one-parent iterations (pool_limit)
   std::uint32_t max_parents;
   std::uint32_t max_children;
   std::uint32_t pad_key;  // above every child_key, below 2^key_bits
@@ -102,14 +104,28 @@ struct survivor_pred {
   __device__ bool operator()(std::uint32_t i) const { return i < *live && bounds[i] < *ub; }
 };
 
+// The most children (incl[p]) that pool slot p's parents may have: the child cap and, so that
+// the stack never overflows, the stack's room (a parent keeps at most 1 / dirs of its children):
+// slot 0 may use the whole room, the others leave `reserve` nodes free, enough for one-parent
+// iterations to dive to the leaves from any node. Non-increasing in p: the popped slots are a
+// prefix.
+template <class Job>
+__device__ __forceinline__ std::uint64_t pool_limit(const loop_view<Job>& v, std::uint32_t top, std::uint32_t p) {
+  const std::uint64_t room = v.capacity > top ? v.capacity - top : 0;
+  const std::uint64_t usable = p == 0 ? room : (room > v.reserve ? room - v.reserve : 0);
+  const std::uint64_t by_room = usable * static_cast<std::uint64_t>(v.dirs);
+  const std::uint64_t cap = *v.child_cap;
+  return by_room < cap ? by_room : cap;
+}
+
 // Number of nodes this iteration pops: all of [0, min(top, max_parents)) whose children fit.
 template <class Job>
 __device__ __forceinline__ std::uint32_t popped(const loop_view<Job>& v) {
   const std::uint32_t top = v.state->top;
-  std::uint32_t lo = 0, hi = top < v.max_parents ? top : v.max_parents;  // incl[lo-1] <= max_children
+  std::uint32_t lo = 0, hi = top < v.max_parents ? top : v.max_parents;  // incl[lo-1] fits pool_limit
   while (lo < hi) {
     const std::uint32_t mid = (lo + hi + 1) / 2;
-    if (v.incl[mid - 1] <= v.max_children)
+    if (v.incl[mid - 1] <= pool_limit(v, top, mid - 1))
       lo = mid;
     else
       hi = mid - 1;
@@ -141,8 +157,8 @@ __global__ void gather_kernel(loop_view<Job> v) {
   const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t top = v.state->top;
   const std::uint32_t lim = top < v.max_parents ? top : v.max_parents;
-  const bool mine = p < lim && v.incl[p] <= v.max_children;
-  if (mine && (p + 1 == lim || v.incl[p + 1] > v.max_children)) {
+  const bool mine = p < lim && v.incl[p] <= pool_limit(v, top, p);
+  if (mine && (p + 1 == lim || v.incl[p + 1] > pool_limit(v, top, p + 1))) {
     v.state->parents = p + 1;
     v.state->children = v.incl[p];
   }
@@ -301,7 +317,7 @@ __global__ void push_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
   const std::uint32_t base = v.state->top - P;
   const std::uint32_t total = v.kept_incl[v.max_parents - 1];
-  if (static_cast<std::size_t>(base) + total > v.capacity) {
+  if (static_cast<std::size_t>(base) + total > v.capacity) {  // never: pool_limit keeps room (a bug)
     v.state->overflow = 1;
     return;
   }

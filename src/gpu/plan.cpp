@@ -111,6 +111,10 @@ plan make_plan(const gpu_policy& policy, const plan_request& request, const solv
     throw input_error("--checkpoint and --resume need the device loop (--gpu-loop device); the host loop" +
                       std::string(request.loop == loop_choice::host ? "" : ", chosen by a host-loop option,") +
                       " cannot save its state");
+  if (!device_loop && policy.memory_cap)
+    throw input_error("--gpu-memory caps the device loop's memory: the host loop (--gpu-loop host" +
+                      std::string(request.loop == loop_choice::host ? "" : ", chosen by a host-loop option") +
+                      ") does not take it");
   if (request.devices.given()) {
     p.policy.devices = resolve_devices(request.devices, device_count());
     if (p.policy.devices.size() > 64) throw input_error("--devices: at most 64 engines");

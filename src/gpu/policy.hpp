@@ -106,8 +106,31 @@ struct loop_tuning {
   double batch_grow_s = 0.002;
   double batch_shrink_s = 0.010;
   int max_batch = 1024;
-  // Share of a device's free memory the node stacks take (split among the engines on it).
+  // Share of a device's free memory the node stacks may grow to (split among the engines on it)
+  // when --gpu-memory does not cap it.
   double stack_memory_share = 0.5;
+  // The stack's first size: what this many full pools can push (plus the reserve for
+  // one-parent iterations), at least initial_stack_nodes; it doubles on demand up to the cap.
+  int initial_stack_pools = 2;
+  std::size_t initial_stack_nodes = std::size_t{1} << 16;
+  // A batch of iterations runs only where the stack has room for all it could push (the order of
+  // search is then the unbounded stack's); the stack grows for that by this much at most beyond
+  // its nodes, and longer batches are cut to the room.
+  std::size_t batch_room_bytes = std::size_t{512} << 20;
+  // The stack's most nodes (0: none but the memory's; tests force growth and spills with it).
+  std::size_t max_stack_nodes = 0;
+  // Share of the host's physical memory the engines may spill their stacks' bottom nodes to when
+  // the device's stacks are at their cap (split among the engines); past it the pools shrink to
+  // what fits (the order of search changes).
+  double host_spill_share = 0.25;
+  // Bytes moved to or from the host at a time (a stop is honoured between two pieces; 1 GiB
+  // pieces ended 500x20 searches 0.8 s past --time-limit 30, pageable copies into new pages).
+  std::size_t spill_chunk_bytes = std::size_t{128} << 20;
+  // One iteration longer than this (a batch of one): the pool's child cap is cut in proportion,
+  // so that the host syncs (limits, incumbents) at least every few tenths of a second; it grows
+  // back below a quarter of it. Changes the order of search only where an iteration takes this
+  // long (500x20 at the default pool).
+  double iteration_max_s = 0.1;
   // The per-parent passes (count, scans, gather, decide) run over pool / (parents_share x
   // directions) parent slots whatever the pool holds: a quarter of the most parents a pool could
   // take keeps them short; a pool of deep parents is then cut at that many.
@@ -154,6 +177,7 @@ struct gpu_policy {
   std::vector<int> devices;                   // --devices: one loop engine per entry (device loop); empty = {device}
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
+  std::size_t memory_cap = 0;                 // --gpu-memory: bytes a device-loop engine may take; 0 = auto
   host_tuning host;                           // the host loop's tuner (not on the CLI)
   loop_tuning loop;                           // the device loop's tuning numbers (not on the CLI)
 };

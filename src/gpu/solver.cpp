@@ -12,7 +12,9 @@
 #include "gpu/host_bounder.hpp"
 #include "gpu/host_workers.hpp"
 #include "gpu/node_store.hpp"
+#include "problem/makespan.hpp"
 #include "search/expander.hpp"
+#include "search/incumbent_feed.hpp"
 
 namespace pfsp::gpu {
 namespace {
@@ -193,6 +195,7 @@ class host_loop {
       if (bd_.slots() == 2) s ^= 1;
       if (stop == solve_status::optimal) {
         const std::uint64_t branched = total_branched();
+        take_feed();
         stop = ctl_.check(branched);
         ctl_.maybe_report({0, branched, best_.value(), store_.size(), total_explored()});
       }
@@ -377,8 +380,28 @@ class host_loop {
     }
   }
 
+  // The feed's incumbent (solve_options::feed: e.g. iterated greedy on the CPU cores), when
+  // better: re-evaluated, then the workers prune at it from the next pool on.
+  void take_feed() {
+    if (!opt_.feed || opt_.feed->best_value() >= best_.value()) return;
+    const std::vector<int> sched = opt_.feed->best_schedule();
+    const auto inst = data_.view().inst;
+    if (static_cast<int>(sched.size()) != n_) return;
+    std::vector<int> scratch(static_cast<std::size_t>(inst.m));
+    const int cmax = makespan(inst, sched.data(), scratch.data());
+    if (best_.offer(cmax, sched.data(), n_)) ++feed_improvements_;
+  }
+
+  // An improving leaf of the last pool to the feed, as a seed.
+  void seed_feed(int before) {
+    if (!opt_.feed) return;
+    const auto [value, schedule] = best_.snapshot();
+    if (value < before && !schedule.empty()) opt_.feed->offer_seed(schedule, value);
+  }
+
   // Waits for slot s's pool and branches its parents on the host workers.
   void process(int s) {
+    const int best_before = best_.value();
     slot_state& ss = slots_[static_cast<std::size_t>(s)];
     auto t0 = steady::now();
     const int* bounds = bd_.wait(s);
@@ -393,6 +416,7 @@ class host_loop {
       stats_[static_cast<std::size_t>(w)] += st;
     });
     ht_.prune += since(t0);
+    seed_feed(best_before);
     ss.inflight = false;
     const std::size_t kids = bd_.children(s);
     ++pools_;
@@ -425,6 +449,9 @@ class host_loop {
             << " selection, " << T_ << (T_ == 1 ? " host thread)" : " host threads)");
     r.backend = backend.str();
     r.notes.push_back(tuner_.note());
+    if (opt_.feed)
+      r.notes.push_back("incumbent improved " + std::to_string(feed_improvements_) +
+                        " times by the incumbent feed (the CPU cores' iterated greedy)");
     r.notes.push_back(
         std::to_string(pools_) + " pools, " + std::to_string(children_total_) + " children bounded on the GPU, " +
         fixed(pools_ ? static_cast<double>(children_total_) / static_cast<double>(pools_) : 0.0, 0) + " per pool");
@@ -448,6 +475,7 @@ class host_loop {
   const solve_options& opt_;
   run_control ctl_;
   const int n_;
+  int feed_improvements_ = 0;
   incumbent best_;
   const int threshold_;
   const gpu_policy policy_;

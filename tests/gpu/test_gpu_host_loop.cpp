@@ -3,7 +3,11 @@
 // so it runs wherever pfsp_gpu builds.
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <mutex>
+
 #include "gpu/solver.hpp"
+#include "search/incumbent_feed.hpp"
 #include "gpu_test_support.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
@@ -75,6 +79,72 @@ TEST(GpuHostLoop, WithTheOptimumAsUbExploresTheCpuTree) {
       expect_same_tree(r, cpu, std::string(to_string(kind)) + " " + std::string(to_string(rule)));
       EXPECT_NEAR(r.stats.explored, cpu.stats.explored, 1e-9);
     }
+}
+
+// An incumbent feed for the tests: it holds one schedule (whose claimed makespan may lie) and
+// records the seeds it is offered.
+class test_feed final : public incumbent_feed {
+ public:
+  test_feed(std::vector<int> schedule, int claimed) : schedule_(std::move(schedule)), claimed_(claimed) {}
+  void offer_seed(const std::vector<int>& schedule, int makespan) override {
+    std::lock_guard l(mu_);
+    seeds_.emplace_back(schedule, makespan);
+  }
+  int best_value() const override { return claimed_; }
+  std::vector<int> best_schedule() const override { return schedule_; }
+  std::vector<std::pair<std::vector<int>, int>> seeds() const {
+    std::lock_guard l(mu_);
+    return seeds_;
+  }
+
+ private:
+  std::vector<int> schedule_;
+  int claimed_;
+  mutable std::mutex mu_;
+  std::vector<std::pair<std::vector<int>, int>> seeds_;
+};
+
+bool has_note(const solve_result& r, const std::string& part) {
+  for (const std::string& n : r.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+
+// The host loop takes a better incumbent from solve_options::feed, re-evaluated (a feed that
+// claims less than its schedule's makespan cannot lower the bound), and offers its improving
+// leaves to the feed as seeds (each seed's makespan is its schedule's).
+TEST(GpuHostLoop, TakesAndSeedsTheIncumbentFeed) {
+  const instance inst = random_instance(8, 4, 51, 1, 20);
+  const int optimum = brute_force_optimum(inst);
+  const bound_data data(inst);
+  gpu::gpu_policy p;
+  p.pool_size = 64;
+  p.threads_per_block = 32;
+  solve_options opt;
+  std::vector<int> identity(static_cast<std::size_t>(inst.n));
+  for (int j = 0; j < inst.n; ++j) identity[static_cast<std::size_t>(j)] = j;
+  const int identity_cmax = naive_makespan(inst, identity);
+  {
+    test_feed feed(identity, identity_cmax - 1000);  // claims far less than the truth
+    opt.feed = &feed;
+    const solve_result r = gpu::solve_emulated(data, opt, p, incumbent());
+    ASSERT_EQ(r.status, solve_status::optimal);
+    EXPECT_EQ(r.makespan, optimum);
+    EXPECT_EQ(r.lower_bound, optimum);
+    EXPECT_EQ(naive_makespan(inst, r.schedule), optimum);
+    EXPECT_TRUE(has_note(r, "improved 1 times by the incumbent feed"));
+    for (const auto& [schedule, cmax] : feed.seeds()) EXPECT_EQ(naive_makespan(inst, schedule), cmax);
+  }
+  {
+    test_feed feed({}, INT_MAX);  // nothing to give: every improving leaf is a seed
+    opt.feed = &feed;
+    const solve_result r = gpu::solve_emulated(data, opt, p, incumbent());
+    ASSERT_EQ(r.makespan, optimum);
+    const auto seeds = feed.seeds();
+    ASSERT_FALSE(seeds.empty());
+    EXPECT_EQ(seeds.back().second, optimum);
+    for (const auto& [schedule, cmax] : seeds) EXPECT_EQ(naive_makespan(inst, schedule), cmax);
+  }
 }
 
 TEST(GpuHostLoop, NodeLimitAndInterrupt) {

@@ -103,6 +103,21 @@ TEST(GpuPlan, CheckpointsNeedTheDeviceLoop) {
             "host-loop option, cannot save its state");
 }
 
+TEST(GpuPlan, GpuMemoryCapsTheDeviceLoopOnly) {
+  solve_options opt;
+  gpu::gpu_policy p;
+  p.memory_cap = std::size_t{512} << 20;
+  gpu::plan_request r;
+  r.loop = loop_choice::host;
+  EXPECT_EQ(refusal([&] { gpu::make_plan(p, r, opt, 20); }),
+            "--gpu-memory caps the device loop's memory: the host loop (--gpu-loop host) does not take it");
+  r.loop = loop_choice::automatic;
+  r.host_loop_options = true;
+  EXPECT_EQ(refusal([&] { gpu::make_plan(p, r, opt, 20); }),
+            "--gpu-memory caps the device loop's memory: the host loop (--gpu-loop host, chosen by a host-loop "
+            "option) does not take it");
+}
+
 TEST(GpuPlan, TheDeviceLoopSearchesDepthFirst) {
   solve_options opt;
   gpu::gpu_policy p;
@@ -130,6 +145,11 @@ TEST(GpuPlan, DefaultTuningIsTheMeasuredOne) {
   EXPECT_EQ(p.loop.batch_shrink_s, 0.010);
   EXPECT_EQ(p.loop.max_batch, 1024);
   EXPECT_EQ(p.loop.stack_memory_share, 0.5);
+  EXPECT_EQ(p.loop.host_spill_share, 0.25);
+  EXPECT_EQ(p.loop.iteration_max_s, 0.1);
+  EXPECT_EQ(p.loop.batch_room_bytes, std::size_t{512} << 20);
+  EXPECT_EQ(p.loop.max_stack_nodes, 0u);
+  EXPECT_EQ(p.memory_cap, 0u);
   EXPECT_EQ(p.host.pools[0], gpu::kMinPoolSize);
   EXPECT_EQ(p.host.pools[3], gpu::kMaxPoolSize);
 }

@@ -1,0 +1,148 @@
+// The device loop's open nodes on the host: node_batch, a copy of stack nodes in the stack's
+// layout (bottom first), and node_spill, the nodes an engine moved from the bottom of its device
+// stack to host memory when the device had no room (docs/gpu_backend.md, "Stack memory"). The
+// spilled nodes are the shallowest: in depth-first order they come after every node still on
+// the device, so the coordinator brings them back under the device's nodes before its stack runs
+// low, and the search pops the nodes in the same order as with an unbounded device stack.
+// Plain C++ (tested on the host: tests/test_node_spill.cpp).
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <numeric>
+#include <vector>
+
+#include "gpu/pool_layout.hpp"  // limit1_of, limit2_of
+
+namespace pfsp::gpu::device_loop {
+
+// Host copies of nodes in the stack's layout (bottom first): n jobs a permutation.
+template <class Job>
+struct node_batch {
+  std::vector<Job> perms;
+  std::vector<std::uint32_t> limits;
+  std::vector<int> lbs;
+  std::vector<float> w;  // tree weights
+  std::size_t size() const { return limits.size(); }
+  bool empty() const { return limits.empty(); }
+  double weight() const { return std::accumulate(w.begin(), w.end(), 0.0); }
+  int min_lb() const { return lbs.empty() ? INT_MAX : *std::min_element(lbs.begin(), lbs.end()); }
+  void clear() {
+    perms.clear();
+    limits.clear();
+    lbs.clear();
+    w.clear();
+  }
+  // Appends o's nodes above these (n jobs a permutation).
+  void append(const node_batch& o) {
+    perms.insert(perms.end(), o.perms.begin(), o.perms.end());
+    limits.insert(limits.end(), o.limits.begin(), o.limits.end());
+    lbs.insert(lbs.end(), o.lbs.begin(), o.lbs.end());
+    w.insert(w.end(), o.w.begin(), o.w.end());
+  }
+  // Removes the k topmost nodes and returns them (bottom first); n jobs a permutation.
+  node_batch cut_top(std::size_t k, int n) {
+    k = std::min(k, size());
+    const std::size_t from = size() - k, nn = static_cast<std::size_t>(n);
+    node_batch top;
+    top.perms.assign(perms.begin() + static_cast<std::ptrdiff_t>(from * nn), perms.end());
+    top.limits.assign(limits.begin() + static_cast<std::ptrdiff_t>(from), limits.end());
+    top.lbs.assign(lbs.begin() + static_cast<std::ptrdiff_t>(from), lbs.end());
+    top.w.assign(w.begin() + static_cast<std::ptrdiff_t>(from), w.end());
+    perms.resize(from * nn);
+    limits.resize(from);
+    lbs.resize(from);
+    w.resize(from);
+    return top;
+  }
+};
+
+// A stack of node batches in host memory, the lowest first: push() puts a batch above every
+// earlier one, take_top() takes from the topmost, take_bottom() gives away the lowest.
+template <class Job>
+class node_spill {
+ public:
+  explicit node_spill(int n) : n_(n) {}
+
+  std::size_t size() const { return nodes_; }
+  bool empty() const { return nodes_ == 0; }
+  std::size_t bytes() const { return nodes_ * node_bytes(); }
+  std::size_t node_bytes() const {
+    return static_cast<std::size_t>(n_) * sizeof(Job) + sizeof(std::uint32_t) + sizeof(int) + sizeof(float);
+  }
+
+  void push(node_batch<Job>&& b) {
+    if (b.empty()) return;
+    nodes_ += b.size();
+    chunks_.push_back(summarise(std::move(b)));
+  }
+
+  // The (at most) k topmost nodes, bottom first: from the topmost batch only.
+  node_batch<Job> take_top(std::size_t k) {
+    if (chunks_.empty() || k == 0) return {};
+    chunk& c = chunks_.back();
+    if (k >= c.b.size()) {
+      node_batch<Job> all = std::move(c.b);
+      chunks_.pop_back();
+      nodes_ -= all.size();
+      return all;
+    }
+    node_batch<Job> top = c.b.cut_top(k, n_);
+    c = summarise(std::move(c.b));
+    nodes_ -= top.size();
+    return top;
+  }
+
+  // The lowest batch (the shallowest nodes: the largest subtrees), for an idle engine.
+  node_batch<Job> take_bottom() {
+    if (chunks_.empty()) return {};
+    node_batch<Job> b = std::move(chunks_.front().b);
+    chunks_.pop_front();
+    nodes_ -= b.size();
+    return b;
+  }
+
+  int min_lb() const {
+    int m = INT_MAX;
+    for (const chunk& c : chunks_) m = std::min(m, c.min_lb);
+    return m;
+  }
+  double weight() const {
+    double w = 0;
+    for (const chunk& c : chunks_) w += c.weight;
+    return w;
+  }
+  // Adds the spilled nodes' counts per depth into open (sized n + 1).
+  template <class Count>
+  void add_depths(std::vector<Count>& open) const {
+    for (const chunk& c : chunks_)
+      for (std::uint32_t lim : c.b.limits) ++open[static_cast<std::size_t>(limit1_of(lim) + 1 + n_ - limit2_of(lim))];
+  }
+  // Every spilled node appended to out, the lowest first.
+  void append_to(node_batch<Job>& out) const {
+    for (const chunk& c : chunks_) out.append(c.b);
+  }
+
+ private:
+  struct chunk {
+    node_batch<Job> b;
+    int min_lb = INT_MAX;
+    double weight = 0;
+  };
+  static chunk summarise(node_batch<Job>&& b) {
+    chunk c;
+    c.min_lb = b.min_lb();
+    c.weight = b.weight();
+    c.b = std::move(b);
+    return c;
+  }
+
+  int n_;
+  std::size_t nodes_ = 0;
+  std::deque<chunk> chunks_;
+};
+
+}  // namespace pfsp::gpu::device_loop

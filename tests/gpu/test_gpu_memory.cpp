@@ -1,0 +1,136 @@
+// The device loop's memory (docs/gpu_backend.md, "Stack memory"): its node stack starts small
+// and grows on demand; at its cap the bottom nodes spill to host memory and come back before
+// the search needs them, so the tree is the unbounded stack's; without room to spill, the pools
+// shrink to what fits and the search still proves the optimum. --gpu-memory caps an engine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "base/error.hpp"
+#include "gpu/resident.hpp"
+#include "gpu_test_support.hpp"
+#include "problem/taillard.hpp"
+#include "support.hpp"
+
+namespace pfsp::test {
+namespace {
+
+bool has_note(const solve_result& r, const std::string& part) {
+  return std::any_of(r.notes.begin(), r.notes.end(),
+                     [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
+// "N open nodes at most" in the device loop's memory note.
+std::size_t peak_open(const solve_result& r) {
+  for (const std::string& n : r.notes) {
+    const std::size_t at = n.find(" open nodes at most");
+    if (at == std::string::npos) continue;
+    std::size_t from = at;
+    while (from > 0 && std::isdigit(static_cast<unsigned char>(n[from - 1]))) --from;
+    return std::stoull(n.substr(from, at - from));
+  }
+  return 0;
+}
+
+solve_result run(const instance& inst, const gpu::gpu_policy& p, int extra) {
+  solve_options opt;
+  opt.bound = bound_kind::lb1_lb2;
+  opt.time_limit = 60;  // a failure, not a hang
+  return gpu::solve_resident(bound_data(inst), opt, p, incumbent(inst.known->ub + extra, {}));
+}
+
+// ta017 from the optimum + 40 with pools of 4096 children (2048 nodes pushed an iteration at
+// most, 512 parents popped; 20 jobs: 231 nodes kept for one-parent iterations).
+constexpr int kExtra = 40;
+gpu::gpu_policy pools_4096() {
+  gpu::gpu_policy p;
+  p.pool_size = 4096;
+  return p;
+}
+
+// A stack capped so that the reference search's most open nodes (`peak`) cannot stay on it:
+// half of them, plus the room of one iteration and the reserve; started at one pool's room.
+gpu::gpu_policy capped(std::size_t peak) {
+  gpu::gpu_policy p = pools_4096();
+  p.loop.initial_stack_pools = 1;
+  p.loop.initial_stack_nodes = 0;
+  p.loop.max_stack_nodes = peak / 2 + 2048 + 231;
+  return p;
+}
+
+// The capped stack grows, spills its bottom to the host and refills (in pieces), and the search
+// branches the same tree as with the stack it wants.
+TEST(GpuMemory, SpillingToTheHostKeepsTheTree) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  const solve_result a = run(inst, pools_4096(), kExtra);
+  ASSERT_EQ(a.status, solve_status::optimal);
+  const std::size_t peak = peak_open(a);
+  ASSERT_GT(peak, 0u);
+  gpu::gpu_policy p = capped(peak);
+  p.loop.spill_chunk_bytes = 64 << 10;  // 1638 nodes a piece: spills and refills in several
+  const solve_result b = run(inst, p, kExtra);
+  ASSERT_EQ(b.status, solve_status::optimal);
+  EXPECT_EQ(b.makespan, inst.known->ub);
+  EXPECT_EQ(naive_makespan(inst, b.schedule), inst.known->ub);
+  expect_same_tree(a, b, "ta017 spilled");
+  EXPECT_TRUE(has_note(b, "spills of the stacks' bottom to host memory")) << "peak " << peak;
+  EXPECT_FALSE(has_note(b, "batches ran short of room")) << "peak " << peak;
+}
+
+// No host memory to spill to: the pools shrink to the stack's room (another order of search),
+// and the optimum is still proven.
+TEST(GpuMemory, PoolsShrinkWhenNothingCanSpill) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  const std::size_t peak = peak_open(run(inst, pools_4096(), kExtra));
+  gpu::gpu_policy p = capped(peak);
+  p.loop.host_spill_share = 0;
+  const solve_result r = run(inst, p, kExtra);
+  ASSERT_EQ(r.status, solve_status::optimal);
+  EXPECT_EQ(r.makespan, inst.known->ub);
+  EXPECT_EQ(r.lower_bound, inst.known->ub);
+  EXPECT_EQ(naive_makespan(inst, r.schedule), inst.known->ub);
+  EXPECT_NEAR(r.stats.explored, 1.0, 1e-9);
+  EXPECT_TRUE(has_note(r, "batches ran short of room")) << "peak " << peak;
+  EXPECT_FALSE(has_note(r, "spills of the stacks' bottom"));
+}
+
+// Two engines on one device with capped stacks: spilled nodes are donated to the idle engine
+// and the optimum is proven.
+TEST(GpuMemory, EnginesShareSpilledNodes) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  const std::size_t peak = peak_open(run(inst, pools_4096(), kExtra));
+  gpu::gpu_policy p = capped(peak);
+  p.loop.donate_min_nodes = 0;
+  p.devices = {0, 0};
+  const solve_result r = run(inst, p, kExtra);
+  ASSERT_EQ(r.status, solve_status::optimal);
+  EXPECT_EQ(r.makespan, inst.known->ub);
+  EXPECT_EQ(naive_makespan(inst, r.schedule), inst.known->ub);
+  EXPECT_NEAR(r.stats.explored, 1.0, 1e-9);
+}
+
+// --gpu-memory: a cap below the pool buffers is refused (exit code 2), a cap above them
+// proves the optimum with the default pool, and the stack starts at a few pools' room, not at
+// half the device (the note gives its largest size in MiB).
+TEST(GpuMemory, CapIsHonouredOrRefused) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta001");
+  gpu::gpu_policy p;
+  p.memory_cap = std::size_t{1} << 20;
+  EXPECT_THROW(run(inst, p, 1), input_error);
+  p.memory_cap = std::size_t{768} << 20;
+  const solve_result r = run(inst, p, 1);
+  ASSERT_EQ(r.status, solve_status::optimal);
+  EXPECT_EQ(r.lower_bound, inst.known->ub);
+  gpu::gpu_policy d;
+  const solve_result u = run(inst, d, 1);
+  expect_same_tree(r, u, "ta001 capped at 768 MiB");
+}
+
+}  // namespace
+}  // namespace pfsp::test
