@@ -111,14 +111,9 @@ void note_given_options(const CLI::App& app, solve_args& a) {
 const std::vector<unsupported_option>& mpi_unsupported_options() {
   static const std::vector<unsupported_option> v{
       {"--selection", "each chunk is solved depth-first"},
-      {"--improver-threads", "no improver threads run beside the ranks' searches"},
       {"--log", "pfsp-mpi writes no solver log"},
       {"--progress-interval", "pfsp-mpi writes no solver log"},
       {"--profile", "the ranks do not time their bounding"},
-      {"--checkpoint", "the distributed search cannot save its state"},
-      {"--checkpoint-format", "the distributed search cannot save its state"},
-      {"--checkpoint-interval", "the distributed search cannot save its state"},
-      {"--resume", "the distributed search cannot save its state"},
       {"--gpu-strategy", "the ranks' GPU solver is the device loop with its defaults"},
       {"--strategy-params", "the ranks' GPU solver is the device loop with its defaults"},
   };
@@ -147,6 +142,12 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->group("Distributed");
   app.add_option("--chunk-nodes", a.dist.chunk_nodes, "frontier nodes a chunk")
       ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+  app.add_option("--split-after", a.dist.split_after,
+                 "seconds a chunk runs before rank 0, its frontier empty and a worker waiting, asks for part of it "
+                 "back (-1 = never)")
+      ->check(CLI::Range(-1.0, 1e9))
       ->capture_default_str()
       ->group("Distributed");
 }

@@ -5,107 +5,20 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/error.hpp"
+#include "mpi/messages.hpp"
+#include "mpi/worker.hpp"
 
 namespace pfsp::dist {
 namespace {
 
-constexpr int kTagWork = 1;    // rank 0 -> worker: a chunk, or stop
-constexpr int kTagResult = 2;  // worker -> rank 0: the last chunk's result (or none), and a request
-
-using words = std::vector<std::int64_t>;
-
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw error(std::string("MPI call failed: ") + what);
-}
-
-void send(MPI_Comm comm, const words& w, int to, int tag) {
-  check(MPI_Send(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm), "MPI_Send");
-}
-
-words receive(MPI_Comm comm, int from, int tag, MPI_Status& st) {
-  check(MPI_Probe(from, tag, comm, &st), "MPI_Probe");
-  int count = 0;
-  check(MPI_Get_count(&st, MPI_INT64_T, &count), "MPI_Get_count");
-  words w(static_cast<std::size_t>(count));
-  check(MPI_Recv(w.data(), count, MPI_INT64_T, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-  return w;
-}
-
-std::int64_t bits_of(double v) {
-  std::int64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-double double_of(std::int64_t b) {
-  double v = 0;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
-// Work message: [1, ub, milliseconds left (-1: none), count, count x (limit1, limit2, lb, n jobs)]
-// or [0] (stop).
-words work_message(const std::vector<frontier_node>& nodes, int ub, double seconds_left, int n) {
-  words w{1, ub, seconds_left < 0 ? -1 : static_cast<std::int64_t>(seconds_left * 1000.0),
-          static_cast<std::int64_t>(nodes.size())};
-  for (const frontier_node& f : nodes) {
-    w.push_back(f.meta.limit1);
-    w.push_back(f.meta.limit2);
-    w.push_back(f.meta.lb);
-    for (int i = 0; i < n; ++i) w.push_back(f.perm[static_cast<std::size_t>(i)]);
-  }
-  return w;
-}
-
-// Result message: [has, status, makespan, lower bound, branched, bounds, pruned, leaves,
-// explored (bits), schedule length, schedule...]; has = 0 for the first request.
-words result_message(const solve_result* r) {
-  if (!r) return {0};
-  words w{1,
-          static_cast<std::int64_t>(r->status),
-          r->makespan,
-          r->lower_bound,
-          static_cast<std::int64_t>(r->stats.branched),
-          static_cast<std::int64_t>(r->stats.bounds),
-          static_cast<std::int64_t>(r->stats.pruned),
-          static_cast<std::int64_t>(r->stats.leaves),
-          bits_of(r->stats.explored),
-          static_cast<std::int64_t>(r->schedule.size())};
-  for (int j : r->schedule) w.push_back(j);
-  return w;
-}
-
-struct chunk_outcome {
-  bool complete = true;
-  int lower_bound = INT_MAX;  // of an incomplete chunk
-  solve_status status = solve_status::optimal;
-};
-
-// Adds a chunk's result to the totals; a better schedule goes to `best`.
-chunk_outcome merge(const words& w, int n, incumbent& best, solve_stats& total) {
-  chunk_outcome o;
-  if (w.empty() || w[0] == 0) return o;
-  if (w.size() < 10) throw error("distributed: a truncated result message");
-  o.status = static_cast<solve_status>(w[1]);
-  const int makespan = static_cast<int>(w[2]);
-  total.branched += static_cast<std::uint64_t>(w[4]);
-  total.bounds += static_cast<std::uint64_t>(w[5]);
-  total.pruned += static_cast<std::uint64_t>(w[6]);
-  total.leaves += static_cast<std::uint64_t>(w[7]);
-  total.explored += double_of(w[8]);
-  const auto len = static_cast<std::size_t>(w[9]);
-  if (len == static_cast<std::size_t>(n) && w.size() >= 10 + len) {
-    std::vector<int> schedule(w.begin() + 10, w.begin() + 10 + static_cast<std::ptrdiff_t>(len));
-    best.offer(makespan, schedule.data(), n);
-  }
-  o.complete = o.status == solve_status::optimal || o.status == solve_status::proven_bound;
-  if (!o.complete) o.lower_bound = static_cast<int>(w[3]);
-  return o;
-}
+using steady = std::chrono::steady_clock;
+double since(steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); }
 
 std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::size_t k) {
   std::vector<frontier_node> out;
@@ -116,141 +29,267 @@ std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::
   return out;
 }
 
-// Every rank's time (seconds solving chunks, seconds from entering solve_distributed to the last
-// chunk's answer, branched nodes) gathered on rank 0 (issue 11's idle share per worker).
-struct rank_time {
-  double busy = 0, life = 0, branched = 0;
-};
 std::vector<rank_time> gather_times(MPI_Comm comm, int rank, int size, const rank_time& mine) {
   std::vector<rank_time> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
   const double send[3] = {mine.busy, mine.life, mine.branched};
-  check(MPI_Gather(send, 3, MPI_DOUBLE, rank == 0 ? &all[0].busy : nullptr, 3, MPI_DOUBLE, 0, comm), "MPI_Gather");
+  check_mpi(MPI_Gather(send, 3, MPI_DOUBLE, rank == 0 ? &all[0].busy : nullptr, 3, MPI_DOUBLE, 0, comm), "MPI_Gather");
   return all;
 }
 
-}  // namespace
+// Rank 0: the frontier (built, or resumed), the chunks in flight, the incumbent, the counters,
+// the whole-run checkpoints; it serves the workers' messages (or, alone, solves the chunks).
+class coordinator {
+ public:
+  coordinator(MPI_Comm comm, int size, const bound_data& data, const solve_options& opt, const incumbent& start,
+              const chunk_solver& solve, const distributed_options& d)
+      : comm_(comm), size_(size), n_(data.view().inst.n), data_(data), opt_(opt), solve_(solve), d_(d), ctl_(opt),
+        best_(start), chunk_(std::max<std::size_t>(1, d.chunk_nodes)) {}
 
-solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
-                               const incumbent& start, const chunk_solver& solve_chunk, const distributed_options& d) {
-  int rank = 0, size = 1;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  const int n = inst.n;
-  const std::size_t chunk = std::max<std::size_t>(1, d.chunk_nodes);
+  solve_result run() {
+    start_frontier();
+    last_save_ = steady::now();
+    if (size_ == 1)
+      solve_alone();
+    else
+      serve_workers();
+    save();
+    const std::vector<rank_time> times = gather_times(comm_, 0, size_, rank_time{0, since(entered_), 0});
+    return result(times);
+  }
 
-  // A chunk solved here: the chunk's nodes as a resumed search, the time left as its limit.
-  auto solve_here = [&](const std::vector<frontier_node>& nodes, int ub, double seconds_left, int threshold) {
-    const search_state state = chunk_state(data, opt, threshold, nodes);
-    solve_options o = opt;
-    o.resume = &state;
-    o.initial_ub.reset();
-    o.node_limit = 0;
-    o.time_limit = seconds_left < 0 ? 0.0 : std::max(seconds_left, 1e-3);
-    o.on_progress = nullptr;
-    o.on_checkpoint = nullptr;
-    return solve_chunk(o, incumbent(ub, {}));
+ private:
+  struct flight {
+    std::int64_t id = 0;
+    std::vector<frontier_node> nodes;
+    steady::time_point since;
+    bool asked_back = false;
   };
 
-  using steady = std::chrono::steady_clock;
-  const auto entered = steady::now();
-  auto since = [](steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); };
-  if (rank != 0) {
-    // Worker: ask, solve, answer, until told to stop.
-    rank_time times;
-    solve_stats mine;
-    solve_result last;
-    bool have = false;
-    for (;;) {
-      send(comm, result_message(have ? &last : nullptr), 0, kTagResult);
-      MPI_Status st;
-      const words w = receive(comm, 0, kTagWork, st);
-      if (w.empty() || w[0] == 0) break;
-      const int ub = static_cast<int>(w[1]);
-      const double left = w[2] < 0 ? -1.0 : static_cast<double>(w[2]) / 1000.0;
-      const auto count = static_cast<std::size_t>(w[3]);
-      std::vector<frontier_node> nodes(count);
-      std::size_t at = 4;
-      for (frontier_node& f : nodes) {
-        f.meta = {static_cast<std::int32_t>(w[at]), static_cast<std::int32_t>(w[at + 1]),
-                  static_cast<std::int32_t>(w[at + 2])};
-        at += 3;
-        f.perm.resize(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i) f.perm[static_cast<std::size_t>(i)] = static_cast<job_t>(w[at++]);
-      }
-      // The threshold only matters as the pruning value here: ub carries the best known.
-      const auto t0 = steady::now();
-      last = solve_here(nodes, ub, left, ub);
-      times.busy += since(t0);
-      mine += last.stats;
-      have = true;
+  std::size_t workers() const { return static_cast<std::size_t>(size_ - 1); }
+
+  // From the root, or from opt.resume's open nodes (expanded further if fewer than the target).
+  void start_frontier() {
+    const std::size_t target = std::max<std::size_t>(1, workers()) * d_.frontier_per_worker;
+    if (!opt_.resume) {
+      threshold_ = initial_threshold(opt_, best_);
+      frontier_ = build_frontier(data_, opt_, threshold_, best_, target, total_);
+    } else {
+      threshold_ = opt_.resume->threshold;
+      total_ = opt_.resume->stats;
+      resumed_seconds_ = opt_.resume->stats.total_seconds;
+      frontier_ = frontier_of(*opt_.resume);
+      expand_frontier(data_, opt_, threshold_, best_, target, frontier_, total_);
     }
-    times.life = since(entered);
-    times.branched = static_cast<double>(mine.branched);
-    gather_times(comm, rank, size, times);
-    solve_result r;
-    r.stats = mine;
-    r.status = solve_status::optimal;
+    frontier_size_ = frontier_.size();
+  }
+
+  int ub() const { return std::min(threshold_, best_.value()); }
+  double seconds_left() const { return opt_.time_limit > 0 ? opt_.time_limit - ctl_.elapsed() : -1.0; }
+
+  // --- one rank: rank 0 solves the chunks itself ---
+  void solve_alone() {
+    while (!frontier_.empty() && check_stop()) {
+      const std::vector<frontier_node> nodes = take_chunk(frontier_, chunk_);
+      chunk_job job;
+      job.nodes = &nodes;
+      job.ub = ub();
+      job.seconds_left = seconds_left();
+      job.interrupt = opt_.interrupt;
+      job.feed = d_.improver;
+      if (d_.save) {
+        job.checkpoint_interval = d_.checkpoint_interval;
+        job.on_checkpoint = [&](const search_state& s) { save_with(nodes_of(s), s.stats); };
+      }
+      chunk_run run = run_chunk(data_, opt_, solve_, job);
+      absorb(run.result.stats, run.result.makespan, run.result.schedule, std::move(run.left));
+      if (!run.complete && stop_ == solve_status::optimal) stop_ = run.result.status;
+      ++chunks_;
+      if (since(last_save_) >= d_.checkpoint_interval) save();
+    }
+  }
+
+  // --- several ranks: serve the workers until each was told to stop ---
+  void serve_workers() {
+    while (stopped_ < workers()) {
+      if (!serve_one_message()) {
+        poll_improver();
+        check_stop();
+        ask_back_long_chunks();
+        if (d_.save && since(last_save_) >= d_.checkpoint_interval) save();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    }
+  }
+
+  bool serve_one_message() {
+    MPI_Status st;
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagFound, st)) {
+      const words w = receive_matched(comm_, st);
+      if (!w.empty()) offer(static_cast<int>(w[0]), std::vector<int>(w.begin() + 1, w.end()));
+      return true;
+    }
+    if (!waiting(comm_, MPI_ANY_SOURCE, kTagResult, st)) return false;
+    const int from = st.MPI_SOURCE;
+    on_result(from, decode_result(receive_matched(comm_, st), n_));
+    hand_out(from);
+    serve_parked();
+    return true;
+  }
+
+  void on_result(int from, result_msg r) {
+    const auto it = in_flight_.find(from);
+    const bool asked_back = it != in_flight_.end() && it->second.asked_back;
+    if (it != in_flight_.end()) in_flight_.erase(it);
+    if (!r.has) return;
+    const bool complete = r.status == solve_status::optimal || r.status == solve_status::proven_bound;
+    if (asked_back && !complete && !r.signalled && stop_ == solve_status::optimal) ++splits_;
+    // A chunk that stopped on its own (time limit, a signal on its rank) stops the run.
+    if (!complete && (!asked_back || r.signalled) && stop_ == solve_status::optimal) {
+      stop_ = r.signalled ? solve_status::interrupted : r.status;
+      stop_decided();
+    }
+    absorb(r.stats, r.makespan, r.schedule, std::move(r.left));
+  }
+
+  // A chunk's counters, schedule and unfinished nodes (back to the front of the frontier).
+  void absorb(const solve_stats& s, int makespan, const std::vector<int>& schedule, std::vector<frontier_node> left) {
+    total_ += s;
+    if (!schedule.empty()) offer(makespan, schedule);
+    for (auto it = left.rbegin(); it != left.rend(); ++it) frontier_.push_front(std::move(*it));
+  }
+
+  // A chunk, or wait (parked) while other chunks may give work back, or stop.
+  void hand_out(int w) {
+    if (stop_ == solve_status::optimal && !frontier_.empty()) {
+      flight f{next_id_++, take_chunk(frontier_, chunk_), steady::now(), false};
+      work_msg m;
+      m.stop = false;
+      m.chunk_id = f.id;
+      m.ub = ub();
+      m.seconds_left = seconds_left();
+      m.nodes = f.nodes;
+      send_words(comm_, encode(m, n_), w, kTagWork);
+      in_flight_[w] = std::move(f);
+      ++chunks_;
+    } else if (stop_ == solve_status::optimal && !in_flight_.empty() && d_.split_after >= 0) {
+      parked_.push_back(w);
+    } else {
+      send_words(comm_, encode(work_msg{}, n_), w, kTagWork);
+      ++stopped_;
+    }
+  }
+
+  void serve_parked() {
+    while (!parked_.empty() && (!frontier_.empty() || in_flight_.empty() || stop_ != solve_status::optimal)) {
+      const int w = parked_.front();
+      parked_.erase(parked_.begin());
+      hand_out(w);
+    }
+  }
+
+  // Splitting: while workers wait and the frontier is empty, the oldest chunks running for at
+  // least split_after seconds are asked back, one per waiting worker.
+  void ask_back_long_chunks() {
+    if (parked_.empty() || !frontier_.empty() || stop_ != solve_status::optimal) return;
+    std::size_t asked = 0;
+    for (const auto& [w, f] : in_flight_) asked += f.asked_back ? 1 : 0;
+    while (asked < parked_.size()) {
+      flight* oldest = nullptr;
+      int rank = -1;
+      for (auto& [w, f] : in_flight_)
+        if (!f.asked_back && since(f.since) >= d_.split_after && (!oldest || f.since < oldest->since)) {
+          oldest = &f;
+          rank = w;
+        }
+      if (!oldest) return;
+      oldest->asked_back = true;
+      send_words(comm_, words{kStopChunk, oldest->id}, rank, kTagControl);
+      ++asked;
+    }
+  }
+
+  // Limits and signals: returns whether the run goes on. A stop, once decided, is saved at once
+  // (a batch system's SIGKILL may follow its SIGTERM) and every chunk is asked back.
+  bool check_stop() {
+    if (stop_ == solve_status::optimal) {
+      stop_ = ctl_.check(total_.branched);
+      if (stop_ != solve_status::optimal) stop_decided();
+    }
+    return stop_ == solve_status::optimal;
+  }
+
+  void stop_decided() {
+    if (d_.save) save();
+    for (auto& [w, f] : in_flight_)
+      if (!f.asked_back) {
+        f.asked_back = true;
+        send_words(comm_, words{kStopChunk, f.id}, w, kTagControl);
+      }
+    serve_parked();
+  }
+
+  // A better schedule (from a result, a worker's chunk, or the improver) goes to every worker
+  // running a chunk, and to the improver as a seed.
+  void offer(int makespan, const std::vector<int>& schedule) {
+    if (static_cast<int>(schedule.size()) != n_ || makespan >= best_.value()) return;
+    best_.offer(makespan, schedule.data(), n_);
+    if (d_.improver) d_.improver->offer_seed(schedule, makespan);
+    words w{kIncumbent, makespan};
+    w.insert(w.end(), schedule.begin(), schedule.end());
+    for (const auto& [rank, f] : in_flight_) send_words(comm_, w, rank, kTagControl);
+    ++broadcasts_;
+  }
+
+  void poll_improver() {
+    if (d_.improver && d_.improver->best_value() < best_.value()) {
+      const std::vector<int> s = d_.improver->best_schedule();
+      offer(d_.improver->best_value(), s);
+    }
+  }
+
+  // --- whole-run checkpoints ---
+  void save() { save_with({}, solve_stats{}); }
+
+  // The run's state, plus (one rank) the running chunk's open nodes and counters.
+  void save_with(const std::vector<frontier_node>& running, const solve_stats& running_stats) {
+    last_save_ = steady::now();
+    if (!d_.save) return;
+    std::vector<const frontier_node*> open;
+    for (const frontier_node& f : running) open.push_back(&f);
+    for (const auto& [w, f] : in_flight_)
+      for (const frontier_node& x : f.nodes) open.push_back(&x);
+    for (const frontier_node& f : frontier_) open.push_back(&f);
+    solve_stats s = total_;
+    s += running_stats;
+    d_.save(run_state(data_, opt_, threshold_, best_, s, resumed_seconds_ + ctl_.elapsed(), open, "pfsp-mpi"));
+    ++saves_;
+  }
+
+  solve_result result(const std::vector<rank_time>& times) {
+    int open_min = INT_MAX;
+    for (const frontier_node& f : frontier_) open_min = std::min(open_min, f.meta.lb);
+    if (!frontier_.empty() && stop_ == solve_status::optimal) stop_ = solve_status::interrupted;
+    solve_result r = finish_result(stop_, best_, threshold_, open_min, total_, ctl_.elapsed());
+    r.backend = "mpi (" + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks") + ")";
+    r.notes.push_back(summary_note());
+    if (workers()) r.notes.push_back(times_note(times));
     return r;
   }
 
-  // Rank 0: the frontier, then chunks on request.
-  run_control ctl(opt);
-  incumbent best(start);
-  const int threshold = initial_threshold(opt, best);
-  solve_stats total;
-  const std::size_t workers = static_cast<std::size_t>(size - 1);
-  std::deque<frontier_node> frontier =
-      build_frontier(data, opt, threshold, best, std::max<std::size_t>(1, workers) * d.frontier_per_worker, total);
-  const std::size_t frontier_size = frontier.size();
-  int open_min = INT_MAX;
-  solve_status stop = solve_status::optimal;
-  std::size_t chunks = 0;
-  auto seconds_left = [&] { return opt.time_limit > 0 ? opt.time_limit - ctl.elapsed() : -1.0; };
-  auto keep_going = [&] {
-    if (stop == solve_status::optimal) stop = ctl.check(total.branched);
-    return stop == solve_status::optimal;
-  };
-  auto note_outcome = [&](const chunk_outcome& o) {
-    if (o.complete) return;
-    open_min = std::min(open_min, o.lower_bound);
-    if (stop == solve_status::optimal) stop = o.status;
-  };
-
-  if (workers == 0) {
-    while (!frontier.empty() && keep_going()) {
-      const std::vector<frontier_node> nodes = take_chunk(frontier, chunk);
-      const solve_result r = solve_here(nodes, std::min(threshold, best.value()), seconds_left(), threshold);
-      note_outcome(merge(result_message(&r), n, best, total));
-      ++chunks;
-    }
-  } else {
-    std::size_t stopped = 0;
-    while (stopped < workers) {
-      MPI_Status st;
-      const words w = receive(comm, MPI_ANY_SOURCE, kTagResult, st);
-      note_outcome(merge(w, n, best, total));
-      if (!frontier.empty() && keep_going()) {
-        const std::vector<frontier_node> nodes = take_chunk(frontier, chunk);
-        send(comm, work_message(nodes, std::min(threshold, best.value()), seconds_left(), n), st.MPI_SOURCE, kTagWork);
-        ++chunks;
-      } else {
-        send(comm, words{0}, st.MPI_SOURCE, kTagWork);
-        ++stopped;
-      }
-    }
+  std::string summary_note() const {
+    const std::size_t w = workers();
+    std::string s = "frontier of " + std::to_string(frontier_size_) + " nodes " +
+                    (opt_.resume ? "resumed" : "built") + " on rank 0, " + std::to_string(chunks_) +
+                    " chunks of up to " + std::to_string(chunk_) + " nodes solved by " +
+                    (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
+    s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
+    if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
+    return s;
   }
-  const double frontier_seconds_end = since(entered);
-  const std::vector<rank_time> times = gather_times(comm, rank, size, rank_time{0, frontier_seconds_end, 0});
-  for (const frontier_node& f : frontier) open_min = std::min(open_min, f.meta.lb);
-  if (!frontier.empty() && stop == solve_status::optimal) stop = solve_status::interrupted;
-  solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
-  r.backend = "mpi (" + std::to_string(size) + (size == 1 ? " rank" : " ranks") + ")";
-  r.notes.push_back("frontier of " + std::to_string(frontier_size) + " nodes built on rank 0, " +
-                    std::to_string(chunks) + " chunks of up to " + std::to_string(chunk) + " nodes solved by " +
-                    (workers ? std::to_string(workers) + " worker rank" + (workers == 1 ? "" : "s") : "rank 0"));
-  if (workers) {
+
+  std::string times_note(const std::vector<rank_time>& times) const {
     std::string line = "workers' time (busy solving chunks / idle waiting for rank 0 / life):";
-    for (int k = 1; k < size; ++k) {
+    for (int k = 1; k < size_; ++k) {
       const rank_time& t = times[static_cast<std::size_t>(k)];
       const double idle = std::max(0.0, t.life - t.busy);
       char buf[160];
@@ -258,8 +297,48 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
                     k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life);
       line += buf;
     }
-    r.notes.push_back(line);
+    return line;
   }
+
+  MPI_Comm comm_;
+  int size_;
+  int n_;
+  const bound_data& data_;
+  const solve_options& opt_;
+  const chunk_solver& solve_;
+  distributed_options d_;
+  run_control ctl_;
+  incumbent best_;
+  std::size_t chunk_;
+  steady::time_point entered_ = steady::now();
+  steady::time_point last_save_ = steady::now();
+  int threshold_ = INT_MAX;
+  solve_stats total_;
+  double resumed_seconds_ = 0;
+  std::deque<frontier_node> frontier_;
+  std::size_t frontier_size_ = 0;
+  std::map<int, flight> in_flight_;
+  std::vector<int> parked_;
+  std::size_t stopped_ = 0;
+  solve_status stop_ = solve_status::optimal;
+  std::int64_t next_id_ = 1;
+  std::size_t chunks_ = 0, splits_ = 0, broadcasts_ = 0, saves_ = 0;
+};
+
+}  // namespace
+
+solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
+                               const incumbent& start, const chunk_solver& solve_chunk, const distributed_options& d) {
+  (void)inst;
+  int rank = 0, size = 1;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
+  rank_time times;
+  solve_result r;
+  r.stats = run_worker(comm, data, opt, solve_chunk, times);
+  r.status = solve_status::optimal;
+  gather_times(comm, rank, size, times);
   return r;
 }
 

@@ -9,18 +9,34 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <functional>
 
 #include "mpi/frontier.hpp"
 #include "problem/instance.hpp"
+#include "search/incumbent_feed.hpp"
 
 namespace pfsp::dist {
 
 struct distributed_options {
   std::size_t frontier_per_worker = 64;  // frontier nodes to build per worker rank (at least 1 rank)
   std::size_t chunk_nodes = 4;           // frontier nodes a chunk
+  // Whole-run checkpoints (rank 0): `save` receives the run's state (run_state in frontier.hpp)
+  // every checkpoint_interval seconds, at once when a stop is decided (a signal on any rank, a
+  // limit), and at the end; null: none. The caller writes it atomically.
+  std::function<void(const search_state&)> save;
+  double checkpoint_interval = 60.0;
+  // Long chunks are split: when rank 0's frontier is empty and a worker waits, a chunk running
+  // for at least split_after seconds is asked back (its worker returns what it has left, which
+  // goes back to the frontier). Negative: never.
+  double split_after = 1.0;
+  // Rank 0: a source of schedules beside the search (heuristic/improver.hpp), polled by rank 0
+  // and broadcast like the ranks' own improvements; null: none.
+  incumbent_feed* improver = nullptr;
 };
 
-// Collective over `comm`. Rank 0 returns the whole search's result (status, schedule, proven
+// Collective over `comm`. opt.resume, if set, is a whole-run checkpoint (or any depth-first
+// search state) to continue from: its threshold, statistics and open nodes; `start` carries its
+// incumbent. Rank 0 returns the whole search's result (status, schedule, proven
 // bound, statistics summed over ranks, notes); the other ranks return their own statistics.
 // Limits: time and Ctrl-C stop handing out chunks, and each chunk runs with the time left; the
 // node limit is checked by rank 0 between chunks.

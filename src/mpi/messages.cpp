@@ -1,0 +1,142 @@
+#include "mpi/messages.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "base/error.hpp"
+
+namespace pfsp::dist {
+namespace {
+
+std::int64_t bits_of(double v) {
+  std::int64_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+double double_of(std::int64_t b) {
+  double v = 0;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+void put_nodes(words& w, const std::vector<frontier_node>& nodes, int n) {
+  w.push_back(static_cast<std::int64_t>(nodes.size()));
+  for (const frontier_node& f : nodes) {
+    w.push_back(f.meta.limit1);
+    w.push_back(f.meta.limit2);
+    w.push_back(f.meta.lb);
+    for (int i = 0; i < n; ++i) w.push_back(f.perm[static_cast<std::size_t>(i)]);
+  }
+}
+
+// Reads a node list at w[at]; throws on a truncated message.
+std::vector<frontier_node> get_nodes(const words& w, std::size_t& at, int n) {
+  if (at >= w.size()) throw error("pfsp-mpi: a truncated message (node count)");
+  const auto count = static_cast<std::size_t>(w[at++]);
+  if (w.size() - at < count * static_cast<std::size_t>(n + 3)) throw error("pfsp-mpi: a truncated message (nodes)");
+  std::vector<frontier_node> nodes(count);
+  for (frontier_node& f : nodes) {
+    f.meta = {static_cast<std::int32_t>(w[at]), static_cast<std::int32_t>(w[at + 1]),
+              static_cast<std::int32_t>(w[at + 2])};
+    at += 3;
+    f.perm.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) f.perm[static_cast<std::size_t>(i)] = static_cast<job_t>(w[at++]);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+void check_mpi(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw error(std::string("MPI call failed: ") + what);
+}
+
+void send_words(MPI_Comm comm, const words& w, int to, int tag) {
+  check_mpi(MPI_Send(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm), "MPI_Send");
+}
+
+words receive_matched(MPI_Comm comm, const MPI_Status& st) {
+  MPI_Status copy = st;
+  int count = 0;
+  check_mpi(MPI_Get_count(&copy, MPI_INT64_T, &count), "MPI_Get_count");
+  words w(static_cast<std::size_t>(count));
+  check_mpi(MPI_Recv(w.data(), count, MPI_INT64_T, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+  return w;
+}
+
+bool waiting(MPI_Comm comm, int from, int tag, MPI_Status& st) {
+  int flag = 0;
+  check_mpi(MPI_Iprobe(from, tag, comm, &flag, &st), "MPI_Iprobe");
+  return flag != 0;
+}
+
+words encode(const work_msg& m, int n) {
+  if (m.stop) return {0};
+  words w{1, m.chunk_id, m.ub, m.seconds_left < 0 ? -1 : static_cast<std::int64_t>(m.seconds_left * 1000.0)};
+  put_nodes(w, m.nodes, n);
+  return w;
+}
+
+work_msg decode_work(const words& w, int n) {
+  work_msg m;
+  if (w.empty() || w[0] == 0) return m;
+  if (w.size() < 5) throw error("pfsp-mpi: a truncated work message");
+  m.stop = false;
+  m.chunk_id = w[1];
+  m.ub = static_cast<int>(w[2]);
+  m.seconds_left = w[3] < 0 ? -1.0 : static_cast<double>(w[3]) / 1000.0;
+  std::size_t at = 4;
+  m.nodes = get_nodes(w, at, n);
+  return m;
+}
+
+words encode(const result_msg& m, int n) {
+  if (!m.has) return {0};
+  words w{1,
+          m.chunk_id,
+          static_cast<std::int64_t>(m.status),
+          m.makespan,
+          m.lower_bound,
+          static_cast<std::int64_t>(m.stats.branched),
+          static_cast<std::int64_t>(m.stats.bounds),
+          static_cast<std::int64_t>(m.stats.pruned),
+          static_cast<std::int64_t>(m.stats.leaves),
+          bits_of(m.stats.explored),
+          m.signalled ? 1 : 0,
+          static_cast<std::int64_t>(m.schedule.size())};
+  for (int j : m.schedule) w.push_back(j);
+  put_nodes(w, m.left, n);
+  return w;
+}
+
+result_msg decode_result(const words& w, int n) {
+  result_msg m;
+  if (w.empty() || w[0] == 0) return m;
+  if (w.size() < 13) throw error("pfsp-mpi: a truncated result message");
+  m.has = true;
+  m.chunk_id = w[1];
+  m.status = static_cast<solve_status>(w[2]);
+  m.makespan = static_cast<int>(w[3]);
+  m.lower_bound = static_cast<int>(w[4]);
+  m.stats.branched = static_cast<std::uint64_t>(w[5]);
+  m.stats.bounds = static_cast<std::uint64_t>(w[6]);
+  m.stats.pruned = static_cast<std::uint64_t>(w[7]);
+  m.stats.leaves = static_cast<std::uint64_t>(w[8]);
+  m.stats.explored = double_of(w[9]);
+  m.signalled = w[10] != 0;
+  const auto len = static_cast<std::size_t>(w[11]);
+  if (w.size() - 12 < len) throw error("pfsp-mpi: a truncated result message (schedule)");
+  m.schedule.assign(w.begin() + 12, w.begin() + 12 + static_cast<std::ptrdiff_t>(len));
+  std::size_t at = 12 + len;
+  m.left = get_nodes(w, at, n);
+  return m;
+}
+
+words encode_schedule(int makespan, const std::vector<int>& schedule) {
+  words w{makespan};
+  w.insert(w.end(), schedule.begin(), schedule.end());
+  return w;
+}
+
+}  // namespace pfsp::dist

@@ -1,0 +1,131 @@
+#include "mpi/worker.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "mpi/messages.hpp"
+#include "mpi/rank_feed.hpp"
+
+namespace pfsp::dist {
+namespace {
+
+using steady = std::chrono::steady_clock;
+constexpr auto kPoll = std::chrono::microseconds(500);
+
+class worker {
+ public:
+  worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve)
+      : comm_(comm), data_(data), opt_(opt), solve_(solve), n_(data.view().inst.n) {}
+
+  solve_stats run(rank_time& times) {
+    const auto entered = steady::now();
+    solve_stats mine;
+    result_msg last;  // has = false: the first request
+    for (;;) {
+      send_words(comm_, encode(last, n_), 0, kTagResult);
+      const work_msg w = wait_for_work();
+      if (w.stop) break;
+      const auto t0 = steady::now();
+      last = solve_chunk(w);
+      times.busy += std::chrono::duration<double>(steady::now() - t0).count();
+      mine += last.stats;
+    }
+    times.life = std::chrono::duration<double>(steady::now() - entered).count();
+    times.branched = static_cast<double>(mine.branched);
+    return mine;
+  }
+
+ private:
+  bool signalled() const { return opt_.interrupt && opt_.interrupt->load(); }
+
+  // Rank 0's answer; control messages that arrive meanwhile are served (a stale give-back is
+  // dropped, a better schedule kept for the next chunk's feed).
+  work_msg wait_for_work() {
+    MPI_Status st;
+    for (;;) {
+      if (waiting(comm_, 0, kTagWork, st)) return decode_work(receive_matched(comm_, st), n_);
+      serve_control(-1);
+      std::this_thread::sleep_for(kPoll);
+    }
+  }
+
+  void serve_control(std::int64_t running) {
+    MPI_Status st;
+    while (waiting(comm_, 0, kTagControl, st)) {
+      const words w = receive_matched(comm_, st);
+      if (w.size() >= 2 && w[0] == kStopChunk && w[1] == running) stop_.store(true);
+      if (w.size() >= 2 && w[0] == kIncumbent) feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 2, w.end()));
+    }
+  }
+
+  void send_found() {
+    if (auto f = feed_.take_found()) send_words(comm_, encode_schedule(f->first, f->second), 0, kTagFound);
+  }
+
+  // The listener: the only thread calling MPI while the chunk runs (MPI_THREAD_SERIALIZED).
+  void listen(std::int64_t chunk, const std::atomic<bool>& done) {
+    while (!done.load()) {
+      if (signalled()) stop_.store(true);
+      serve_control(chunk);
+      send_found();
+      std::this_thread::sleep_for(kPoll);
+    }
+  }
+
+  result_msg solve_chunk(const work_msg& w) {
+    stop_.store(signalled());
+    chunk_job job;
+    job.nodes = &w.nodes;
+    job.ub = std::min(w.ub, feed_.best_value());
+    job.seconds_left = w.seconds_left;
+    job.interrupt = &stop_;
+    job.feed = &feed_;
+    std::atomic<bool> done{false};
+    std::thread listener([&] { listen(w.chunk_id, done); });
+    chunk_run run;
+    try {
+      run = run_chunk(data_, opt_, solve_, job);
+    } catch (...) {
+      done.store(true);
+      listener.join();
+      throw;
+    }
+    done.store(true);
+    listener.join();
+    send_found();
+    return result_of(w, run);
+  }
+
+  result_msg result_of(const work_msg& w, chunk_run& run) const {
+    result_msg r;
+    r.has = true;
+    r.chunk_id = w.chunk_id;
+    r.status = run.result.status;
+    r.makespan = run.result.makespan;
+    r.lower_bound = run.result.lower_bound;
+    r.stats = run.result.stats;
+    r.signalled = signalled();
+    if (!run.result.schedule.empty() && run.result.makespan < w.ub) r.schedule = run.result.schedule;
+    r.left = std::move(run.left);
+    return r;
+  }
+
+  MPI_Comm comm_;
+  const bound_data& data_;
+  const solve_options& opt_;
+  const chunk_solver& solve_;
+  int n_;
+  std::atomic<bool> stop_{false};
+  rank_feed feed_;
+};
+
+}  // namespace
+
+solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
+                       rank_time& times) {
+  worker w(comm, data, opt, solve);
+  return w.run(times);
+}
+
+}  // namespace pfsp::dist
