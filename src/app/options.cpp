@@ -150,6 +150,12 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->check(CLI::Range(-1.0, 1e9))
       ->capture_default_str()
       ->group("Distributed");
+  app.add_option("--worker-timeout", a.dist.worker_timeout,
+                 "seconds without a heartbeat after which rank 0 gives a worker's chunk to the others (the run "
+                 "survives a lost rank under mpirun --enable-recovery; docs/decisions/011-lost-ranks.md)")
+      ->check(CLI::Range(2.0, 1e9))
+      ->capture_default_str()
+      ->group("Distributed");
 }
 
 void check_mpi_options(const CLI::App& app, mpi_args& a) {

@@ -34,6 +34,7 @@ struct distributed_args {
   long long chunk_nodes = 4;           // frontier nodes a chunk
   std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
   double split_after = 1.0;            // seconds before a running chunk may be asked back (-1: never)
+  double worker_timeout = 30.0;        // seconds without a heartbeat before a worker counts as lost
 };
 
 // pfsp-mpi's whole configuration: the search options of `pfsp solve` and the distributed ones.

@@ -29,12 +29,6 @@ std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::
   return out;
 }
 
-std::vector<rank_time> gather_times(MPI_Comm comm, int rank, int size, const rank_time& mine) {
-  std::vector<rank_time> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  const double send[3] = {mine.busy, mine.life, mine.branched};
-  check_mpi(MPI_Gather(send, 3, MPI_DOUBLE, rank == 0 ? &all[0].busy : nullptr, 3, MPI_DOUBLE, 0, comm), "MPI_Gather");
-  return all;
-}
 
 // Rank 0: the frontier (built, or resumed), the chunks in flight, the incumbent, the counters,
 // the whole-run checkpoints; it serves the workers' messages (or, alone, solves the chunks).
@@ -43,18 +37,19 @@ class coordinator {
   coordinator(MPI_Comm comm, int size, const bound_data& data, const solve_options& opt, const incumbent& start,
               const chunk_solver& solve, const distributed_options& d)
       : comm_(comm), size_(size), n_(data.view().inst.n), data_(data), opt_(opt), solve_(solve), d_(d), ctl_(opt),
-        best_(start), chunk_(std::max<std::size_t>(1, d.chunk_nodes)) {}
+        best_(start), chunk_(std::max<std::size_t>(1, d.chunk_nodes)), heard_(static_cast<std::size_t>(size)),
+        stopped_flag_(static_cast<std::size_t>(size)), lost_flag_(static_cast<std::size_t>(size)) {}
 
   solve_result run() {
     start_frontier();
     last_save_ = steady::now();
+    std::fill(heard_.begin(), heard_.end(), steady::now());
     if (size_ == 1)
       solve_alone();
     else
       serve_workers();
     save();
-    const std::vector<rank_time> times = gather_times(comm_, 0, size_, rank_time{0, since(entered_), 0});
-    return result(times);
+    return result(receive_times());
   }
 
  private:
@@ -114,6 +109,7 @@ class coordinator {
       if (!serve_one_message()) {
         poll_improver();
         check_stop();
+        drop_silent_workers();
         ask_back_long_chunks();
         if (d_.save && since(last_save_) >= d_.checkpoint_interval) save();
         std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -123,13 +119,24 @@ class coordinator {
 
   bool serve_one_message() {
     MPI_Status st;
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagBeat, st)) {
+      receive_matched(comm_, st);
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
+      return true;
+    }
     if (waiting(comm_, MPI_ANY_SOURCE, kTagFound, st)) {
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
       const words w = receive_matched(comm_, st);
       if (!w.empty()) offer(static_cast<int>(w[0]), std::vector<int>(w.begin() + 1, w.end()));
       return true;
     }
     if (!waiting(comm_, MPI_ANY_SOURCE, kTagResult, st)) return false;
     const int from = st.MPI_SOURCE;
+    heard_[static_cast<std::size_t>(from)] = steady::now();
+    if (lost_flag_[static_cast<std::size_t>(from)]) {
+      receive_matched(comm_, st);  // dropped as lost: its chunk was given to others
+      return true;
+    }
     on_result(from, decode_result(receive_matched(comm_, st), n_));
     hand_out(from);
     serve_parked();
@@ -168,15 +175,62 @@ class coordinator {
       m.ub = ub();
       m.seconds_left = seconds_left();
       m.nodes = f.nodes;
-      send_words(comm_, encode(m, n_), w, kTagWork);
+      const bool sent = try_send_words(comm_, encode(m, n_), w, kTagWork);
       in_flight_[w] = std::move(f);
       ++chunks_;
+      if (!sent) drop(w);
     } else if (stop_ == solve_status::optimal && !in_flight_.empty() && d_.split_after >= 0) {
       parked_.push_back(w);
     } else {
-      send_words(comm_, encode(work_msg{}, n_), w, kTagWork);
+      try_send_words(comm_, encode(work_msg{}, n_), w, kTagWork);
+      stopped_flag_[static_cast<std::size_t>(w)] = true;
       ++stopped_;
     }
+  }
+
+  // Workers silent for worker_timeout seconds (no heartbeat, no message) are dropped.
+  void drop_silent_workers() {
+    for (int w = 1; w < size_; ++w) {
+      const auto k = static_cast<std::size_t>(w);
+      if (!stopped_flag_[k] && std::chrono::duration<double>(steady::now() - heard_[k]).count() > d_.worker_timeout)
+        drop(w);
+    }
+  }
+
+  // A lost worker: its chunk's nodes go back to the frontier (its counters for them never
+  // arrived, so nothing is counted twice); it is never written to again.
+  void drop(int w) {
+    const auto k = static_cast<std::size_t>(w);
+    if (stopped_flag_[k]) return;
+    stopped_flag_[k] = lost_flag_[k] = true;
+    ++stopped_;
+    ++lost_;
+    std::fprintf(stderr, "pfsp-mpi: warning: rank %d lost (silent for %.1f s); its chunk goes to the others\n", w,
+                 d_.worker_timeout);
+    parked_.erase(std::remove(parked_.begin(), parked_.end(), w), parked_.end());
+    const auto it = in_flight_.find(w);
+    if (it != in_flight_.end()) {
+      std::vector<frontier_node>& nodes = it->second.nodes;
+      for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) frontier_.push_front(std::move(*n));
+      in_flight_.erase(it);
+    }
+    serve_parked();
+  }
+
+  // Each live worker's times (sent after its stop); a worker lost after its stop is skipped.
+  std::vector<rank_time> receive_times() {
+    std::vector<rank_time> all(static_cast<std::size_t>(size_));
+    for (int w = 1; w < size_; ++w) {
+      if (lost_flag_[static_cast<std::size_t>(w)]) continue;
+      MPI_Status st;
+      const auto t0 = steady::now();
+      while (!waiting(comm_, w, kTagTimes, st) && since(t0) < d_.worker_timeout)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (since(t0) >= d_.worker_timeout) continue;
+      const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
+      if (v.size() == 3) all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2]};
+    }
+    return all;
   }
 
   void serve_parked() {
@@ -203,7 +257,7 @@ class coordinator {
         }
       if (!oldest) return;
       oldest->asked_back = true;
-      send_words(comm_, words{kStopChunk, oldest->id}, rank, kTagControl);
+      try_send_words(comm_, words{kStopChunk, oldest->id}, rank, kTagControl);
       ++asked;
     }
   }
@@ -223,7 +277,7 @@ class coordinator {
     for (auto& [w, f] : in_flight_)
       if (!f.asked_back) {
         f.asked_back = true;
-        send_words(comm_, words{kStopChunk, f.id}, w, kTagControl);
+        try_send_words(comm_, words{kStopChunk, f.id}, w, kTagControl);
       }
     serve_parked();
   }
@@ -236,7 +290,7 @@ class coordinator {
     if (d_.improver) d_.improver->offer_seed(schedule, makespan);
     words w{kIncumbent, makespan};
     w.insert(w.end(), schedule.begin(), schedule.end());
-    for (const auto& [rank, f] : in_flight_) send_words(comm_, w, rank, kTagControl);
+    for (const auto& [rank, f] : in_flight_) try_send_words(comm_, w, rank, kTagControl);
     ++broadcasts_;
   }
 
@@ -284,6 +338,7 @@ class coordinator {
                     (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
     s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
+    if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks solved by the others";
     return s;
   }
 
@@ -322,7 +377,9 @@ class coordinator {
   std::size_t stopped_ = 0;
   solve_status stop_ = solve_status::optimal;
   std::int64_t next_id_ = 1;
-  std::size_t chunks_ = 0, splits_ = 0, broadcasts_ = 0, saves_ = 0;
+  std::size_t chunks_ = 0, splits_ = 0, broadcasts_ = 0, saves_ = 0, lost_ = 0;
+  std::vector<steady::time_point> heard_;  // the last message from each worker
+  std::vector<bool> stopped_flag_, lost_flag_;
 };
 
 }  // namespace
@@ -334,11 +391,9 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
   check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
-  rank_time times;
   solve_result r;
-  r.stats = run_worker(comm, data, opt, solve_chunk, times);
+  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat);
   r.status = solve_status::optimal;
-  gather_times(comm, rank, size, times);
   return r;
 }
 

@@ -32,6 +32,12 @@ struct distributed_options {
   // Rank 0: a source of schedules beside the search (heuristic/improver.hpp), polled by rank 0
   // and broadcast like the ranks' own improvements; null: none.
   incumbent_feed* improver = nullptr;
+  // A lost worker (docs/decisions/011-lost-ranks.md): each worker sends a heartbeat every
+  // `heartbeat` seconds; one silent for worker_timeout seconds is dropped and its chunk goes back
+  // to the frontier (the run survives it where the MPI launcher lets the others live:
+  // `mpirun --enable-recovery`).
+  double heartbeat = 1.0;
+  double worker_timeout = 30.0;
 };
 
 // Collective over `comm`. opt.resume, if set, is a whole-run checkpoint (or any depth-first

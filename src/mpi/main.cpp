@@ -260,6 +260,7 @@ int run(int argc, char** argv, int rank) {
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
   d.split_after = m.dist.split_after;
+  d.worker_timeout = m.dist.worker_timeout;
   d.save = rank == 0 ? checkpoint_writer(a) : nullptr;
   d.checkpoint_interval = a.checkpoint_interval;
   std::unique_ptr<concurrent_improver> improver;
@@ -310,6 +311,8 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return pfsp::exit_internal;
   }
+  // Errors are returned, not fatal: rank 0 outlives a lost worker (its sends to it may fail).
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   int code = pfsp::exit_internal;

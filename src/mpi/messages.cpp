@@ -56,6 +56,10 @@ void send_words(MPI_Comm comm, const words& w, int to, int tag) {
   check_mpi(MPI_Send(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm), "MPI_Send");
 }
 
+bool try_send_words(MPI_Comm comm, const words& w, int to, int tag) {
+  return MPI_Send(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm) == MPI_SUCCESS;
+}
+
 words receive_matched(MPI_Comm comm, const MPI_Status& st) {
   MPI_Status copy = st;
   int count = 0;
@@ -137,6 +141,18 @@ words encode_schedule(int makespan, const std::vector<int>& schedule) {
   words w{makespan};
   w.insert(w.end(), schedule.begin(), schedule.end());
   return w;
+}
+
+words encode_doubles(const std::vector<double>& v) {
+  words w;
+  for (double x : v) w.push_back(bits_of(x));
+  return w;
+}
+
+std::vector<double> decode_doubles(const words& w) {
+  std::vector<double> v;
+  for (std::int64_t b : w) v.push_back(double_of(b));
+  return v;
 }
 
 }  // namespace pfsp::dist

@@ -23,6 +23,8 @@ constexpr int kTagWork = 1;
 constexpr int kTagResult = 2;
 constexpr int kTagControl = 3;
 constexpr int kTagFound = 4;
+constexpr int kTagBeat = 5;   // w -> 0: [] (alive), every heartbeat seconds, busy or waiting
+constexpr int kTagTimes = 6;  // w -> 0: [busy, life, branched] (double bits), after the stop
 constexpr std::int64_t kStopChunk = 1;
 constexpr std::int64_t kIncumbent = 2;
 
@@ -33,6 +35,8 @@ void check_mpi(int rc, const char* what);
 void send_words(MPI_Comm comm, const words& w, int to, int tag);
 // The pending message matched by `st` (from MPI_Probe or MPI_Iprobe).
 words receive_matched(MPI_Comm comm, const MPI_Status& st);
+// Sends where the peer may be gone (a lost worker): false instead of an exception.
+bool try_send_words(MPI_Comm comm, const words& w, int to, int tag);
 // Whether a message with `tag` from `from` (or MPI_ANY_SOURCE) is waiting; fills `st`.
 bool waiting(MPI_Comm comm, int from, int tag, MPI_Status& st);
 
@@ -62,5 +66,8 @@ result_msg decode_result(const words& w, int n);
 
 // [makespan, schedule...] (the found message; the control message prepends kIncumbent).
 words encode_schedule(int makespan, const std::vector<int>& schedule);
+
+words encode_doubles(const std::vector<double>& v);
+std::vector<double> decode_doubles(const words& w);
 
 }  // namespace pfsp::dist

@@ -15,10 +15,11 @@ constexpr auto kPoll = std::chrono::microseconds(500);
 
 class worker {
  public:
-  worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve)
-      : comm_(comm), data_(data), opt_(opt), solve_(solve), n_(data.view().inst.n) {}
+  worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve, double heartbeat)
+      : comm_(comm), data_(data), opt_(opt), solve_(solve), n_(data.view().inst.n), heartbeat_(heartbeat) {}
 
-  solve_stats run(rank_time& times) {
+  solve_stats run() {
+    rank_time times;
     const auto entered = steady::now();
     solve_stats mine;
     result_msg last;  // has = false: the first request
@@ -33,6 +34,7 @@ class worker {
     }
     times.life = std::chrono::duration<double>(steady::now() - entered).count();
     times.branched = static_cast<double>(mine.branched);
+    send_words(comm_, encode_doubles({times.busy, times.life, times.branched}), 0, kTagTimes);
     return mine;
   }
 
@@ -46,6 +48,7 @@ class worker {
     for (;;) {
       if (waiting(comm_, 0, kTagWork, st)) return decode_work(receive_matched(comm_, st), n_);
       serve_control(-1);
+      beat();
       std::this_thread::sleep_for(kPoll);
     }
   }
@@ -59,6 +62,12 @@ class worker {
     }
   }
 
+  void beat() {
+    if (std::chrono::duration<double>(steady::now() - last_beat_).count() < heartbeat_) return;
+    last_beat_ = steady::now();
+    send_words(comm_, words{}, 0, kTagBeat);
+  }
+
   void send_found() {
     if (auto f = feed_.take_found()) send_words(comm_, encode_schedule(f->first, f->second), 0, kTagFound);
   }
@@ -69,6 +78,7 @@ class worker {
       if (signalled()) stop_.store(true);
       serve_control(chunk);
       send_found();
+      beat();
       std::this_thread::sleep_for(kPoll);
     }
   }
@@ -116,6 +126,8 @@ class worker {
   const solve_options& opt_;
   const chunk_solver& solve_;
   int n_;
+  double heartbeat_;
+  steady::time_point last_beat_ = steady::now();
   std::atomic<bool> stop_{false};
   rank_feed feed_;
 };
@@ -123,9 +135,9 @@ class worker {
 }  // namespace
 
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       rank_time& times) {
-  worker w(comm, data, opt, solve);
-  return w.run(times);
+                       double heartbeat) {
+  worker w(comm, data, opt, solve, heartbeat);
+  return w.run();
 }
 
 }  // namespace pfsp::dist

@@ -15,8 +15,10 @@ struct rank_time {
   double busy = 0, life = 0, branched = 0;
 };
 
-// Runs until rank 0 says stop; returns this rank's statistics and fills `times`.
+// Runs until rank 0 says stop, sending rank 0 a heartbeat every `heartbeat` seconds (rank 0
+// gives the chunk of a silent worker to others); then sends its times. Returns this rank's
+// statistics.
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       rank_time& times);
+                       double heartbeat);
 
 }  // namespace pfsp::dist
