@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <sys/resource.h>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -19,6 +21,19 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 double since(steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); }
+
+double cpu_seconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  const auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::size_t k) {
   std::vector<frontier_node> out;
@@ -41,15 +56,21 @@ class coordinator {
         stopped_flag_(static_cast<std::size_t>(size)), lost_flag_(static_cast<std::size_t>(size)) {}
 
   solve_result run() {
+    const auto t0 = steady::now();
     start_frontier();
+    load_.frontier_seconds = since(t0);
+    load_.frontier_nodes = frontier_size_;
     last_save_ = steady::now();
     std::fill(heard_.begin(), heard_.end(), steady::now());
     if (size_ == 1)
       solve_alone();
     else
-      serve_workers();
+      serve_workers_measured();
     save();
-    return result(receive_times());
+    solve_result r = result(receive_times());
+    sends_.drain(1.0);
+    if (d_.stats) *d_.stats = load_;
+    return r;
   }
 
  private:
@@ -104,9 +125,43 @@ class coordinator {
   }
 
   // --- several ranks: serve the workers until each was told to stop ---
+  void serve_workers_measured() {
+    const auto t0 = steady::now();
+    const double cpu0 = cpu_seconds(RUSAGE_SELF), thread0 = cpu_seconds(RUSAGE_THREAD);
+    serve_workers();
+    load_.serve_seconds = since(t0);
+    load_.serve_cpu_seconds = cpu_seconds(RUSAGE_SELF) - cpu0;
+    load_.serve_thread_cpu_seconds = cpu_seconds(RUSAGE_THREAD) - thread0;
+  }
+
+  // Receives the message matched by `st`, counted in load_ by kind.
+  words receive(const MPI_Status& st) {
+    words w = receive_matched(comm_, st);
+    const std::uint64_t bytes = 8 * w.size();
+    load_.bytes_in += bytes;
+    load_.largest_in = std::max(load_.largest_in, bytes);
+    ++(st.MPI_TAG == kTagBeat ? load_.beats : st.MPI_TAG == kTagFound ? load_.finds : load_.results);
+    return w;
+  }
+
+  // Sends where the worker may be gone (false then), counted in load_.
+  bool send(words w, int to, int tag) {
+    const std::uint64_t bytes = 8 * w.size();
+    load_.bytes_out += bytes;
+    load_.largest_out = std::max(load_.largest_out, bytes);
+    ++(tag == kTagWork ? load_.works : load_.controls);
+    return sends_.post(std::move(w), to, tag);
+  }
+
+  // The serving thread's CPU spent on messages is summed apart from its idle polling: a
+  // saturated rank 0 never idles, so messages / handling CPU is what one core serves.
   void serve_workers() {
     while (stopped_ < workers()) {
-      if (!serve_one_message()) {
+      sends_.reap();
+      const double c0 = thread_cpu_seconds();
+      if (serve_one_message()) {
+        load_.handling_cpu_seconds += thread_cpu_seconds() - c0;
+      } else {
         poll_improver();
         check_stop();
         drop_silent_workers();
@@ -120,13 +175,13 @@ class coordinator {
   bool serve_one_message() {
     MPI_Status st;
     if (waiting(comm_, MPI_ANY_SOURCE, kTagBeat, st)) {
-      receive_matched(comm_, st);
+      receive(st);
       heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
       return true;
     }
     if (waiting(comm_, MPI_ANY_SOURCE, kTagFound, st)) {
       heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
-      const words w = receive_matched(comm_, st);
+      const words w = receive(st);
       if (!w.empty()) offer(static_cast<int>(w[0]), std::vector<int>(w.begin() + 1, w.end()));
       return true;
     }
@@ -134,10 +189,10 @@ class coordinator {
     const int from = st.MPI_SOURCE;
     heard_[static_cast<std::size_t>(from)] = steady::now();
     if (lost_flag_[static_cast<std::size_t>(from)]) {
-      receive_matched(comm_, st);  // dropped as lost: its chunk was given to others
+      receive(st);  // dropped as lost: its chunk was given to others
       return true;
     }
-    on_result(from, decode_result(receive_matched(comm_, st), n_));
+    on_result(from, decode_result(receive(st), n_));
     hand_out(from);
     serve_parked();
     return true;
@@ -175,14 +230,14 @@ class coordinator {
       m.ub = ub();
       m.seconds_left = seconds_left();
       m.nodes = f.nodes;
-      const bool sent = try_send_words(comm_, encode(m, n_), w, kTagWork);
+      const bool sent = send(encode(m, n_), w, kTagWork);
       in_flight_[w] = std::move(f);
       ++chunks_;
       if (!sent) drop(w);
     } else if (stop_ == solve_status::optimal && !in_flight_.empty() && d_.split_after >= 0) {
       parked_.push_back(w);
     } else {
-      try_send_words(comm_, encode(work_msg{}, n_), w, kTagWork);
+      send(encode(work_msg{}, n_), w, kTagWork);
       stopped_flag_[static_cast<std::size_t>(w)] = true;
       ++stopped_;
     }
@@ -228,7 +283,10 @@ class coordinator {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       if (since(t0) >= d_.worker_timeout) continue;
       const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
-      if (v.size() == 3) all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2]};
+      if (v.size() != 3) continue;
+      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2]};
+      load_.workers_busy += v[0];
+      load_.workers_life += v[1];
     }
     return all;
   }
@@ -257,7 +315,7 @@ class coordinator {
         }
       if (!oldest) return;
       oldest->asked_back = true;
-      try_send_words(comm_, words{kStopChunk, oldest->id}, rank, kTagControl);
+      send(words{kStopChunk, oldest->id}, rank, kTagControl);
       ++asked;
     }
   }
@@ -277,7 +335,7 @@ class coordinator {
     for (auto& [w, f] : in_flight_)
       if (!f.asked_back) {
         f.asked_back = true;
-        try_send_words(comm_, words{kStopChunk, f.id}, w, kTagControl);
+        send(words{kStopChunk, f.id}, w, kTagControl);
       }
     serve_parked();
   }
@@ -290,7 +348,7 @@ class coordinator {
     if (d_.improver) d_.improver->offer_seed(schedule, makespan);
     words w{kIncumbent, makespan};
     w.insert(w.end(), schedule.begin(), schedule.end());
-    for (const auto& [rank, f] : in_flight_) try_send_words(comm_, w, rank, kTagControl);
+    for (const auto& [rank, f] : in_flight_) send(w, rank, kTagControl);
     ++broadcasts_;
   }
 
@@ -326,6 +384,7 @@ class coordinator {
     solve_result r = finish_result(stop_, best_, threshold_, open_min, total_, ctl_.elapsed());
     r.backend = "mpi (" + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks") + ")";
     r.notes.push_back(summary_note());
+    if (workers()) r.notes.push_back(load_note());
     if (workers()) r.notes.push_back(times_note(times));
     return r;
   }
@@ -340,6 +399,24 @@ class coordinator {
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
     if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks solved by the others";
     return s;
+  }
+
+  std::string load_note() const {
+    const coordinator_stats& l = load_;
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
+                  "%llu messages in (%llu results, %llu heartbeats, %llu finds; %.1f kB, largest %llu B), "
+                  "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
+                  l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
+                  l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
+                  static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
+                  static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
+                  static_cast<double>(l.bytes_in) / 1e3, static_cast<unsigned long long>(l.largest_in),
+                  static_cast<unsigned long long>(l.works + l.controls), static_cast<unsigned long long>(l.works),
+                  static_cast<unsigned long long>(l.controls), static_cast<double>(l.bytes_out) / 1e3,
+                  static_cast<unsigned long long>(l.largest_out));
+    return buf;
   }
 
   std::string times_note(const std::vector<rank_time>& times) const {
@@ -380,6 +457,8 @@ class coordinator {
   std::size_t chunks_ = 0, splits_ = 0, broadcasts_ = 0, saves_ = 0, lost_ = 0;
   std::vector<steady::time_point> heard_;  // the last message from each worker
   std::vector<bool> stopped_flag_, lost_flag_;
+  coordinator_stats load_;
+  send_queue sends_{comm_};
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "mpi/frontier.hpp"
@@ -16,6 +17,22 @@
 #include "search/incumbent_feed.hpp"
 
 namespace pfsp::dist {
+
+// Rank 0's load while it serves the workers (issue 22 item 5: its capacity; pfsp-mpi's notes).
+// Messages and bytes as MPI carries them (8-byte words); CPU from getrusage over the serving
+// phase: the whole process (MPI's own threads and rank 0's improver included) and the serving
+// thread alone.
+struct coordinator_stats {
+  std::uint64_t results = 0, beats = 0, finds = 0;  // messages received, by kind
+  std::uint64_t works = 0, controls = 0;            // messages sent: chunks or stops, control
+  std::uint64_t bytes_in = 0, bytes_out = 0, largest_in = 0, largest_out = 0;
+  double frontier_seconds = 0;  // building (or expanding) the frontier
+  std::size_t frontier_nodes = 0;
+  double serve_seconds = 0, serve_cpu_seconds = 0, serve_thread_cpu_seconds = 0;
+  double handling_cpu_seconds = 0;  // the serving thread's CPU on messages (idle polling excluded)
+  double workers_busy = 0, workers_life = 0;  // summed over the workers' reported times
+  std::uint64_t received() const { return results + beats + finds; }
+};
 
 struct distributed_options {
   std::size_t frontier_per_worker = 64;  // frontier nodes to build per worker rank (at least 1 rank)
@@ -38,6 +55,8 @@ struct distributed_options {
   // `mpirun --enable-recovery`).
   double heartbeat = 1.0;
   double worker_timeout = 30.0;
+  // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
+  coordinator_stats* stats = nullptr;
 };
 
 // Collective over `comm`. opt.resume, if set, is a whole-run checkpoint (or any depth-first

@@ -1,8 +1,10 @@
 #include "mpi/messages.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "base/error.hpp"
 
@@ -73,6 +75,56 @@ bool waiting(MPI_Comm comm, int from, int tag, MPI_Status& st) {
   int flag = 0;
   check_mpi(MPI_Iprobe(from, tag, comm, &flag, &st), "MPI_Iprobe");
   return flag != 0;
+}
+
+bool send_queue::post(words w, int to, int tag) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (MPI_Isend(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm_, &r) != MPI_SUCCESS) return false;
+  requests_.push_back(r);
+  buffers_.push_back(std::move(w));
+  return true;
+}
+
+void send_queue::reap() {
+  if (requests_.empty()) return;
+  std::vector<int> done(requests_.size());
+  int count = 0;
+  if (MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, done.data(), MPI_STATUSES_IGNORE) !=
+          MPI_SUCCESS ||
+      count == MPI_UNDEFINED)
+    return;
+  // Completed requests are MPI_REQUEST_NULL now: keep the others, in order.
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (requests_[i] == MPI_REQUEST_NULL) continue;
+    requests_[keep] = requests_[i];
+    buffers_[keep] = std::move(buffers_[i]);
+    ++keep;
+  }
+  requests_.resize(keep);
+  buffers_.resize(keep);
+}
+
+void send_queue::drain(double seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!requests_.empty() && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+    reap();
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  release();
+}
+
+// A freed request's send may still read its buffer (to a worker lost or slow past the drain):
+// those buffers are kept until the process ends.
+void send_queue::release() {
+  static std::vector<words> kept_until_exit;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (requests_[i] == MPI_REQUEST_NULL) continue;
+    MPI_Request_free(&requests_[i]);
+    kept_until_exit.push_back(std::move(buffers_[i]));
+  }
+  requests_.clear();
+  buffers_.clear();
 }
 
 words encode(const work_msg& m, int n) {
