@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rank 0's capacity (issue 22 item 5): pfsp_bench_mpi_coordinator under mpirun with W worker
-# ranks standing in for GPUs, for a few (W, chunk milliseconds) pairs; one JSON with every row
-# (each row's stamp is the first run's) and the table. About a minute on a 2-core machine.
+# ranks standing in for GPUs, for a few (W, chunk milliseconds) pairs: OUT_DIR/mpi_coordinator.json
+# (every row; the stamp is the first run's, each run's command kept) and mpi_coordinator.md (the table). About a minute on a 2-core machine.
 #   bench/mpi/coordinator_capacity.sh [BUILD_DIR] [OUT_DIR]
 # Env: PFSP_CAPACITY_RUNS="W:MS ..." (default "8:20 8:2 32:2 32:1 64:1"), PFSP_CAPACITY_SECONDS (5).
 set -euo pipefail
@@ -32,12 +32,16 @@ with open(dest + ".tmp", "w") as f:
     json.dump(merged, f, indent=1)
 import os
 os.replace(dest + ".tmp", dest)
-print("| workers | chunk ms | results/s | demanded/s | rank 0 CPU | us/msg | msgs/core-s | in/out B | wait ms | idle % |")
-print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+lines = ["| workers | chunk ms | results/s | demanded/s | rank 0 CPU | us/msg | msgs/core-s | in/out B | wait ms | idle % |",
+         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 for x in merged["rows"]:
-    print(f"| {x['workers']} | {x['chunk_ms']:g} | {x['results_per_s']:.0f} | {x['demanded_per_s']:.0f} | "
+    lines.append(f"| {x['workers']} | {x['chunk_ms']:g} | {x['results_per_s']:.0f} | {x['demanded_per_s']:.0f} | "
           f"{100*x['rank0_cpu_share']:.1f} % | {x['cpu_us_per_message']:.1f} | "
           f"{x['projection']['messages_per_core_s']:.0f} | {x['largest_in_bytes']}/{x['largest_out_bytes']} | "
           f"{x['wait_ms_per_request']:.2f} | {100*x['workers_idle_share']:.0f} |")
+text = "\n".join(lines) + "\n"
+print(text, end="")
+with open(dest[:-len(".json")] + ".md", "w") as f:
+    f.write(text)
 PY
 rm -f "${parts[@]}"
