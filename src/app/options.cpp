@@ -128,10 +128,23 @@ const char* const kGpuGroup = "GPU backend";
 void register_mpi_options(CLI::App& app, mpi_args& a) {
   register_solve_options(app, a.solve);
   for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(kMpiUnsupportedGroup);
-  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop on
-  // the device of its local rank, with the policy's defaults.
+  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop
+  // with the policy's defaults, on the devices --devices gives it (src/mpi/devices.hpp).
   for (CLI::Option* o : app.get_options())
-    if (o->get_group() == kGpuGroup) o->group(kMpiUnsupportedGroup);
+    if (o->get_group() == kGpuGroup && o->get_name() != "--devices") o->group(kMpiUnsupportedGroup);
+  if (CLI::Option* d = app.get_option_no_throw("--devices")) {
+    d->description(d->get_description() +
+                   " on every rank; or local: the node's devices cut into one contiguous block per worker rank "
+                   "on it (not given: one device per rank, by its place on the node)");
+    d->transform(
+        [&a](std::string v) {
+          static const std::string local = "local";
+          a.dist.devices_local = v == local;
+          if (a.dist.devices_local) v.clear();  // as if not given, for gpu::parse_devices
+          return v;
+        },
+        "", "local");
+  }
   app.add_option("--local-backend", a.dist.local_backend, "the older name of --backend under pfsp-mpi")
       ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
       ->excludes("--backend")

@@ -35,6 +35,7 @@ struct distributed_args {
   std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
   double split_after = 1.0;            // seconds before a running chunk may be asked back (-1: never)
   double worker_timeout = 30.0;        // seconds without a heartbeat before a worker counts as lost
+  bool devices_local = false;          // --devices local (CUDA builds): the node's devices shared by its ranks
 };
 
 // pfsp-mpi's whole configuration: the search options of `pfsp solve` and the distributed ones.

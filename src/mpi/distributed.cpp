@@ -463,6 +463,30 @@ class coordinator {
 
 }  // namespace
 
+rank_place node_place(MPI_Comm comm) {
+  int rank = 0, size = 1, len = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<char> name(MPI_MAX_PROCESSOR_NAME, '\0');
+  check_mpi(MPI_Get_processor_name(name.data(), &len), "MPI_Get_processor_name");
+  std::vector<char> all(name.size() * static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                          comm),
+            "MPI_Allgather");
+  const auto is_worker = [size](int r) { return r != 0 || size == 1; };
+  if (!is_worker(rank)) return {0, 0};
+  const auto same_node = [&](int r) {
+    return std::equal(name.begin(), name.end(), all.begin() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
+  };
+  rank_place p{0, 0};
+  for (int r = 0; r < size; ++r)
+    if (is_worker(r) && same_node(r)) {
+      p.index += r < rank ? 1 : 0;
+      ++p.count;
+    }
+  return p;
+}
+
 solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
                                const incumbent& start, const chunk_solver& solve_chunk, const distributed_options& d) {
   (void)inst;

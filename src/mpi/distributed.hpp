@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "mpi/devices.hpp"
 #include "mpi/frontier.hpp"
 #include "problem/instance.hpp"
 #include "search/incumbent_feed.hpp"
@@ -58,6 +59,13 @@ struct distributed_options {
   // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
   coordinator_stats* stats = nullptr;
 };
+
+// Collective over `comm`: where this rank stands among the worker ranks of its node (rank 0 is
+// no worker when there are others; alone, it is its own node's only worker). Rank 0 of several
+// gets {0, 0}. Nodes are told apart by MPI_Get_processor_name (one MPI_Allgather), so it holds
+// under mpirun and srun alike. (A communicator split instead made MPI_Finalize hang after a
+// worker's kill -9 under mpirun --enable-recovery.)
+rank_place node_place(MPI_Comm comm);
 
 // Collective over `comm`. opt.resume, if set, is a whole-run checkpoint (or any depth-first
 // search state) to continue from: its threshold, statistics and open nodes; `start` carries its

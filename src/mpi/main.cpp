@@ -106,6 +106,30 @@ void check_checkpoint_path(const std::string& path) {
     throw pfsp::input_error("--checkpoint " + path + ": directory '" + parent.string() + "' does not exist");
 }
 
+// The GPU options of a worker rank: the device loop, with the policy's defaults, on the devices
+// --devices gives this rank (src/mpi/devices.hpp); several devices run the multi-engine loop.
+pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given, bool local,
+                                       pfsp::dist::rank_place place) {
+  using namespace pfsp;
+  gpu_cli_options g;
+#if defined(PFSP_HAVE_GPU)
+  g.request.loop = gpu::loop_choice::device;
+  const int devices = gpu_cli_device_count();
+  if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
+  if (place.count == 0) return g;  // rank 0 of several hands out chunks and solves none
+  const dist::device_share share = local         ? dist::device_share::local
+                                   : given.all    ? dist::device_share::all
+                                   : given.given() ? dist::device_share::list
+                                                   : dist::device_share::one;
+  const std::vector<int> mine = dist::rank_devices(share, given.ordinals, place, devices);
+  g.policy.device = mine.front();
+  if (mine.size() > 1) g.request.devices.ordinals = mine;
+#else
+  (void)given, (void)local, (void)place;
+#endif
+  return g;
+}
+
 // pfsp-mpi's options are pfsp solve's (app/options.hpp: same names, defaults and checks) and the
 // distributed ones; what the distributed search cannot honour is refused, and the remaining
 // differences are in src/mpi/README.md.
@@ -242,17 +266,9 @@ int run(int argc, char** argv, int rank) {
   // loop, which resumes from a chunk.
   const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
   if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
   gpu_cli_options g;
-  if (entry->caps.needs_gpu) {
-#if defined(PFSP_HAVE_GPU)
-    g.request.loop = gpu::loop_choice::device;
-    // Ranks on one machine take its devices in turn (Open MPI's local rank).
-    const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-    const int devices = gpu_cli_device_count();
-    if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-    g.policy.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
-#endif
-  }
+  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
   const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {
     return solve(*entry, data, o, s, g);
   };
