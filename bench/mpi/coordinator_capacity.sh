@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rank 0's capacity (issue 22 item 5): pfsp_bench_mpi_coordinator under mpirun with W worker
 # ranks standing in for GPUs, for a few (W, chunk milliseconds) pairs: OUT_DIR/mpi_coordinator.json
-# (every row; the stamp is the first run's, each run's command kept) and mpi_coordinator.md (the table). About a minute on a 2-core machine.
+# (every row; the stamp is the first run's, each run's command kept) and mpi_coordinator.txt (the table). About a minute on a 2-core machine.
 #   bench/mpi/coordinator_capacity.sh [BUILD_DIR] [OUT_DIR]
 # Env: PFSP_CAPACITY_RUNS="W:MS ..." (default "8:20 8:2 32:2 32:1 64:1"), PFSP_CAPACITY_SECONDS (5).
 set -euo pipefail
@@ -39,9 +39,15 @@ for x in merged["rows"]:
           f"{100*x['rank0_cpu_share']:.1f} % | {x['cpu_us_per_message']:.1f} | "
           f"{x['projection']['messages_per_core_s']:.0f} | {x['largest_in_bytes']}/{x['largest_out_bytes']} | "
           f"{x['wait_ms_per_request']:.2f} | {100*x['workers_idle_share']:.0f} |")
-text = "\n".join(lines) + "\n"
+m = merged["machine"]
+header = [f"# rank 0's capacity (pfsp_bench_mpi_coordinator), commit {m['commit']}, {m['date_utc']}",
+          f"# device: {m['cpu']}, {m['hardware_threads']} hardware threads, host {m['hostname']}, "
+          f"load at start {m['load_at_start']}",
+          f"# workers stand in for GPUs at {merged['rows'][0]['projection']['gpu_rate']:g} nodes/s; instance "
+          f"{merged['instance']}; time limit {merged['time_limit_s']:g} s a run"]
+text = "\n".join(header + lines) + "\n"
 print(text, end="")
-with open(dest[:-len(".json")] + ".md", "w") as f:
+with open(dest[:-len(".json")] + ".txt", "w") as f:
     f.write(text)
 PY
 rm -f "${parts[@]}"
