@@ -126,6 +126,7 @@ nlohmann::json figures(const config& c, const run_out& r) {
   j["frontier_nodes"] = l.frontier_nodes;
   j["frontier_s"] = l.frontier_seconds;
   j["serve_s"] = l.serve_seconds;
+  j["chunks"] = l.chunks;
   j["results"] = l.results;
   j["heartbeats"] = l.beats;
   j["finds"] = l.finds;
@@ -165,6 +166,7 @@ void report(const config& c, const nlohmann::json& f, int argc, char** argv) {
              std::to_string(f["largest_out_bytes"].get<std::uint64_t>()),
          fixed(f["wait_ms_per_request"].get<double>(), 2), human(p["gpus_served_at_full_core"].get<double>())});
   std::cout << t.markdown();
+  std::printf("%llu chunks served\n", static_cast<unsigned long long>(f["chunks"].get<std::uint64_t>()));
   std::printf("projection: %.3g-node chunks at %.3g nodes/s = %.3g s a chunk; one core of rank 0 serves %.0f GPUs; "
               "1024 GPUs need chunks of at least %.3g s\n",
               p["chunk_nodes"].get<double>(), c.rate, p["chunk_s"].get<double>(),

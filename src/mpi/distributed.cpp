@@ -69,6 +69,7 @@ class coordinator {
     save();
     solve_result r = result(receive_times());
     sends_.drain(1.0);
+    load_.chunks = chunks_;
     if (d_.stats) *d_.stats = load_;
     return r;
   }

@@ -26,6 +26,7 @@ namespace pfsp::dist {
 struct coordinator_stats {
   std::uint64_t results = 0, beats = 0, finds = 0;  // messages received, by kind
   std::uint64_t works = 0, controls = 0;            // messages sent: chunks or stops, control
+  std::uint64_t chunks = 0;                         // chunks handed out
   std::uint64_t bytes_in = 0, bytes_out = 0, largest_in = 0, largest_out = 0;
   double frontier_seconds = 0;  // building (or expanding) the frontier
   std::size_t frontier_nodes = 0;
