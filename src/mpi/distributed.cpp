@@ -80,6 +80,7 @@ class coordinator {
     std::vector<frontier_node> nodes;
     steady::time_point since;
     bool asked_back = false;
+    solve_stats done;  // the worker's last progress: what it branched (nodes: what it has left)
   };
 
   std::size_t workers() const { return static_cast<std::size_t>(size_ - 1); }
@@ -141,7 +142,10 @@ class coordinator {
     const std::uint64_t bytes = 8 * w.size();
     load_.bytes_in += bytes;
     load_.largest_in = std::max(load_.largest_in, bytes);
-    ++(st.MPI_TAG == kTagBeat ? load_.beats : st.MPI_TAG == kTagFound ? load_.finds : load_.results);
+    ++(st.MPI_TAG == kTagBeat      ? load_.beats
+       : st.MPI_TAG == kTagFound   ? load_.finds
+       : st.MPI_TAG == kTagProgress ? load_.progress
+                                    : load_.results);
     return w;
   }
 
@@ -186,6 +190,11 @@ class coordinator {
       if (!w.empty()) offer(static_cast<int>(w[0]), std::vector<int>(w.begin() + 1, w.end()));
       return true;
     }
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagProgress, st)) {
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
+      on_progress(st.MPI_SOURCE, decode_result(receive(st), n_));
+      return true;
+    }
     if (!waiting(comm_, MPI_ANY_SOURCE, kTagResult, st)) return false;
     const int from = st.MPI_SOURCE;
     heard_[static_cast<std::size_t>(from)] = steady::now();
@@ -214,6 +223,16 @@ class coordinator {
     absorb(r.stats, r.makespan, r.schedule, std::move(r.left));
   }
 
+  // A running chunk's progress replaces its nodes as sent (checkpoints, a lost worker); a stale
+  // one (of a chunk already answered) is ignored. Its incumbent first: its nodes were pruned by it.
+  void on_progress(int from, result_msg r) {
+    const auto it = in_flight_.find(from);
+    if (it == in_flight_.end() || it->second.id != r.chunk_id) return;
+    if (!r.schedule.empty()) offer(r.makespan, r.schedule);
+    it->second.nodes = std::move(r.left);
+    it->second.done = r.stats;
+  }
+
   // A chunk's counters, schedule and unfinished nodes (back to the front of the frontier).
   void absorb(const solve_stats& s, int makespan, const std::vector<int>& schedule, std::vector<frontier_node> left) {
     total_ += s;
@@ -224,7 +243,7 @@ class coordinator {
   // A chunk, or wait (parked) while other chunks may give work back, or stop.
   void hand_out(int w) {
     if (stop_ == solve_status::optimal && !frontier_.empty()) {
-      flight f{next_id_++, take_chunk(frontier_, chunk_), steady::now(), false};
+      flight f{next_id_++, take_chunk(frontier_, chunk_), steady::now(), false, {}};
       work_msg m;
       m.stop = false;
       m.chunk_id = f.id;
@@ -259,6 +278,7 @@ class coordinator {
     const auto k = static_cast<std::size_t>(w);
     if (stopped_flag_[k]) return;
     stopped_flag_[k] = lost_flag_[k] = true;
+    sends_.cancel_to(w);
     ++stopped_;
     ++lost_;
     std::fprintf(stderr, "pfsp-mpi: warning: rank %d lost (silent for %.1f s); its chunk goes to the others\n", w,
@@ -266,6 +286,7 @@ class coordinator {
     parked_.erase(std::remove(parked_.begin(), parked_.end(), w), parked_.end());
     const auto it = in_flight_.find(w);
     if (it != in_flight_.end()) {
+      total_ += it->second.done;
       std::vector<frontier_node>& nodes = it->second.nodes;
       for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) frontier_.push_front(std::move(*n));
       in_flight_.erase(it);
@@ -374,6 +395,7 @@ class coordinator {
     for (const frontier_node& f : frontier_) open.push_back(&f);
     solve_stats s = total_;
     s += running_stats;
+    for (const auto& [w, f] : in_flight_) s += f.done;
     d_.save(run_state(data_, opt_, threshold_, best_, s, resumed_seconds_ + ctl_.elapsed(), open, "pfsp-mpi"));
     ++saves_;
   }
@@ -398,21 +420,22 @@ class coordinator {
                     (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
     s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
-    if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks solved by the others";
+    if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks (as last reported) back in the frontier";
     return s;
   }
 
   std::string load_note() const {
     const coordinator_stats& l = load_;
-    char buf[400];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
                   "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
-                  "%llu messages in (%llu results, %llu heartbeats, %llu finds; %.1f kB, largest %llu B), "
+                  "%llu messages in (%llu results, %llu heartbeats, %llu finds, %llu progress; %.1f kB, largest %llu B), "
                   "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
                   l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
                   l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
                   static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
                   static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
+                  static_cast<unsigned long long>(l.progress),
                   static_cast<double>(l.bytes_in) / 1e3, static_cast<unsigned long long>(l.largest_in),
                   static_cast<unsigned long long>(l.works + l.controls), static_cast<unsigned long long>(l.works),
                   static_cast<unsigned long long>(l.controls), static_cast<double>(l.bytes_out) / 1e3,
@@ -496,7 +519,7 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
   solve_result r;
-  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat);
+  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval);
   r.status = solve_status::optimal;
   return r;
 }

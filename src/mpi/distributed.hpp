@@ -24,7 +24,7 @@ namespace pfsp::dist {
 // phase: the whole process (MPI's own threads and rank 0's improver included) and the serving
 // thread alone.
 struct coordinator_stats {
-  std::uint64_t results = 0, beats = 0, finds = 0;  // messages received, by kind
+  std::uint64_t results = 0, beats = 0, finds = 0, progress = 0;  // messages received, by kind
   std::uint64_t works = 0, controls = 0;            // messages sent: chunks or stops, control
   std::uint64_t chunks = 0;                         // chunks handed out
   std::uint64_t bytes_in = 0, bytes_out = 0, largest_in = 0, largest_out = 0;
@@ -33,7 +33,7 @@ struct coordinator_stats {
   double serve_seconds = 0, serve_cpu_seconds = 0, serve_thread_cpu_seconds = 0;
   double handling_cpu_seconds = 0;  // the serving thread's CPU on messages (idle polling excluded)
   double workers_busy = 0, workers_life = 0;  // summed over the workers' reported times
-  std::uint64_t received() const { return results + beats + finds; }
+  std::uint64_t received() const { return results + beats + finds + progress; }
 };
 
 struct distributed_options {
@@ -57,6 +57,11 @@ struct distributed_options {
   // `mpirun --enable-recovery`).
   double heartbeat = 1.0;
   double worker_timeout = 30.0;
+  // Workers report a running chunk's progress (its solver's state: what it branched, what it has
+  // left, at most kMaxProgressNodes open nodes) every progress_interval seconds, and rank 0 saves
+  // that instead of the chunk as sent and gives it to others if the worker is lost; 0: never
+  // (pfsp-mpi: the checkpoint interval when --checkpoint is given).
+  double progress_interval = 0;
   // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
   coordinator_stats* stats = nullptr;
 };

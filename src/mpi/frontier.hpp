@@ -44,9 +44,9 @@ search_state chunk_state(const bound_data& data, const solve_options& opt, int t
 
 // The distributed run as one checkpoint (whole-run checkpoints, docs/distributed.md): threshold,
 // incumbent, `total` statistics (the resumed run's included; total_seconds = `seconds`), and as
-// one stack the nodes of every chunk in flight (as sent) and the unsent frontier. Any front end
-// and any number of ranks resume it: the set of nodes still to branch is the same whatever the
-// order. `backend` is informative.
+// one stack the nodes of every chunk in flight (as sent, or as its worker last reported them) and
+// the unsent frontier. Any front end and any number of ranks resume it: the set of nodes still to
+// branch is the same whatever the order. `backend` is informative.
 search_state run_state(const bound_data& data, const solve_options& opt, int threshold, const incumbent& best,
                        const solve_stats& total, double seconds, const std::vector<const frontier_node*>& open,
                        std::string_view backend);

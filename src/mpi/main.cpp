@@ -279,6 +279,7 @@ int run(int argc, char** argv, int rank) {
   d.worker_timeout = m.dist.worker_timeout;
   d.save = rank == 0 ? checkpoint_writer(a) : nullptr;
   d.checkpoint_interval = a.checkpoint_interval;
+  d.progress_interval = a.checkpoint.empty() ? 0.0 : a.checkpoint_interval;
   std::unique_ptr<concurrent_improver> improver;
   if (rank == 0 && improvers > 0)
     improver = std::make_unique<concurrent_improver>(

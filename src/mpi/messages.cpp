@@ -82,6 +82,7 @@ bool send_queue::post(words w, int to, int tag) {
   if (MPI_Isend(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm_, &r) != MPI_SUCCESS) return false;
   requests_.push_back(r);
   buffers_.push_back(std::move(w));
+  peers_.push_back(to);
   return true;
 }
 
@@ -99,10 +100,18 @@ void send_queue::reap() {
     if (requests_[i] == MPI_REQUEST_NULL) continue;
     requests_[keep] = requests_[i];
     buffers_[keep] = std::move(buffers_[i]);
+    peers_[keep] = peers_[i];
     ++keep;
   }
   requests_.resize(keep);
   buffers_.resize(keep);
+  peers_.resize(keep);
+}
+
+void send_queue::cancel_to(int to) {
+  for (std::size_t i = 0; i < requests_.size(); ++i)
+    if (peers_[i] == to && requests_[i] != MPI_REQUEST_NULL) MPI_Cancel(&requests_[i]);
+  reap();  // the cancelled ones complete (cancelled, or sent before the cancel)
 }
 
 void send_queue::drain(double seconds) {
@@ -125,6 +134,7 @@ void send_queue::release() {
   }
   requests_.clear();
   buffers_.clear();
+  peers_.clear();
 }
 
 words encode(const work_msg& m, int n) {

@@ -25,6 +25,9 @@ constexpr int kTagControl = 3;
 constexpr int kTagFound = 4;
 constexpr int kTagBeat = 5;   // w -> 0: [] (alive), every heartbeat seconds, busy or waiting
 constexpr int kTagTimes = 6;  // w -> 0: [busy, life, branched] (double bits), after the stop
+// w -> 0: a running chunk's progress, as a result message (status interrupted): what its solver
+// branched so far, its incumbent if better than the chunk's ub, and the open nodes it has left
+constexpr int kTagProgress = 7;
 constexpr std::int64_t kStopChunk = 1;
 constexpr std::int64_t kIncumbent = 2;
 
@@ -55,6 +58,9 @@ class send_queue {
   bool post(words w, int to, int tag);  // false: MPI refused the send (the peer is gone)
   void reap();                          // forgets the completed sends (one MPI_Testsome)
   void drain(double seconds);           // waits up to `seconds` for the rest, then releases them
+  // Cancels the pending sends to `to` (a lost worker): a send left pending to a dead rank made
+  // MPI_Finalize hang under mpirun --enable-recovery.
+  void cancel_to(int to);
   std::size_t pending() const { return requests_.size(); }
 
  private:
@@ -62,6 +68,7 @@ class send_queue {
   MPI_Comm comm_;
   std::vector<MPI_Request> requests_;
   std::vector<words> buffers_;  // buffers_[i] belongs to requests_[i]; a move keeps its storage
+  std::vector<int> peers_;      // peers_[i]: the destination of requests_[i]
 };
 
 struct work_msg {

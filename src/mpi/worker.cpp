@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "mpi/messages.hpp"
@@ -15,8 +16,15 @@ constexpr auto kPoll = std::chrono::microseconds(500);
 
 class worker {
  public:
-  worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve, double heartbeat)
-      : comm_(comm), data_(data), opt_(opt), solve_(solve), n_(data.view().inst.n), heartbeat_(heartbeat) {}
+  worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve, double heartbeat,
+         double progress_interval)
+      : comm_(comm),
+        data_(data),
+        opt_(opt),
+        solve_(solve),
+        n_(data.view().inst.n),
+        heartbeat_(heartbeat),
+        progress_interval_(progress_interval) {}
 
   solve_stats run() {
     rank_time times;
@@ -72,12 +80,40 @@ class worker {
     if (auto f = feed_.take_found()) send_words(comm_, encode_schedule(f->first, f->second), 0, kTagFound);
   }
 
+  // The solver's periodic state of the running chunk (its thread), encoded for the listener.
+  void keep_progress(const work_msg& w, const search_state& s) {
+    if (s.open() > kMaxProgressNodes) return;
+    result_msg r;
+    r.has = true;
+    r.chunk_id = w.chunk_id;
+    r.status = solve_status::interrupted;
+    r.stats = s.stats;
+    if (!s.best_schedule.empty() && s.best_makespan < w.ub) {
+      r.makespan = s.best_makespan;
+      r.schedule = s.best_schedule;
+    }
+    r.left = nodes_of(s);
+    words encoded = encode(r, n_);
+    const std::lock_guard<std::mutex> lock(progress_mutex_);
+    progress_ = std::move(encoded);
+  }
+
+  void send_progress() {
+    words w;
+    {
+      const std::lock_guard<std::mutex> lock(progress_mutex_);
+      w.swap(progress_);
+    }
+    if (!w.empty()) send_words(comm_, w, 0, kTagProgress);
+  }
+
   // The listener: the only thread calling MPI while the chunk runs (MPI_THREAD_SERIALIZED).
   void listen(std::int64_t chunk, const std::atomic<bool>& done) {
     while (!done.load()) {
       if (signalled()) stop_.store(true);
       serve_control(chunk);
       send_found();
+      send_progress();
       beat();
       std::this_thread::sleep_for(kPoll);
     }
@@ -91,6 +127,10 @@ class worker {
     job.seconds_left = w.seconds_left;
     job.interrupt = &stop_;
     job.feed = &feed_;
+    if (progress_interval_ > 0) {
+      job.checkpoint_interval = progress_interval_;
+      job.on_checkpoint = [this, &w](const search_state& s) { keep_progress(w, s); };
+    }
     std::atomic<bool> done{false};
     std::thread listener([&] { listen(w.chunk_id, done); });
     chunk_run run;
@@ -103,6 +143,10 @@ class worker {
     }
     done.store(true);
     listener.join();
+    {
+      const std::lock_guard<std::mutex> lock(progress_mutex_);
+      progress_.clear();  // the result supersedes it
+    }
     send_found();
     return result_of(w, run);
   }
@@ -127,6 +171,9 @@ class worker {
   const chunk_solver& solve_;
   int n_;
   double heartbeat_;
+  double progress_interval_;
+  std::mutex progress_mutex_;
+  words progress_;  // the running chunk's last progress message, not yet sent
   steady::time_point last_beat_ = steady::now();
   std::atomic<bool> stop_{false};
   rank_feed feed_;
@@ -135,8 +182,8 @@ class worker {
 }  // namespace
 
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       double heartbeat) {
-  worker w(comm, data, opt, solve, heartbeat);
+                       double heartbeat, double progress_interval) {
+  worker w(comm, data, opt, solve, heartbeat, progress_interval);
   return w.run();
 }
 

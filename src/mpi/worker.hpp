@@ -18,7 +18,10 @@ struct rank_time {
 // Runs until rank 0 says stop, sending rank 0 a heartbeat every `heartbeat` seconds (rank 0
 // gives the chunk of a silent worker to others); then sends its times. Returns this rank's
 // statistics.
+// Every progress_interval seconds (0: never) the running chunk's progress goes to rank 0 (at most
+// kMaxProgressNodes open nodes: a larger state, e.g. a GPU's pools, is not sent).
+constexpr std::size_t kMaxProgressNodes = 20000;
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       double heartbeat);
+                       double heartbeat, double progress_interval);
 
 }  // namespace pfsp::dist
