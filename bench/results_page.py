@@ -31,6 +31,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import summarize  # noqa: E402  (bench/summarize.py: the tables of the CPU benchmark programs)
+import engine_table  # noqa: E402  (bench/engine_table.py: the incumbent engine's tables)
 
 OUT = os.path.join(ROOT, "docs", "results.md")
 
@@ -40,6 +41,7 @@ TOPICS = [
     ("gpu-kernels", "GPU bounding kernels: the papers' experiments, divergence, SASS"),
     ("gpu-solve", "Solves and proofs on the GPU"),
     ("hard", "Hard instances: fixed-time slices, profiles, estimates"),
+    ("engine", "The incumbent engine and big instances"),
     ("checkpoints", "Checkpoints"),
     ("scaling", "Several GPUs and MPI"),
     ("other", "Other measurements"),
@@ -47,6 +49,7 @@ TOPICS = [
 
 # (regular expression on the path relative to the repository root, topic); first match wins.
 TOPIC_RULES = [
+    (r"engine|big_|sweep", "engine"),
     (r"checkpoint", "checkpoints"),
     (r"/scale|mpi_", "scaling"),
     (r"bounds", "bounds"),
@@ -399,6 +402,12 @@ def build():
             kind = j.get("benchmark") if isinstance(j, dict) else None
             if kind in ("pfsp_bench_solve", "pfsp_bench_bounds"):
                 bench_groups.setdefault(os.path.dirname(f), []).append(f)
+                continue
+            if kind == "pfsp_bench_heuristic" or (isinstance(j, dict) and "destruct" in j.get("config", {})):
+                body = engine_table.heuristic_table(f, stamp=False).split("\n", 1)
+                m = j.get("machine", {})
+                pv = provenance(f, commit=m.get("commit"), device=engine_table.device_of(f), command=m.get("command"))
+                by_topic[topic_of(f)].append((f, [(body[0].lstrip("# "), pv, body[1].strip())]))
                 continue
             if kind == "pfsp_bench_checkpoint":
                 by_topic[topic_of(f)].append((f, render_checkpoint_json(f)))

@@ -5,8 +5,14 @@
 # package: `pip install .` into a virtual environment ($build/venv) and its pytest suite (skipped,
 # saying why, without python3's venv and headers; PFSP_SKIP_PYTHON=1 skips it too). PFSP_PIP_ARGS
 # adds pip arguments (CI: -C cmake.define.PFSP_ENABLE_CUDA=OFF, one compilation of CUDA is enough).
+# First installs the Debian packages the build and the tests need when they are missing, as .ci/run
+# does (scripts/debian_packages.sh; the Python ones unless PFSP_SKIP_PYTHON=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/debian_packages.sh
+packages=(cmake g++ make libgtest-dev libcli11-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin python3)
+[ "${PFSP_SKIP_PYTHON:-0}" = 1 ] || packages+=(python3-dev python3-venv python3-pip)
+ensure_debian_packages test.sh "${packages[@]}"
 build=${PFSP_BUILD_DIR:-build}
 jobs=${PFSP_JOBS:-$(nproc)}
 # docs/results.md is generated from bench/results/: fail if it is stale or a docs link is broken

@@ -152,7 +152,8 @@ TEST(cli, lb2_pair_subsets) {
   expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "some"}, {"--lb2-pairs", "some"});
   expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "learn:99"}, {"learn:99", "1..10"});
   expect_input_error_early({"solve", "ta001", "--lb2-pairs", "adjacent"}, {"--lb2-pairs", "lb1"});
-  expect_input_error_early({"solve", "ta001", "--improver-threads", "2", "--backend", "cpu"}, {"--improver-threads"});
+  expect_input_error_early({"solve", "ta001", "--heuristic-share", "1.5"}, {"--heuristic-share"});
+  expect_input_error_early({"solve", "ta001", "--seed", "-1"}, {"--seed"});
 }
 
 TEST(cli, info_ta001) {

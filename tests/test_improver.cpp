@@ -20,7 +20,7 @@ TEST(improver, improves_a_poor_seed_with_exact_values) {
   std::iota(identity.begin(), identity.end(), 0);
   const int start = evaluate_schedule(inst, identity);
   concurrent_improver imp(inst, identity, 2, 7);
-  EXPECT_EQ(imp.best_value(), start);
+  EXPECT_LE(imp.best_value(), start);  // the walkers may already have improved it
   const auto t0 = std::chrono::steady_clock::now();
   while (imp.best_value() >= start && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

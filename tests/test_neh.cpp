@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <climits>
 #include <numeric>
 #include <random>
 #include <vector>
 
 #include "base/error.hpp"
+#include "heuristic/insertion.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/taillard.hpp"
@@ -148,6 +151,128 @@ TEST(evaluate_schedule, equals_naive_and_rejects_non_permutations) {
   EXPECT_THROW(evaluate_schedule(inst, {3, 1, 5, 0, 2, 2}), error);
   EXPECT_THROW(evaluate_schedule(inst, {3, 1, 5, 0, 2, 6}), error);
   EXPECT_THROW(evaluate_schedule(inst, {3, 1, 5, 0, 2, -1}), error);
+}
+
+}  // namespace
+}  // namespace pfsp
+
+namespace pfsp {
+namespace {
+
+// The flat-array kernel of the incumbent engine (heuristic/insertion.hpp): every insertion value
+// equals the makespan of the sequence with the job inserted there, partial sequences included;
+// random tie-breaking picks only positions of the best value.
+TEST(insertion_kernel, values_match_inserting_and_evaluating) {
+  std::mt19937 rng(77);
+  for (const auto& s : test::small_samples(2, 14, 1, 7, 2, 900)) {
+    SCOPED_TRACE(s.what);
+    insertion_kernel kernel(s.inst);
+    std::vector<int> jobs(static_cast<std::size_t>(s.inst.n));
+    std::iota(jobs.begin(), jobs.end(), 0);
+    std::shuffle(jobs.begin(), jobs.end(), rng);
+    const int job = jobs.back();
+    std::uint64_t state = seed_random(5);
+    for (std::size_t len = 0; len + 1 < jobs.size(); ++len) {
+      const std::vector<int> seq(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(len));
+      kernel.load(seq.data(), static_cast<int>(len));
+      EXPECT_EQ(kernel.loaded_makespan(), len == 0 ? 0 : test::naive_makespan(s.inst, seq));
+      std::vector<int> values(len + 1);
+      kernel.insertion_values(job, values.data());
+      for (std::size_t pos = 0; pos <= len; ++pos) {
+        std::vector<int> trial(seq);
+        trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
+        EXPECT_EQ(values[pos], test::naive_makespan(s.inst, trial)) << "position " << pos;
+        EXPECT_EQ(kernel.makespan(trial.data(), static_cast<int>(trial.size())), values[pos]);
+      }
+      const int best = *std::min_element(values.begin(), values.end());
+      const auto first = kernel.best_insertion(job);
+      EXPECT_EQ(first.second, best);
+      EXPECT_EQ(values[static_cast<std::size_t>(first.first)], best);
+      EXPECT_EQ(first.first, std::min_element(values.begin(), values.end()) - values.begin());
+      const auto tied = kernel.best_insertion(job, &state);
+      EXPECT_EQ(tied.second, best);
+      EXPECT_EQ(values[static_cast<std::size_t>(tied.first)], best);
+    }
+  }
+}
+
+// load_removed (the local search's half-price load) gives the values load() gives for the
+// sequence without that position, for every position of random sequences.
+TEST(insertion_kernel, load_removed_matches_load) {
+  std::mt19937 rng(78);
+  for (const auto& s : test::small_samples(2, 16, 1, 7, 2, 901)) {
+    SCOPED_TRACE(s.what);
+    insertion_kernel a(s.inst), b(s.inst);
+    std::vector<int> seq(static_cast<std::size_t>(s.inst.n));
+    std::iota(seq.begin(), seq.end(), 0);
+    std::shuffle(seq.begin(), seq.end(), rng);
+    const int len = s.inst.n;
+    a.load(seq.data(), len);
+    a.remember_full();
+    for (int r = 0; r < len; ++r) {
+      std::vector<int> reduced(seq);
+      reduced.erase(reduced.begin() + r);
+      a.load_removed(seq.data(), len, r);
+      b.load(reduced.data(), len - 1);
+      EXPECT_EQ(a.loaded_makespan(), b.loaded_makespan());
+      std::vector<int> va(static_cast<std::size_t>(len)), vb(static_cast<std::size_t>(len));
+      a.insertion_values(seq[static_cast<std::size_t>(r)], va.data());
+      b.insertion_values(seq[static_cast<std::size_t>(r)], vb.data());
+      EXPECT_EQ(va, vb) << "removed position " << r;
+    }
+  }
+}
+
+// A walker's best is a permutation whose makespan it states, never worse than its start, and the
+// same for the same seed and number of rounds (with every refinement on and off).
+TEST(ig_walker, exact_values_and_deterministic_per_seed) {
+  const instance inst = generate_taillard(40, 8, 4242);
+  const neh_result h = neh(inst);
+  for (const bool partial : {false, true}) {
+    for (const bool ties : {false, true}) {
+      walk_options w;
+      w.partial_ls = partial;
+      w.random_ties = ties;
+      auto run = [&](std::uint64_t seed) {
+        ig_walker walker(inst, w, seed);
+        walker.restart(h.schedule, h.makespan);
+        EXPECT_TRUE(walker.descend(nullptr));
+        for (int r = 0; r < 30; ++r) EXPECT_TRUE(walker.round(nullptr));
+        return walker.best();
+      };
+      const std::vector<int> a = run(9);
+      ASSERT_NO_FATAL_FAILURE(expect_permutation(a, inst.n));
+      EXPECT_LE(test::naive_makespan(inst, a), h.makespan);
+      EXPECT_EQ(run(9), a);
+    }
+  }
+}
+
+// A raised stop flag ends a round at once and leaves the walker's state as it was.
+TEST(ig_walker, stops_at_once_and_keeps_its_state) {
+  const instance inst = generate_taillard(60, 10, 99);
+  const neh_result h = neh(inst);
+  ig_walker walker(inst, {}, 3);
+  walker.restart(h.schedule, h.makespan);
+  std::atomic<bool> stop{true};
+  EXPECT_FALSE(walker.round(&stop));
+  EXPECT_FALSE(walker.descend(&stop));
+  EXPECT_EQ(walker.current_value(), h.makespan);
+  EXPECT_EQ(walker.best(), h.schedule);
+  EXPECT_EQ(walker.rounds(), 0u);
+}
+
+// The start heuristic's time budget ends it early, with a valid schedule.
+TEST(iterated_greedy, a_time_budget_ends_it) {
+  const instance inst = generate_taillard(200, 20, 7);
+  ig_options opt;
+  opt.iterations = 100000;
+  opt.seconds = 0.2;
+  const auto t0 = std::chrono::steady_clock::now();
+  const neh_result r = iterated_greedy(inst, opt);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 5.0);  // NEH (about 0.05 s) + the budget + one insertion; loose for a loaded CI machine
+  EXPECT_EQ(r.makespan, test::naive_makespan(inst, r.schedule));
 }
 
 }  // namespace

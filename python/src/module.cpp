@@ -257,6 +257,9 @@ NB_MODULE(_core, mod) {
           "lb2_pairs", [](const solve_args& a) { return to_string(a.lb2_pairs); },
           [](solve_args& a, const std::string& v) { a.lb2_pairs = parse_lb2_pairs(v); })
       .def_rw("improver_threads", &solve_args::improver_threads)
+      .def_rw("heuristic_share", &solve_args::heuristic_share)
+      .def_rw("seed", &solve_args::seed)
+      .def_rw("gpu_walkers", &solve_args::gpu_walkers)
       .def_prop_rw(
           "branching",
           [](const solve_args& a) { return std::string(to_string(a.branch.value_or(branching::min_min))); },

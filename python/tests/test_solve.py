@@ -87,6 +87,18 @@ def test_upper_bound_options():
     assert r.makespan is None and r.schedule == [] or r.makespan >= 1278 and len(r.schedule) == 20
 
 
+def test_incumbent_engine_options():
+    # The engine beside the CPU search, as on the CLI: its threads, share and seed are options.
+    r = pfsp.solve("ta001", backend="cpu", improver_threads=1, seed=5)
+    assert (r.status, r.makespan) == ("optimal", 1278)
+    assert r.to_dict()["engine_threads"] == 1
+    r = pfsp.solve("ta001", backend="cpu-mt", threads=2, heuristic_share=0.5)
+    assert (r.status, r.makespan) == ("optimal", 1278)
+    assert r.to_dict()["engine_threads"] == 1
+    with pytest.raises(pfsp.InputError, match="--heuristic-share"):
+        pfsp.solve("ta001", backend="cpu", heuristic_share=2.0)
+
+
 def test_time_and_node_limits():
     r = pfsp.solve("ta021", backend="cpu", heuristic="neh", time_limit=0.3)
     assert r.status == "time_limit"

@@ -8,6 +8,7 @@
 
 #include "app/gantt_cli.hpp"
 #include "app/options.hpp"
+#include "app/output_paths.hpp"
 #include "app/solve_api.hpp"
 #include "app/solver_log.hpp"
 #include "base/error.hpp"
@@ -106,10 +107,7 @@ void print_plan(std::ostream& out, const instance& inst, const solve_args& a, co
 solve_hooks cli_hooks(const instance& inst, const solve_args& a, std::optional<solver_log>& log, std::ostream& out,
                       std::ostream& err) {
   solve_hooks hooks;
-  hooks.on_checked = [&a, &log, &err] {
-    if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
-    log.emplace(a.quiet || a.no_progress ? nullptr : &err, a.log);
-  };
+  hooks.on_checked = [&a, &log, &err] { log.emplace(a.quiet || a.no_progress ? nullptr : &err, a.log); };
   if (!(a.quiet || a.no_progress) || !a.log.empty())  // log->active()
     hooks.on_progress = [&log](const progress_info& p) { log->row(p); };
   if (!a.quiet) hooks.on_start = [&out, &inst, &a](const solve_plan& plan) { print_plan(out, inst, a, plan); };
@@ -144,6 +142,7 @@ void report_outcome(const instance& inst, const solve_args& a, const solve_outco
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
              const std::atomic<bool>* interrupt) {
   gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
+  check_output_paths(a);  // --json, --gantt, --log, --checkpoint: before anything runs
   const instance inst = load_instance(a.instance_spec);
   std::optional<solver_log> log;
   const solve_hooks hooks = cli_hooks(inst, a, log, out, err);

@@ -43,6 +43,7 @@ struct run_info {
   double wall_seconds = 0;
   double heuristic_seconds = 0;
   double learn_seconds = 0;
+  int engine_threads = 0;  // threads of the incumbent engine beside the search (0: none)
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info);

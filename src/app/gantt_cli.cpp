@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli.hpp"
+#include "app/output_paths.hpp"
 #include "base/error.hpp"
 #include "problem/io.hpp"
 #include "report/gantt.hpp"
@@ -17,12 +18,7 @@ void write_gantt(const std::string& path, const instance& inst, const std::vecto
   write_file_atomically(path, gantt_svg(inst, schedule));
 }
 
-void check_output_directory(const std::string& option, const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-    throw input_error(option + " " + path + ": directory '" + parent.string() + "' does not exist");
-}
+void check_output_directory(const std::string& option, const std::string& path) { check_output_path(option, path); }
 
 int gantt_from_result(const std::string& result_path, const std::string& svg_path, const std::string& instance_spec,
                       std::ostream& out) {

@@ -13,8 +13,8 @@ namespace pfsp {
 // Draws `schedule` (0-based jobs) and writes it to `path` atomically. Throws input_error.
 void write_gantt(const std::string& path, const instance& inst, const std::vector<int>& schedule);
 
-// Throws input_error unless the directory that would hold `path` exists (checked before a solve,
-// so that a long run does not fail at its end). `option` names the option in the message.
+// Throws input_error unless a file can be written at `path` (app/output_paths.hpp's
+// check_output_path). `option` names the option in the message.
 void check_output_directory(const std::string& option, const std::string& path);
 
 // Reads a result JSON written by `pfsp solve --json`, loads its instance (`instance_spec`, when

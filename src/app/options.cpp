@@ -22,9 +22,27 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                           "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the "
                           "fastest measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)");
   app.add_option("--improver-threads", a.improver_threads,
-                 "gpu: CPU threads running iterated greedy beside the device loop, feeding it better incumbents "
-                 "(-1 = auto: the cores but one, at most 8; 0 = none)")
+                 "threads of the incumbent engine (iterated-greedy walkers) beside the search, every backend: "
+                 "seeded by its best leaves, feeding it better incumbents (-1 = auto: gpu: the cores but one, at "
+                 "most 8; cpu: the cores but one, at most 8, when n > 20; cpu-mt: --heuristic-share of --threads; "
+                 "0 = none)")
       ->check(CLI::Range(-1, 256))
+      ->capture_default_str();
+  app.add_option("--heuristic-share", a.heuristic_share,
+                 "cpu-mt: the share of --threads that run the incumbent engine instead of the branch-and-bound "
+                 "(-1 = auto: 0.5 when n > 20, else 0); ignored when --improver-threads is given")
+      ->check(CLI::Range(-1.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--gpu-walkers", a.gpu_walkers,
+                 "gpu: iterated-greedy walkers of the incumbent engine on the GPU, one thread block each, beside "
+                 "the search (-1 = auto: when n >= 200 and 15 <= m <= 32, two per multiprocessor, one where two do not "
+                 "fit; 0 = none)")
+      ->check(CLI::Range(-1, 1000000))
+      ->capture_default_str();
+  app.add_option("--seed", a.seed,
+                 "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
+                 "heuristic is reproducible for a seed)")
+      ->check(CLI::Range(0, 2147483647))
       ->capture_default_str();
   add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
                     "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "

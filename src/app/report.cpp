@@ -134,6 +134,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
   if (r.stats.setup_seconds > 0) j["setup_seconds"] = r.stats.setup_seconds;
   j["backend"] = r.backend;
+  j["engine_threads"] = info.engine_threads;
   j["notes"] = r.notes;
   if (!r.trace.empty()) {
     // Progress snapshots: global lower bound and remaining-tree estimate over time (GPU device loop).

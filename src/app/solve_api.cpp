@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/output_paths.hpp"
 #include "app/solver_registry.hpp"
 #include "base/error.hpp"
 #include "bound/bound_data.hpp"
@@ -18,6 +19,9 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
+#if defined(PFSP_HAVE_GPU)
+#include "gpu/walkers.hpp"
+#endif
 
 namespace pfsp {
 namespace {
@@ -46,6 +50,11 @@ void check_solve_args(const solve_args& a) {
   // CLI's and the Python module's, parse them); the numbers are checked here.
   check_range("--threads", a.threads, 1, 4096);
   check_range("--improver-threads", a.improver_threads, -1, 256);
+  check_range("--heuristic-share", a.heuristic_share, -1.0, 1.0);
+  check_range("--seed", a.seed, 0, 2147483647);
+  check_range("--gpu-walkers", a.gpu_walkers, -1, 1000000);
+  if (a.gpu_walkers > 0 && (a.backend == backend_choice::cpu || a.backend == backend_choice::cpu_mt))
+    throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
@@ -119,6 +128,101 @@ std::string describe(const lb2_pairs_choice& c) {
   return s;
 }
 
+namespace {
+
+// Threads of the incumbent engine beside the search, and the search's own (cpu-mt gives the engine
+// a share of --threads; elsewhere it takes cores the search leaves idle).
+struct engine_plan {
+  int threads = 0;
+  int search_threads = 1;
+};
+
+engine_plan plan_engine(const instance& inst, const solve_args& a, backend_choice backend, bool device_loop) {
+  engine_plan p;
+  p.search_threads = a.threads;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const bool worth_it = inst.n > 20;  // 20 jobs: the start heuristic is (nearly) optimal already
+  if (a.improver_threads >= 0) {
+    p.threads = a.improver_threads;
+  } else if (backend == backend_choice::gpu) {
+    // The GPU searches; the host's cores are free but for the loop's own thread(s).
+    p.threads = std::clamp(device_loop ? cores - 1 : cores / 2, 0, 8);
+  } else if (backend == backend_choice::cpu) {
+    p.threads = worth_it ? std::clamp(cores - 1, 0, 8) : 0;  // the sequential search takes one core
+  } else {
+    const double share = a.heuristic_share >= 0 ? a.heuristic_share : (worth_it ? 0.5 : 0.0);
+    p.threads = static_cast<int>(share * a.threads + 0.5);
+    p.search_threads = std::max(1, a.threads - p.threads);
+  }
+  return p;
+}
+
+// The first incumbent: the checkpoint's, the start heuristic's (within a tenth of the time limit)
+// or none; --ub when it is lower. Records its source and time in info.
+incumbent start_incumbent(const instance& inst, const solve_args& a, heuristic_choice heuristic,
+                          const search_state* resumed, const solve_options& opt, run_info& info) {
+  incumbent start;
+  info.initial_ub_source = "none";
+  if (resumed) {
+    // The checkpoint's incumbent is at least as good as a fresh heuristic run's start was.
+    if (!resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
+    info.initial_ub = std::min(resumed->threshold, start.value());
+    info.initial_ub_source = "checkpoint";
+  } else if (heuristic != heuristic_choice::none) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ig_options ig;
+    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
+    ig.seed = static_cast<std::uint32_t>(a.seed);
+    if (a.time_limit > 0) ig.seconds = 0.1 * a.time_limit;
+    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
+    info.heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    start = incumbent(h.makespan, h.schedule);
+    info.initial_ub = h.makespan;
+    info.initial_ub_source = to_string(heuristic);
+  }
+  if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
+    info.initial_ub = *opt.initial_ub;
+    info.initial_ub_source = "--ub";
+  }
+  return start;
+}
+
+// --gpu-walkers: -1 (auto) runs them where the search cannot use the whole GPU anyway and the CPU
+// walkers are slow: n >= 200 and m >= 15 (200x20, 500x20; measured on one H100: walkers beside the
+// device loop cut its rate on ta056 from 60.6 to 3.0 M nodes/s, and at 100x20 eight CPU threads did
+// better than the GPU's 264 walkers; docs/decisions/012-incumbent-engine.md); 0 none.
+int gpu_walker_count(const instance& inst, const solve_args& a, bool gpu_backend) {
+  if (a.gpu_walkers > 0 && !gpu_backend)
+    throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
+  if (!gpu_backend || a.gpu_walkers == 0 || inst.m > 32 || inst.n < 3) return 0;
+  if (a.gpu_walkers < 0) return inst.n >= 200 && inst.m >= 15 ? -1 : 0;  // -1: the walkers' own default count
+  return a.gpu_walkers;
+}
+
+#if defined(PFSP_HAVE_GPU)
+std::unique_ptr<gpu::gpu_walkers> start_gpu_walkers(const instance& inst, const solve_args& a, int walkers,
+                                                    concurrent_improver* engine) {
+  if (walkers == 0 || !engine) return nullptr;
+  const auto& ordinals = a.gpu.request.devices.ordinals;
+  const int device = ordinals.empty() ? a.gpu.policy.device : ordinals.front();
+  gpu::walker_hooks hooks{[engine] { return engine->best_value(); }, [engine] { return engine->best_schedule(); },
+                          [engine](const std::vector<int>& s) { engine->publish_external(s); }};
+  return std::make_unique<gpu::gpu_walkers>(inst, device, std::max(0, walkers), static_cast<std::uint64_t>(a.seed),
+                                            std::move(hooks));
+}
+#else
+struct no_walkers {
+  void stop() {}
+  int walkers() const { return 0; }
+  std::uint64_t rounds() const { return 0; }
+};
+std::unique_ptr<no_walkers> start_gpu_walkers(const instance&, const solve_args&, int, concurrent_improver*) {
+  return nullptr;
+}
+#endif
+
+}  // namespace
+
 solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
                              const std::atomic<bool>* interrupt) {
   const gpu::strategy_params strategy = gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);
@@ -130,6 +234,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;
   opt.time_limit = a.time_limit;
+  opt.time_origin = wall_start;  // the limit counts the start heuristic and the pair learning too
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
   opt.progress_interval = a.progress_interval;
   opt.threads = a.threads;
@@ -149,12 +254,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const bool checkpointing = !a.checkpoint.empty() || resumed;
   if (checkpointing && opt.select != selection::depth_first)
     throw input_error("--checkpoint and --resume need --selection depth-first");
-  if (!a.checkpoint.empty()) {
-    const std::filesystem::path parent = std::filesystem::path(a.checkpoint).parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-      throw input_error("--checkpoint " + a.checkpoint + ": directory '" + parent.string() + "' does not exist");
-  }
+  if (!a.checkpoint.empty()) check_output_path("--checkpoint", a.checkpoint);  // the Python module's path too
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
 
@@ -193,6 +293,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
 #endif
   }
 
+  const int walkers = gpu_walker_count(inst, a, gpu_backend);
   // The GPU's context is created on a thread while the host computes the start heuristic
   // (about 0.1 s on an H200 that would otherwise count in the solve's time).
   std::thread gpu_warm_up;
@@ -212,36 +313,15 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   info.resume_file = a.resume;
   info.checkpoint_file = a.checkpoint;
   info.instance_spec = a.instance_spec;
-  incumbent start;
-  info.initial_ub_source = "none";
-  int improvers = a.improver_threads;
-  if (improvers < 0)
-    improvers = device_loop ? std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 0, 8) : 0;
-  // auto: NEH where iterated greedy runs beside the search anyway (the device loop's improver
-  // threads: ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG
-  // start, docs/benchmarks.md), IG before the search elsewhere.
+  const engine_plan engine = plan_engine(inst, a, resolved, device_loop);
+  opt.threads = engine.search_threads;
+  // auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
+  // ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
+  // docs/benchmarks.md), IG before the search elsewhere.
   heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  if (heuristic == heuristic_choice::auto_) heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
   opt.use_neh = heuristic != heuristic_choice::none;
-  if (resumed) {
-    // The checkpoint's incumbent is at least as good as a fresh heuristic run's start was.
-    if (!resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
-    info.initial_ub = std::min(resumed->threshold, start.value());
-    info.initial_ub_source = "checkpoint";
-  } else if (heuristic != heuristic_choice::none) {
-    const auto t0 = std::chrono::steady_clock::now();
-    ig_options ig;
-    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
-    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
-    info.heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    start = incumbent(h.makespan, h.schedule);
-    info.initial_ub = h.makespan;
-    info.initial_ub_source = to_string(heuristic);
-  }
-  if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
-    info.initial_ub = *opt.initial_ub;
-    info.initial_ub_source = "--ub";
-  }
+  incumbent start = start_incumbent(inst, a, heuristic, resumed ? &*resumed : nullptr, opt, info);
   if (hooks.on_start) hooks.on_start(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
 
   // Checkpoints: a failed periodic write is a warning (the search goes on, the previous file is
@@ -304,15 +384,16 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   }
   const bound_data data(inst, pairs);
   if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
-  // Iterated greedy on the idle CPU cores while the GPU searches (heuristic/improver.hpp).
-  if (improvers > 0 && !device_loop)
-    throw input_error(
-        "--improver-threads runs beside the GPU device loop only (the CPU backends and the host loop use the cores)");
+  // The incumbent engine beside the search, every backend (heuristic/improver.hpp), with its GPU
+  // walkers on the gpu backend (gpu/walkers.hpp).
   std::unique_ptr<concurrent_improver> improver;
-  if (improvers > 0 && !(resumed && resumed->complete)) {
-    improver = std::make_unique<concurrent_improver>(inst, start.schedule(), improvers);
+  if ((engine.threads > 0 || walkers != 0) && !(resumed && resumed->complete)) {
+    improver = std::make_unique<concurrent_improver>(inst, start.schedule(), engine.threads,
+                                                     static_cast<std::uint32_t>(a.seed));
     opt.feed = improver.get();
+    info.engine_threads = engine.threads;
   }
+  auto gpu_walkers = start_gpu_walkers(inst, a, walkers, improver.get());
   solve_result r;
   if (resumed) opt.resume = &*resumed;
   if (resumed && resumed->complete) {
@@ -331,15 +412,24 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     r = solve(*solver, data, opt, start, g);
   }
 
+  if (gpu_walkers) {
+    gpu_walkers->stop();
+    r.notes.push_back("incumbent engine on the GPU: " + std::to_string(gpu_walkers->walkers()) + " walkers, " +
+                      std::to_string(gpu_walkers->rounds()) + " rounds, " +
+                      std::to_string(improver->external_improvements()) + " improvements");
+  }
   if (improver) {
     improver->stop();
+    r.notes.push_back("incumbent engine: " + std::to_string(engine.threads) + " iterated-greedy walker" +
+                      (engine.threads > 1 ? "s" : "") + ", " + std::to_string(improver->rounds()) + " rounds, " +
+                      std::to_string(improver->improvements()) + " improvements");
     // The improver threads' best may be better than the schedule the search reports and still not
     // below the initial upper bound (--ub), where the search never takes it: reported instead
     // (re-evaluated below like every schedule).
     if (improver->best_value() < (r.schedule.empty() ? INT_MAX : r.makespan)) {
       r.schedule = improver->best_schedule();
       r.makespan = evaluate_schedule(inst, r.schedule);
-      r.notes.push_back("the schedule is the improver threads' best (not below the initial upper bound)");
+      r.notes.push_back("the schedule is the incumbent engine's best (not below the initial upper bound)");
     }
   }
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);

@@ -98,7 +98,10 @@ struct solver_config {
   int threads = default_threads();
   std::optional<bound_kind> bound;  // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
   lb2_pairs_option lb2_pairs;       // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
-  int improver_threads = -1;        // -1: auto (the GPU backend: the cores but one, at most 8; else 0)
+  int improver_threads = -1;        // -1: auto (solve_api.cpp, engine_threads)
+  double heuristic_share = -1;      // cpu-mt: share of --threads running the incumbent engine; -1: auto
+  int seed = 1;                     // the incumbent engine's and the start heuristic's random seed
+  int gpu_walkers = -1;             // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

@@ -13,6 +13,7 @@
 #include "base/error.hpp"
 #include "search/checkpoint.hpp"
 #include "search/expander.hpp"
+#include "search/feed_exchange.hpp"
 #include "search/node_pool.hpp"
 
 namespace pfsp {
@@ -25,15 +26,22 @@ struct alignas(64) worker_counters {
 };
 
 struct shared_state {
-  explicit shared_state(const solve_options& opt, const incumbent& start, int nthreads)
-      : ctl(opt), best(start), counters(nthreads), explored_before(opt.resume ? opt.resume->stats.explored : 0.0) {}
+  shared_state(const solve_options& opt, const incumbent& start, int nthreads, instance_view inst)
+      : ctl(opt),
+        best(start),
+        feed(opt.feed, inst),
+        counters(nthreads),
+        explored_before(opt.resume ? opt.resume->stats.explored : 0.0) {
+    feed.take(best);  // before the workers start: the engine beside may already hold a better schedule
+  }
   run_control ctl;
   incumbent best;
+  feed_exchange feed;  // polled by worker 0 only (supervise)
   std::atomic<int> stop{static_cast<int>(solve_status::optimal)};
   std::atomic<std::uint64_t> branched_total{0};  // kept only with a node limit
   std::vector<worker_counters> counters;
-  double explored_before;                 // of the runs before a resume
-  std::exception_ptr checkpoint_failure;  // thrown by on_checkpoint during the search
+  double explored_before;      // of the runs before a resume
+  std::exception_ptr failure;  // thrown by on_checkpoint or the feed during the search, rethrown after the join
 
   bool stopped() const { return stop.load(std::memory_order_relaxed) != static_cast<int>(solve_status::optimal); }
 
@@ -55,6 +63,16 @@ struct shared_state {
     if (ctl.options().node_limit) branched_total.fetch_add(1, std::memory_order_relaxed);
   }
 
+  // Asked between a node's children (expander::expand's `abandon`): another worker stopped the
+  // search, or the clock or Ctrl-C says to stop (then this worker stops everyone).
+  bool abandon() {
+    if (stopped()) return true;
+    const solve_status s = ctl.overdue();
+    if (s == solve_status::optimal) return false;
+    request_stop(s);
+    return true;
+  }
+
   // Worker 0 checks limits and reports progress for everyone. Returns whether a periodic
   // checkpoint is due.
   bool supervise(std::uint64_t open, std::uint64_t own) {
@@ -66,6 +84,7 @@ struct shared_state {
     }
     const solve_status s = ctl.check(own, branched);
     if (s != solve_status::optimal && s != solve_status::node_limit) request_stop(s);
+    take_feed();
     ctl.maybe_report({0, branched, best.value(), open, explored_before + explored});
     return !stopped() && ctl.checkpoint_due();
   }
@@ -73,13 +92,34 @@ struct shared_state {
   // A periodic checkpoint: the callback runs on worker 0 while the others go on; a failure is
   // kept and rethrown after the threads have joined.
   void write_checkpoint(search_state&& state) {
-    if (checkpoint_failure) return;
+    if (failure) return;
     try {
       ctl.options().on_checkpoint(state);
     } catch (...) {
-      checkpoint_failure = std::current_exception();
-      request_stop(solve_status::error);
+      fail(std::current_exception());
     }
+  }
+
+  // A better schedule from the engine beside the search becomes the incumbent; the workers prune
+  // at it from their next pop (they read best.value() before each). Worker 0 only.
+  void take_feed() {
+    if (failure) return;
+    try {
+      feed.take(best);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+
+  // An improving leaf (any worker): the incumbent, and a seed for the feed.
+  template <class Job>
+  void offer_leaf(int value, const Job* perm, int n) {
+    if (best.offer(value, perm, n)) feed.offer(perm, n, value);
+  }
+
+  void fail(std::exception_ptr e) {
+    failure = std::move(e);
+    request_stop(solve_status::error);
   }
 };
 
@@ -176,7 +216,7 @@ class work_stealing_run {
         opt_(opt),
         n_(data.view().inst.n),
         T_(std::max(1, opt.threads)),
-        sh_(opt, start, T_),
+        sh_(opt, start, T_, data.view().inst),
         threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
         backend_("cpu-mt (work stealing, " + std::to_string(T_) + " threads)"),
         stats_(T_),
@@ -190,7 +230,7 @@ class work_stealing_run {
     for (int t = 1; t < T_; ++t) threads.emplace_back([this, t] { work(t); });
     work(0);
     for (auto& th : threads) th.join();
-    if (sh_.checkpoint_failure) std::rethrow_exception(sh_.checkpoint_failure);
+    if (sh_.failure) std::rethrow_exception(sh_.failure);
     return finish();
   }
 
@@ -265,7 +305,7 @@ class work_stealing_run {
     auto leaf = [&w, this](const job_t* parent, int a, int b, int value) {
       std::copy(parent, parent + n_, w.leaf_perm.begin());
       std::swap(w.leaf_perm[a], w.leaf_perm[b]);
-      sh_.best.offer(value, w.leaf_perm.data(), n_);
+      sh_.offer_leaf(value, w.leaf_perm.data(), n_);
       w.ub = std::min(w.ub, value);
     };
     bool have = false;
@@ -278,7 +318,10 @@ class work_stealing_run {
         w.st.explored += w.ex.weight(m.limit1 + 1 + n_ - m.limit2);
         continue;
       }
-      w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st);
+      if (!w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st, [this] { return sh_.abandon(); })) {
+        w.mine.pool.push_root(w.perm.data(), m.limit1, m.limit2, m.lb);  // given up: back, as it was
+        break;
+      }
       sh_.count_expansion();
       have = true;
       break;
@@ -350,6 +393,7 @@ class work_stealing_run {
     const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
     solve_result r = finish_result(stop, sh_.best, threshold_, open_min, total, total.total_seconds);
     r.backend = backend_;
+    if (sh_.feed.active()) r.notes.push_back(feed_note(sh_.feed));
     return r;
   }
 
@@ -373,7 +417,7 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
 solve_result shared_queue(const bound_data& data, const solve_options& opt, const incumbent& start) {
   const int n = data.view().inst.n;
   const int T = std::max(1, opt.threads);
-  shared_state sh(opt, start, T);
+  shared_state sh(opt, start, T, data.view().inst);
   const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, sh.best);
   const std::string backend = "cpu-mt (shared queue, " + std::to_string(T) + " threads)";
   std::mutex mu;
@@ -419,7 +463,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
     auto leaf = [&](const job_t* parent, int a, int b, int value) {
       std::copy(parent, parent + n, leaf_perm.begin());
       std::swap(leaf_perm[a], leaf_perm[b]);
-      sh.best.offer(value, leaf_perm.data(), n);
+      sh.offer_leaf(value, leaf_perm.data(), n);
       ub = std::min(ub, value);
     };
     std::unique_lock lock(mu);
@@ -433,9 +477,10 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
       if (m.lb >= ub) {
         ++st.pruned;
         st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
-      } else {
-        ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st);
+      } else if (ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st, [&sh] { return sh.abandon(); })) {
         sh.count_expansion();
+      } else {
+        children.push_root(perm.data(), m.limit1, m.limit2, m.lb);  // given up: back to the queue, as it was
       }
       sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
       sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
@@ -462,7 +507,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   for (int t = 1; t < T; ++t) threads.emplace_back(body, t);
   body(0);
   for (auto& th : threads) th.join();
-  if (sh.checkpoint_failure) std::rethrow_exception(sh.checkpoint_failure);
+  if (sh.failure) std::rethrow_exception(sh.failure);
   auto stop = static_cast<solve_status>(sh.stop.load());
   if (queue.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
   emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
@@ -472,6 +517,7 @@ solve_result shared_queue(const bound_data& data, const solve_options& opt, cons
   solve_result r =
       finish_result(stop, sh.best, threshold, queue.empty() ? INT_MAX : queue.min_lb(), total, total.total_seconds);
   r.backend = backend;
+  if (sh.feed.active()) r.notes.push_back(feed_note(sh.feed));
   return r;
 }
 

@@ -7,20 +7,21 @@
 namespace pfsp {
 
 concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads,
-                                         std::uint32_t seed)
-    : inst_(inst), seed_base_(seed) {
+                                         std::uint32_t seed, walk_options walk)
+    : inst_(inst), seed_base_(seed), walk_(walk) {
   if (!start.empty()) {
     const int v = evaluate_schedule(inst, start);
     best_schedule_ = start;
     best_.store(v);
-    seed_ = std::move(start);
-    seed_value_ = v;
   } else {
     const neh_result h = neh(inst);
     best_schedule_ = h.schedule;
     best_.store(h.makespan);
   }
-  for (int t = 0; t < std::max(1, threads); ++t) threads_.emplace_back([this, t] { work(t); });
+  // A walker restarts from the engine's best after about a tenth of the start heuristic's rounds
+  // without an improvement of its own (at least 10).
+  stagnation_ = static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
+  for (int t = 0; t < threads; ++t) threads_.emplace_back([this, t] { work(t); });
 }
 
 concurrent_improver::~concurrent_improver() { stop(); }
@@ -43,36 +44,53 @@ std::vector<int> concurrent_improver::best_schedule() const {
   return best_schedule_;
 }
 
+// The newest seed, if it beats the walker's best: one walker takes it (the others go on).
+bool concurrent_improver::take_seed(ig_walker& w) {
+  std::lock_guard lock(mu_);
+  if (seed_.empty() || seed_value_ >= w.best_value()) return false;
+  w.restart(seed_, seed_value_);
+  seed_.clear();
+  seed_value_ = INT_MAX;
+  return true;
+}
+
+void concurrent_improver::publish(const ig_walker& w) {
+  if (w.best_value() >= best_.load()) return;
+  const int check = evaluate_schedule(inst_, w.best());  // exactness: never trust a cached value
+  std::lock_guard lock(mu_);
+  if (check < best_.load()) {
+    best_schedule_ = w.best();
+    best_.store(check);
+    improvements_.fetch_add(1);
+  }
+}
+
+void concurrent_improver::publish_external(const std::vector<int>& schedule) {
+  const int check = evaluate_schedule(inst_, schedule);  // throws unless a permutation of the jobs
+  std::lock_guard lock(mu_);
+  if (check < best_.load()) {
+    best_schedule_ = schedule;
+    best_.store(check);
+    improvements_.fetch_add(1);
+    external_.fetch_add(1);
+  }
+}
+
 void concurrent_improver::work(int t) {
-  // Short runs (about a tenth of the start heuristic's rounds, at least 5), each from the best
-  // schedule known or a newer seed, each with a new random stream: a restart strategy that picks
-  // up what the B&B finds within one run.
-  ig_options opt;
-  opt.iterations = std::max(5, auto_ig_iterations(inst_) / 10);
-  std::uint32_t run = 0;
-  while (!stop_.load()) {
-    neh_result from;
-    {
+  ig_walker w(inst_, walk_, seed_base_ + 7919ULL * static_cast<std::uint64_t>(t));
+  {
+    std::lock_guard lock(mu_);
+    w.restart(best_schedule_, best_.load());
+  }
+  if (w.descend(&stop_)) publish(w);
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value()) {
       std::lock_guard lock(mu_);
-      if (!seed_.empty() && seed_value_ <= best_.load()) {
-        from = {seed_, seed_value_};
-        seed_.clear();  // one thread restarts from a seed; the others from the best
-      } else {
-        from = {best_schedule_, best_.load()};
-      }
+      w.restart(best_schedule_, best_.load());
     }
-    opt.seed = seed_base_ + 7919u * static_cast<std::uint32_t>(t) + 104729u * run++;
-    const neh_result r = iterated_greedy_from(inst_, from, opt, &stop_);
-    rounds_.fetch_add(static_cast<std::uint64_t>(opt.iterations));
-    if (r.makespan < best_.load()) {
-      const int check = evaluate_schedule(inst_, r.schedule);  // exactness: never trust a cached value
-      std::lock_guard lock(mu_);
-      if (check < best_.load()) {
-        best_schedule_ = r.schedule;
-        best_.store(check);
-        improvements_.fetch_add(1);
-      }
-    }
+    if (!w.round(&stop_)) break;
+    rounds_.fetch_add(1, std::memory_order_relaxed);
+    publish(w);
   }
 }
 

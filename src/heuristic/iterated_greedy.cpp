@@ -1,39 +1,10 @@
 #include "heuristic/iterated_greedy.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
-#include <random>
+#include <chrono>
+#include <thread>
 
 namespace pfsp {
-namespace {
-
-// Insertion local search: each job, in random order, is removed and reinserted at its best
-// position; repeated while the makespan improves.
-int local_search(const instance& inst, std::vector<int>& seq, int cmax, std::mt19937& rng, insertion_workspace& ws) {
-  bool improved = true;
-  std::vector<int> jobs = seq;
-  while (improved) {
-    improved = false;
-    std::shuffle(jobs.begin(), jobs.end(), rng);
-    for (int job : jobs) {
-      const auto it = std::find(seq.begin(), seq.end(), job);
-      const auto old_pos = it - seq.begin();
-      seq.erase(it);
-      const auto [pos, value] = best_insertion(inst, seq, job, ws);
-      if (value < cmax) {
-        seq.insert(seq.begin() + pos, job);
-        cmax = value;
-        improved = true;
-      } else {
-        seq.insert(seq.begin() + old_pos, job);
-      }
-    }
-  }
-  return cmax;
-}
-
-}  // namespace
 
 int auto_ig_iterations(const instance& inst) {
   const double work = static_cast<double>(inst.n) * inst.n * inst.m;
@@ -49,46 +20,28 @@ neh_result iterated_greedy(const instance& inst, const ig_options& opt) {
 neh_result iterated_greedy_from(const instance& inst, neh_result start, const ig_options& opt,
                                 const std::atomic<bool>* stop) {
   if (inst.n < 3 || opt.iterations <= 0) return start;
-  std::mt19937 rng(opt.seed);
-  insertion_workspace ws;
-  long long total = 0;
-  for (int v : inst.p) total += v;
-  const double temperature = opt.temperature * static_cast<double>(total) / (10.0 * inst.n * inst.m);
-  std::vector<int> cur = start.schedule;
-  int cur_value = local_search(inst, cur, start.makespan, rng, ws);
-  std::vector<int> best = cur;
-  int best_value = cur_value;
-  const int d = std::min(opt.destruct, inst.n - 1);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int it = 0; it < opt.iterations; ++it) {
-    if (stop && stop->load(std::memory_order_relaxed)) break;
-    std::vector<int> s = cur;
-    std::vector<int> removed;
-    for (int r = 0; r < d; ++r) {
-      const auto idx = std::uniform_int_distribution<std::size_t>(0, s.size() - 1)(rng);
-      removed.push_back(s[idx]);
-      s.erase(s.begin() + static_cast<std::ptrdiff_t>(idx));
-    }
-    int value = 0;
-    for (int job : removed) {
-      const auto [pos, v] = best_insertion(inst, s, job, ws);
-      s.insert(s.begin() + pos, job);
-      value = v;
-    }
-    value = local_search(inst, s, value, rng, ws);
-    if (value < cur_value) {
-      cur = std::move(s);
-      cur_value = value;
-      if (value < best_value) {
-        best = cur;
-        best_value = value;
-      }
-    } else if (unit(rng) < std::exp(-(value - cur_value) / temperature)) {
-      cur = std::move(s);
-      cur_value = value;
-    }
+  // A time budget: a timer thread raises `expired` when it is spent or the caller's flag rises,
+  // and the walker watches `expired` alone.
+  std::atomic<bool> expired{false};
+  std::atomic<bool> done{false};
+  std::thread timer;
+  if (opt.seconds > 0) {
+    timer = std::thread([&] {
+      const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(opt.seconds);
+      while (!done.load() && std::chrono::steady_clock::now() < end && !(stop && stop->load()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      expired.store(true);
+    });
   }
-  return {best, evaluate_schedule(inst, best)};
+  const std::atomic<bool>* flag = opt.seconds > 0 ? &expired : stop;
+  auto halted = [flag] { return flag && flag->load(std::memory_order_relaxed); };
+  ig_walker walker(inst, opt.walk, opt.seed);
+  walker.restart(start.schedule, start.makespan);
+  if (!halted()) walker.descend(flag);
+  for (int it = 0; it < opt.iterations && !halted(); ++it) walker.round(flag);
+  done.store(true);
+  if (timer.joinable()) timer.join();
+  return {walker.best(), evaluate_schedule(inst, walker.best())};
 }
 
 }  // namespace pfsp

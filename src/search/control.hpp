@@ -66,7 +66,12 @@ class incumbent {
 class run_control {
  public:
   explicit run_control(const solve_options& opt)
-      : opt_(opt), start_(clock::now()), last_report_(start_), last_check_(start_), last_checkpoint_(start_) {}
+      : opt_(opt),
+        start_(clock::now()),
+        origin_(opt.time_origin.value_or(start_)),
+        last_report_(start_),
+        last_check_(start_),
+        last_checkpoint_(start_) {}
 
   double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
 
@@ -92,9 +97,17 @@ class run_control {
     next_check_ = own + step_;
     if (opt_.interrupt && opt_.interrupt->load(std::memory_order_relaxed)) return solve_status::interrupted;
     if (opt_.node_limit && branched >= opt_.node_limit) return solve_status::node_limit;
-    if (opt_.time_limit > 0 && std::chrono::duration<double>(now - start_).count() >= opt_.time_limit)
-      return solve_status::time_limit;
+    if (past_time_limit(now)) return solve_status::time_limit;
     return solve_status::optimal;
+  }
+
+  // Whether the search must stop now, without check()'s bookkeeping: interrupted (Ctrl-C),
+  // time_limit, or optimal (go on). Reads the clock; thread-safe. The solvers ask it between
+  // children (expander::expand's `abandon`), so that a node that costs long (LB2 at 500 jobs: a
+  // fraction of a second) does not delay the stop.
+  solve_status overdue() const {
+    if (opt_.interrupt && opt_.interrupt->load(std::memory_order_relaxed)) return solve_status::interrupted;
+    return past_time_limit(clock::now()) ? solve_status::time_limit : solve_status::optimal;
   }
 
   // Whether a periodic checkpoint is due, judged at the time of the last check(); if so, the
@@ -123,8 +136,12 @@ class run_control {
 
  private:
   using clock = std::chrono::steady_clock;
+  bool past_time_limit(clock::time_point now) const {
+    return opt_.time_limit > 0 && std::chrono::duration<double>(now - origin_).count() >= opt_.time_limit;
+  }
   const solve_options& opt_;
   clock::time_point start_;
+  clock::time_point origin_;  // of the time limit
   clock::time_point last_report_;
   clock::time_point last_check_;
   clock::time_point last_checkpoint_;

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -73,12 +75,19 @@ struct solve_options {
   bound_kind bound = bound_kind::lb1;
   branching branch = branching::min_branch;  // fastest measured on the CPU (docs/benchmarks.md)
   selection select = selection::depth_first;
-  std::optional<int> initial_ub;                          // --ub: prune every node with lb >= this (papers' 6.1)
-  bool use_neh = true;                                    // NEH gives the first incumbent
-  double time_limit = 0;                                  // seconds, 0 = none
-  std::uint64_t node_limit = 0;                           // branched nodes, 0 = none
-  int threads = 1;                                        // cpu-mt
-  bool shared_queue = false;                              // cpu-mt: the papers' single mutex-protected queue
+  std::optional<int> initial_ub;  // --ub: prune every node with lb >= this (papers' 6.1)
+  bool use_neh = true;            // NEH gives the first incumbent
+  double time_limit = 0;          // seconds, 0 = none
+  // Where time_limit counts from: the caller's start (pfsp solve's, so that the start heuristic and
+  // the pair learning count against the limit); unset = the solver's start. Statistics' times
+  // still count from the solver's start.
+  std::optional<std::chrono::steady_clock::time_point> time_origin;
+  std::uint64_t node_limit = 0;  // branched nodes, 0 = none
+  int threads = 1;               // cpu-mt
+  bool shared_queue = false;     // cpu-mt: the papers' single mutex-protected queue
+  // cpu, best- and breadth-first: memory for the open nodes (about 2n + 64 bytes each); past it,
+  // subtrees are explored depth-first one at a time (the search stays exact, memory bounded).
+  std::size_t pool_memory = std::size_t{2} << 30;
   bool profile = false;                                   // time bounding versus the rest (papers' Table I)
   const std::atomic<bool>* interrupt = nullptr;           // set by the SIGINT handler
   std::function<void(const progress_info&)> on_progress;  // called about once a second

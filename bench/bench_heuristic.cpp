@@ -1,0 +1,156 @@
+// pfsp_bench_heuristic: the incumbent engine alone (heuristic/improver.hpp), as it runs beside the
+// branch-and-bound: T walker threads from NEH for S seconds per instance, R repetitions with
+// different seeds. Prints a markdown table (makespan, relative deviation from Taillard's best
+// known, time to the last improvement, rounds) and the mean deviation per size class, and writes
+// JSON (stamped) for bench/results_page.py.
+//   pfsp_bench_heuristic --instances ta081-ta090 --seconds 20 --threads 2 --json out.json
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "bench_common.hpp"
+#include "heuristic/improver.hpp"
+#if defined(PFSP_HAVE_GPU)
+#include "gpu/walkers.hpp"
+#endif
+#include "heuristic/neh.hpp"
+#include "problem/io.hpp"
+
+namespace {
+
+using namespace pfsp;
+using clock_type = std::chrono::steady_clock;
+
+struct run_record {
+  std::string name;
+  int n = 0, m = 0, seed = 0, neh = 0, value = 0, best_known = 0;
+  double last_improvement = 0, deviation = 0;
+  std::uint64_t rounds = 0, gpu_rounds = 0;
+};
+
+// One run: the engine from NEH until `seconds` have passed, sampling its best every 10 ms.
+run_record run_one(const std::string& name, double seconds, int threads, int gpu_walkers, int seed,
+                   const walk_options& walk) {
+  const instance inst = load_instance(name);
+  run_record r;
+  r.name = name;
+  r.n = inst.n;
+  r.m = inst.m;
+  r.seed = seed;
+  r.best_known = inst.known ? inst.known->ub : 0;
+  const auto t0 = clock_type::now();
+  const neh_result h = neh(inst);
+  r.neh = h.makespan;
+  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk);
+#if defined(PFSP_HAVE_GPU)
+  std::unique_ptr<gpu::gpu_walkers> on_gpu;
+  if (gpu_walkers != 0)
+    on_gpu = std::make_unique<gpu::gpu_walkers>(
+        inst, 0, std::max(0, gpu_walkers), static_cast<std::uint64_t>(seed),
+        gpu::walker_hooks{[&] { return engine.best_value(); }, [&] { return engine.best_schedule(); },
+                          [&](const std::vector<int>& s) { engine.publish_external(s); }});
+#else
+  if (gpu_walkers != 0) throw std::runtime_error("--gpu-walkers: this build has no CUDA");
+#endif
+  int last = engine.best_value();
+  while (true) {
+    const double t = std::chrono::duration<double>(clock_type::now() - t0).count();
+    if (t >= seconds) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (engine.best_value() < last) {
+      last = engine.best_value();
+      r.last_improvement = std::chrono::duration<double>(clock_type::now() - t0).count();
+    }
+  }
+#if defined(PFSP_HAVE_GPU)
+  if (on_gpu) {
+    on_gpu->stop();
+    r.gpu_rounds = on_gpu->rounds();
+  }
+#endif
+  engine.stop();
+  r.value = evaluate_schedule(inst, engine.best_schedule());
+  r.rounds = engine.rounds();
+  if (r.best_known > 0) r.deviation = 100.0 * (r.value - r.best_known) / r.best_known;
+  return r;
+}
+
+std::string size_class(const run_record& r) { return std::to_string(r.n) + "x" + std::to_string(r.m); }
+
+void print_summary(const std::vector<run_record>& runs) {
+  std::map<std::string, std::pair<double, int>> by_class;
+  for (const auto& r : runs) {
+    auto& [sum, count] = by_class[size_class(r)];
+    sum += r.deviation;
+    ++count;
+  }
+  bench::table t({"class", "runs", "mean deviation %"});
+  for (const auto& [cls, v] : by_class) t.add({cls, std::to_string(v.second), bench::fixed(v.first / v.second, 3)});
+  std::cout << '\n' << t.markdown();
+}
+
+nlohmann::json to_json(const run_record& r) {
+  return {{"instance", r.name},  {"n", r.n},          {"m", r.m},
+          {"seed", r.seed},      {"neh", r.neh},      {"makespan", r.value},
+          {"best_known", r.best_known}, {"deviation_percent", r.deviation},
+          {"last_improvement_s", r.last_improvement}, {"rounds", r.rounds}, {"gpu_rounds", r.gpu_rounds}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"pfsp_bench_heuristic: the incumbent engine (iterated-greedy walkers) alone"};
+  std::string instances = "ta081-ta090", json_path;
+  double seconds = 10;
+  int threads = 1, reps = 1, seed = 1, gpu_walkers = 0;
+  pfsp::walk_options walk;
+  app.add_option("--instances", instances, "instances, e.g. ta081-ta090,ta111");
+  app.add_option("--seconds", seconds, "seconds per run")->check(CLI::Range(0.01, 1e6));
+  app.add_option("--threads", threads, "CPU walker threads")->check(CLI::Range(0, 1024));
+  app.add_option("--gpu-walkers", gpu_walkers, "GPU walkers on device 0 (-1: two per multiprocessor; CUDA builds)")
+      ->check(CLI::Range(-1, 1000000));
+  app.add_option("--reps", reps, "runs per instance (seeds seed, seed+1, ...)")->check(CLI::Range(1, 1000));
+  app.add_option("--seed", seed, "first seed")->check(CLI::Range(0, 1 << 30));
+  app.add_option("--destruct", walk.destruct, "jobs removed per round")->check(CLI::Range(1, 1000));
+  app.add_option("--temperature", walk.temperature, "acceptance temperature factor")->check(CLI::Range(0.0, 100.0));
+  app.add_option("--partial-ls", walk.partial_ls, "local search on the partial solution (0/1)");
+  app.add_option("--random-ties", walk.random_ties, "random tie-breaking and sideways moves (0/1)");
+  app.add_option("--json", json_path, "write the results as JSON");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    std::vector<run_record> runs;
+    pfsp::bench::table t({"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds",
+                          "GPU rounds"});
+    for (const auto& name : pfsp::bench::expand_instances(instances)) {
+      for (int r = 0; r < reps; ++r) {
+        runs.push_back(run_one(name, seconds, threads, gpu_walkers, seed + r, walk));
+        const auto& x = runs.back();
+        t.add({x.name, std::to_string(x.seed), std::to_string(x.neh), std::to_string(x.value),
+               std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3), pfsp::bench::fixed(x.last_improvement, 2),
+               std::to_string(x.rounds), std::to_string(x.gpu_rounds)});
+        std::fprintf(stderr, "%s seed %d: %d (%.3f %%)\n", x.name.c_str(), x.seed, x.value, x.deviation);
+      }
+    }
+    std::cout << t.markdown();
+    print_summary(runs);
+    if (!json_path.empty()) {
+      nlohmann::json j;
+      j["benchmark"] = "pfsp_bench_heuristic";
+      j["machine"] = pfsp::bench::stamp(argc, argv);
+      j["config"] = {{"seconds", seconds},           {"threads", threads}, {"gpu_walkers", gpu_walkers},
+                     {"destruct", walk.destruct},    {"temperature", walk.temperature},
+                     {"partial_ls", walk.partial_ls}, {"random_ties", walk.random_ties}};
+      for (const auto& x : runs) j["runs"].push_back(to_json(x));
+      pfsp::bench::write_text_atomically(json_path, j.dump(1) + "\n");
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "pfsp_bench_heuristic: " << e.what() << '\n';
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Markdown tables of the incumbent engine's measurements (docs/decisions/012-incumbent-engine.md),
+written beside their JSON as twins (same stem, .md) that bench/results_page.py shows.
+
+    bench/engine_table.py heuristic FILE.json ...   pfsp_bench_heuristic runs: one row per run, mean
+                                                    deviation from the best known per size class
+    bench/engine_table.py solves DIR --out FILE.md  pfsp solve --json results (one per instance, e.g.
+                                                    a sweep's results/): the instances of known optimum
+                                                    proven or not and when, the mean deviation per
+                                                    class, the open instances against the best known
+
+Python standard library only; the best known values come from the results themselves (pfsp solve
+records Taillard's table) or from ../shared/data/taillard_pfsp.csv.
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+
+def stamp_line(machine):
+    if not machine:
+        return ""
+    bits = [f"commit {machine.get('commit', '?')}"]
+    if "cpu" in machine:
+        bits += [f"cpu {machine['cpu']} ({machine.get('hardware_threads', '?')} threads)", f"gpu {machine.get('gpu', 'none')}"]
+    cmd = machine.get("command")
+    line = "*" + "; ".join(bits) + ".*"
+    if cmd:
+        line += f"\n\n*Command:* `{cmd}`"
+    return line
+
+
+def device_of(path):
+    """The device of a run: the JSON's "device" field (scripts/device_engine.sh adds it), else None."""
+    try:
+        return json.load(open(path)).get("device")
+    except (OSError, ValueError):
+        return None
+
+
+def heuristic_table(path, device=None, stamp=True):
+    j = json.load(open(path))
+    c = j.get("config", {})
+    head = (f"### Incumbent engine alone: {c.get('threads')} CPU walker threads, "
+            f"{c.get('gpu_walkers', 0)} GPU walkers, {c.get('seconds')} s per run")
+    lines = [head, ""] + ([stamp_line(j.get("machine")), ""] if stamp else [])
+    if device:
+        lines += [f"*Device (from the run's log):* {device}", ""]
+    lines += ["| instance | seed | NEH | makespan | best known | dev % | last improvement s | CPU rounds | GPU rounds |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    classes = {}
+    for r in j["runs"]:
+        lines.append(f"| {r['instance']} | {r['seed']} | {r['neh']} | {r['makespan']} | {r['best_known']} | "
+                     f"{r['deviation_percent']:.3f} | {r['last_improvement_s']:.2f} | {r['rounds']} | "
+                     f"{r.get('gpu_rounds', 0)} |")
+        classes.setdefault(f"{r['n']}x{r['m']}", []).append(r["deviation_percent"])
+    lines += ["", "| class | runs | mean deviation % |", "| --- | ---: | ---: |"]
+    for k, v in sorted(classes.items(), key=lambda kv: [int(x) for x in kv[0].split("x")]):
+        lines.append(f"| {k} | {len(v)} | {statistics.mean(v):.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def load_solves(directory):
+    runs = []
+    for p in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        try:
+            d = json.load(open(p))
+        except (OSError, ValueError):
+            continue
+        if "status" in d and "instance" in d:
+            runs.append(d)
+    return runs
+
+
+def solves_tables(directory, title):
+    runs = load_solves(directory)
+    lines = [f"### {title}", ""]
+    if runs:
+        lines += [stamp_line({"commit": runs[0].get("commit"), "command": runs[0].get("command")}), ""]
+    known = [r for r in runs if r["instance"].get("best_known", {}).get("optimal") and r["instance"].get("n", 0) >= 100
+             and r["instance"].get("m", 0) >= 20]
+    if known:
+        proven = [r for r in known if r["status"] == "optimal"]
+        lines += [f"Instances of 100-500 jobs x 20 machines with a known optimum: **{len(proven)} of {len(known)} "
+                  f"proven from scratch**.", "",
+                  "| instance | size | optimum | status | makespan | lower bound | wall s | engine |",
+                  "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |"]
+        for r in known:
+            i = r["instance"]
+            eng = "; ".join(n for n in r.get("notes", []) if "engine" in n)
+            lines.append(f"| {i['name']} | {i['n']}x{i['m']} | {i['best_known']['ub']} | {r['status']} | "
+                         f"{r.get('makespan')} | {r.get('lower_bound')} | {r.get('wall_seconds', 0):.1f} | {eng} |")
+        lines.append("")
+    classes = {}
+    for r in runs:
+        i = r["instance"]
+        bk = i.get("best_known", {}).get("ub")
+        if bk and r.get("makespan") and i.get("n", 0) >= 100 and i.get("m", 0) >= 20:
+            classes.setdefault(f"{i['n']}x{i['m']}", []).append(100.0 * (r["makespan"] - bk) / bk)
+    if classes:
+        lines += ["| class | instances | mean deviation from the best known % | max % |", "| --- | ---: | ---: | ---: |"]
+        for k, v in sorted(classes.items(), key=lambda kv: [int(x) for x in kv[0].split("x")]):
+            lines.append(f"| {k} | {len(v)} | {statistics.mean(v):.3f} | {max(v):.3f} |")
+        lines.append("")
+    open_ = [r for r in runs if not r["instance"].get("best_known", {}).get("optimal", True)]
+    if open_:
+        lines += ["Open instances (no proven optimum): the best makespan found against the best known upper bound.",
+                  "", "| instance | size | best known (lb, ub) | makespan | above ub | lower bound |",
+                  "| --- | --- | --- | ---: | ---: | ---: |"]
+        for r in open_:
+            i = r["instance"]
+            b = i["best_known"]
+            diff = r["makespan"] - b["ub"] if r.get("makespan") else None
+            flag = " **new best known**" if diff is not None and diff < 0 else ""
+            lines.append(f"| {i['name']} | {i['n']}x{i['m']} | {b['lb']}, {b['ub']} | {r.get('makespan')}{flag} | "
+                         f"{diff} | {r.get('lower_bound')} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="mode", required=True)
+    h = sub.add_parser("heuristic")
+    h.add_argument("files", nargs="+")
+    h.add_argument("--device", help="the device the runs used (pfsp_bench_heuristic's stamp names no GPU)")
+    s = sub.add_parser("solves")
+    s.add_argument("directory")
+    s.add_argument("--out", required=True)
+    s.add_argument("--title", default="Solves from scratch")
+    a = ap.parse_args()
+    if a.mode == "heuristic":
+        for f in a.files:
+            with open(os.path.splitext(f)[0] + ".md", "w") as out:
+                out.write(heuristic_table(f, a.device))
+    else:
+        with open(a.out, "w") as out:
+            out.write(solves_tables(a.directory, a.title))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
