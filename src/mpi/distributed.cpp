@@ -5,15 +5,17 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <string>
-#include <sys/resource.h>
-#include <ctime>
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "base/error.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/rank_feed.hpp"
 #include "mpi/worker.hpp"
 
 namespace pfsp::dist {
@@ -305,8 +307,8 @@ class coordinator {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       if (since(t0) >= d_.worker_timeout) continue;
       const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
-      if (v.size() != 3) continue;
-      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2]};
+      if (v.size() != 5) continue;
+      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4]};
       load_.workers_busy += v[0];
       load_.workers_life += v[1];
     }
@@ -368,7 +370,7 @@ class coordinator {
     if (static_cast<int>(schedule.size()) != n_ || makespan >= best_.value()) return;
     best_.offer(makespan, schedule.data(), n_);
     if (d_.improver) d_.improver->offer_seed(schedule, makespan);
-    words w{kIncumbent, makespan};
+    words w{kIncumbent, makespan, double_bits(rank_feed::now_seconds())};
     w.insert(w.end(), schedule.begin(), schedule.end());
     for (const auto& [rank, f] : in_flight_) send(w, rank, kTagControl);
     ++broadcasts_;
@@ -452,6 +454,11 @@ class coordinator {
       std::snprintf(buf, sizeof buf, "%s rank %d branched %.0f, busy %.3f s, idle %.3f s = %.1f %%, life %.3f s",
                     k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life);
       line += buf;
+      if (t.taken > 0) {
+        std::snprintf(buf, sizeof buf, ", took %.0f broadcast incumbents (at most %.1f ms after rank 0 sent them)",
+                      t.taken, 1e3 * t.latency);
+        line += buf;
+      }
     }
     return line;
   }

@@ -137,6 +137,9 @@ void send_queue::release() {
   peers_.clear();
 }
 
+std::int64_t double_bits(double v) { return bits_of(v); }
+double bits_double(std::int64_t b) { return double_of(b); }
+
 words encode(const work_msg& m, int n) {
   if (m.stop) return {0};
   words w{1, m.chunk_id, m.ub, m.seconds_left < 0 ? -1 : static_cast<std::int64_t>(m.seconds_left * 1000.0)};

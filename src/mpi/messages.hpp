@@ -5,7 +5,8 @@
 //                                   pruned, leaves, explored (bits), signalled, schedule length,
 //                                   schedule..., count left, count x node]; [0] for the first request
 //   control (0 -> w, kTagControl): [kStopChunk, chunk id] (give back what is left of that chunk) or
-//                                  [kIncumbent, makespan, schedule...] (a better schedule, anywhere)
+//                                  [kIncumbent, makespan, sent at (double bits, rank 0's monotonic
+//                                  seconds), schedule...] (a better schedule, anywhere)
 //   found   (w -> 0, kTagFound):   [makespan, schedule...] (a better schedule found inside a chunk)
 // A node is [limit1, limit2, lb, n jobs]. Sizes: a node is n + 3 words (23 x 8 bytes at 20 jobs).
 #pragma once
@@ -24,7 +25,9 @@ constexpr int kTagResult = 2;
 constexpr int kTagControl = 3;
 constexpr int kTagFound = 4;
 constexpr int kTagBeat = 5;   // w -> 0: [] (alive), every heartbeat seconds, busy or waiting
-constexpr int kTagTimes = 6;  // w -> 0: [busy, life, branched] (double bits), after the stop
+// w -> 0, after the stop: [busy, life, branched, incumbents taken, their longest latency] (double
+// bits)
+constexpr int kTagTimes = 6;
 // w -> 0: a running chunk's progress, as a result message (status interrupted): what its solver
 // branched so far, its incumbent if better than the chunk's ub, and the open nodes it has left
 constexpr int kTagProgress = 7;
@@ -99,6 +102,8 @@ result_msg decode_result(const words& w, int n);
 words encode_schedule(int makespan, const std::vector<int>& schedule);
 
 words encode_doubles(const std::vector<double>& v);
+std::int64_t double_bits(double v);
+double bits_double(std::int64_t b);
 std::vector<double> decode_doubles(const words& w);
 
 }  // namespace pfsp::dist

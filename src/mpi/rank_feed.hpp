@@ -4,7 +4,9 @@
 // solver offers as seeds are queued for the listener to send to rank 0. Thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <mutex>
 #include <optional>
@@ -24,16 +26,34 @@ class rank_feed final : public incumbent_feed {
     outbox_ = {makespan, schedule};
   }
   int best_value() const override { return best_.load(std::memory_order_relaxed); }
+  // The solver calls it when best_value() beats its own: the schedule is taken then, and the
+  // time since rank 0 sent it is recorded.
   std::vector<int> best_schedule() const override {
     std::lock_guard lock(mu_);
+    if (!taken_current_ && !schedule_.empty()) {
+      taken_current_ = true;
+      ++taken_;
+      max_latency_ = std::max(max_latency_, now_seconds() - sent_at_);
+    }
     return schedule_;
   }
-  // From rank 0: the best schedule known anywhere.
-  void receive(int makespan, std::vector<int> schedule) {
+  // From rank 0: the best schedule known anywhere, sent at `sent_at` (now_seconds on rank 0's
+  // clock: a latency is meaningful where rank 0 and this rank share a host's monotonic clock).
+  void receive(int makespan, std::vector<int> schedule, double sent_at) {
     std::lock_guard lock(mu_);
     if (makespan >= best_.load()) return;
     schedule_ = std::move(schedule);
     best_.store(makespan);
+    sent_at_ = sent_at;
+    taken_current_ = false;
+  }
+  // Schedules from rank 0 the solver took, and the longest time from rank 0's send to the take.
+  std::pair<int, double> taken() const {
+    std::lock_guard lock(mu_);
+    return {taken_, max_latency_};
+  }
+  static double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   }
   // The schedule to send to rank 0, if any (taken once).
   std::optional<std::pair<int, std::vector<int>>> take_found() {
@@ -47,6 +67,10 @@ class rank_feed final : public incumbent_feed {
   std::atomic<int> best_{INT_MAX};
   std::vector<int> schedule_;
   std::optional<std::pair<int, std::vector<int>>> outbox_;
+  double sent_at_ = 0;
+  mutable bool taken_current_ = true;
+  mutable int taken_ = 0;
+  mutable double max_latency_ = 0;
   mutable std::mutex mu_;
 };
 

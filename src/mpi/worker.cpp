@@ -42,7 +42,9 @@ class worker {
     }
     times.life = std::chrono::duration<double>(steady::now() - entered).count();
     times.branched = static_cast<double>(mine.branched);
-    send_words(comm_, encode_doubles({times.busy, times.life, times.branched}), 0, kTagTimes);
+    const auto [taken, latency] = feed_.taken();
+    send_words(comm_, encode_doubles({times.busy, times.life, times.branched, static_cast<double>(taken), latency}), 0,
+               kTagTimes);
     return mine;
   }
 
@@ -66,7 +68,8 @@ class worker {
     while (waiting(comm_, 0, kTagControl, st)) {
       const words w = receive_matched(comm_, st);
       if (w.size() >= 2 && w[0] == kStopChunk && w[1] == running) stop_.store(true);
-      if (w.size() >= 2 && w[0] == kIncumbent) feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 2, w.end()));
+      if (w.size() >= 3 && w[0] == kIncumbent)
+        feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 3, w.end()), bits_double(w[2]));
     }
   }
 

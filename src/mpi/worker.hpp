@@ -13,6 +13,7 @@ namespace pfsp::dist {
 // entering solve_distributed to the stop, branched nodes.
 struct rank_time {
   double busy = 0, life = 0, branched = 0;
+  double taken = 0, latency = 0;  // schedules from rank 0 its solvers took; the longest send-to-take
 };
 
 // Runs until rank 0 says stop, sending rank 0 a heartbeat every `heartbeat` seconds (rank 0
