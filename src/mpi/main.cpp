@@ -6,7 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -315,6 +317,22 @@ int run(int argc, char** argv, int rank) {
   return exit_code_for(r.status);
 }
 
+// MPI_Finalize waits for every rank (a PMIx fence). After a worker's kill -9 under mpirun
+// --enable-recovery, Open MPI 4.1.4 sometimes never completes it (1 run in 5 of test
+// kill_9_..._enable_recovery, at commit 939aff0 as after it), with the result and the checkpoint
+// already written: past 10 s the process ends with its exit code (all ranks ending so, mpirun
+// --enable-recovery exits 0 when they do).
+void finalize_or_exit(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::thread([code] {
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    std::_Exit(code);
+  }).detach();
+  MPI_Finalize();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -342,6 +360,6 @@ int main(int argc, char** argv) {
     std::cerr << "pfsp-mpi (rank " << rank << "): " << e.what() << "\n";
     MPI_Abort(MPI_COMM_WORLD, pfsp::exit_internal);
   }
-  MPI_Finalize();
+  finalize_or_exit(code);
   return code;
 }
