@@ -129,14 +129,9 @@ void note_given_options(const CLI::App& app, solve_args& a) {
 const std::vector<unsupported_option>& mpi_unsupported_options() {
   static const std::vector<unsupported_option> v{
       {"--selection", "each chunk is solved depth-first"},
-      {"--improver-threads", "no improver threads run beside the ranks' searches"},
       {"--log", "pfsp-mpi writes no solver log"},
       {"--progress-interval", "pfsp-mpi writes no solver log"},
       {"--profile", "the ranks do not time their bounding"},
-      {"--checkpoint", "the distributed search cannot save its state"},
-      {"--checkpoint-format", "the distributed search cannot save its state"},
-      {"--checkpoint-interval", "the distributed search cannot save its state"},
-      {"--resume", "the distributed search cannot save its state"},
       {"--gpu-strategy", "the ranks' GPU solver is the device loop with its defaults"},
       {"--strategy-params", "the ranks' GPU solver is the device loop with its defaults"},
   };
@@ -151,10 +146,23 @@ const char* const kGpuGroup = "GPU backend";
 void register_mpi_options(CLI::App& app, mpi_args& a) {
   register_solve_options(app, a.solve);
   for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(kMpiUnsupportedGroup);
-  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop on
-  // the device of its local rank, with the policy's defaults.
+  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop
+  // with the policy's defaults, on the devices --devices gives it (src/mpi/devices.hpp).
   for (CLI::Option* o : app.get_options())
-    if (o->get_group() == kGpuGroup) o->group(kMpiUnsupportedGroup);
+    if (o->get_group() == kGpuGroup && o->get_name() != "--devices") o->group(kMpiUnsupportedGroup);
+  if (CLI::Option* d = app.get_option_no_throw("--devices")) {
+    d->description(d->get_description() +
+                   " on every rank; or local: the node's devices cut into one contiguous block per worker rank "
+                   "on it (not given: one device per rank, by its place on the node)");
+    d->transform(
+        [&a](std::string v) {
+          static const std::string local = "local";
+          a.dist.devices_local = v == local;
+          if (a.dist.devices_local) v.clear();  // as if not given, for gpu::parse_devices
+          return v;
+        },
+        "", "local");
+  }
   app.add_option("--local-backend", a.dist.local_backend, "the older name of --backend under pfsp-mpi")
       ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
       ->excludes("--backend")
@@ -165,6 +173,18 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->group("Distributed");
   app.add_option("--chunk-nodes", a.dist.chunk_nodes, "frontier nodes a chunk")
       ->check(CLI::Range(1LL, 1LL << 24))
+      ->capture_default_str()
+      ->group("Distributed");
+  app.add_option("--split-after", a.dist.split_after,
+                 "seconds a chunk runs before rank 0, its frontier empty and a worker waiting, asks for part of it "
+                 "back (-1 = never)")
+      ->check(CLI::Range(-1.0, 1e9))
+      ->capture_default_str()
+      ->group("Distributed");
+  app.add_option("--worker-timeout", a.dist.worker_timeout,
+                 "seconds without a heartbeat after which rank 0 gives a worker's chunk to the others (the run "
+                 "survives a lost rank under mpirun --enable-recovery; docs/decisions/011-lost-ranks.md)")
+      ->check(CLI::Range(2.0, 1e9))
       ->capture_default_str()
       ->group("Distributed");
 }

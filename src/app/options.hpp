@@ -33,6 +33,9 @@ struct distributed_args {
   long long frontier_per_worker = 64;  // frontier nodes built on rank 0 per worker rank
   long long chunk_nodes = 4;           // frontier nodes a chunk
   std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
+  double split_after = 1.0;            // seconds before a running chunk may be asked back (-1: never)
+  double worker_timeout = 30.0;        // seconds without a heartbeat before a worker counts as lost
+  bool devices_local = false;          // --devices local (CUDA builds): the node's devices shared by its ranks
 };
 
 // pfsp-mpi's whole configuration: the search options of `pfsp solve` and the distributed ones.

@@ -5,106 +5,36 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
+#include <ctime>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "base/error.hpp"
+#include "mpi/messages.hpp"
+#include "mpi/rank_feed.hpp"
+#include "mpi/worker.hpp"
 
 namespace pfsp::dist {
 namespace {
 
-constexpr int kTagWork = 1;    // rank 0 -> worker: a chunk, or stop
-constexpr int kTagResult = 2;  // worker -> rank 0: the last chunk's result (or none), and a request
+using steady = std::chrono::steady_clock;
+double since(steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); }
 
-using words = std::vector<std::int64_t>;
-
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw error(std::string("MPI call failed: ") + what);
+double cpu_seconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  const auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
-void send(MPI_Comm comm, const words& w, int to, int tag) {
-  check(MPI_Send(w.data(), static_cast<int>(w.size()), MPI_INT64_T, to, tag, comm), "MPI_Send");
-}
-
-words receive(MPI_Comm comm, int from, int tag, MPI_Status& st) {
-  check(MPI_Probe(from, tag, comm, &st), "MPI_Probe");
-  int count = 0;
-  check(MPI_Get_count(&st, MPI_INT64_T, &count), "MPI_Get_count");
-  words w(static_cast<std::size_t>(count));
-  check(MPI_Recv(w.data(), count, MPI_INT64_T, st.MPI_SOURCE, st.MPI_TAG, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-  return w;
-}
-
-std::int64_t bits_of(double v) {
-  std::int64_t b = 0;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-double double_of(std::int64_t b) {
-  double v = 0;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
-// Work message: [1, ub, milliseconds left (-1: none), count, count x (limit1, limit2, lb, n jobs)]
-// or [0] (stop).
-words work_message(const std::vector<frontier_node>& nodes, int ub, double seconds_left, int n) {
-  words w{1, ub, seconds_left < 0 ? -1 : static_cast<std::int64_t>(seconds_left * 1000.0),
-          static_cast<std::int64_t>(nodes.size())};
-  for (const frontier_node& f : nodes) {
-    w.push_back(f.meta.limit1);
-    w.push_back(f.meta.limit2);
-    w.push_back(f.meta.lb);
-    for (int i = 0; i < n; ++i) w.push_back(f.perm[static_cast<std::size_t>(i)]);
-  }
-  return w;
-}
-
-// Result message: [has, status, makespan, lower bound, branched, bounds, pruned, leaves,
-// explored (bits), schedule length, schedule...]; has = 0 for the first request.
-words result_message(const solve_result* r) {
-  if (!r) return {0};
-  words w{1,
-          static_cast<std::int64_t>(r->status),
-          r->makespan,
-          r->lower_bound,
-          static_cast<std::int64_t>(r->stats.branched),
-          static_cast<std::int64_t>(r->stats.bounds),
-          static_cast<std::int64_t>(r->stats.pruned),
-          static_cast<std::int64_t>(r->stats.leaves),
-          bits_of(r->stats.explored),
-          static_cast<std::int64_t>(r->schedule.size())};
-  for (int j : r->schedule) w.push_back(j);
-  return w;
-}
-
-struct chunk_outcome {
-  bool complete = true;
-  int lower_bound = INT_MAX;  // of an incomplete chunk
-  solve_status status = solve_status::optimal;
-};
-
-// Adds a chunk's result to the totals; a better schedule goes to `best`.
-chunk_outcome merge(const words& w, int n, incumbent& best, solve_stats& total) {
-  chunk_outcome o;
-  if (w.empty() || w[0] == 0) return o;
-  if (w.size() < 10) throw error("distributed: a truncated result message");
-  o.status = static_cast<solve_status>(w[1]);
-  const int makespan = static_cast<int>(w[2]);
-  total.branched += static_cast<std::uint64_t>(w[4]);
-  total.bounds += static_cast<std::uint64_t>(w[5]);
-  total.pruned += static_cast<std::uint64_t>(w[6]);
-  total.leaves += static_cast<std::uint64_t>(w[7]);
-  total.explored += double_of(w[8]);
-  const auto len = static_cast<std::size_t>(w[9]);
-  if (len == static_cast<std::size_t>(n) && w.size() >= 10 + len) {
-    std::vector<int> schedule(w.begin() + 10, w.begin() + 10 + static_cast<std::ptrdiff_t>(len));
-    best.offer(makespan, schedule.data(), n);
-  }
-  o.complete = o.status == solve_status::optimal || o.status == solve_status::proven_bound;
-  if (!o.complete) o.lower_bound = static_cast<int>(w[3]);
-  return o;
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::size_t k) {
@@ -116,150 +46,488 @@ std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::
   return out;
 }
 
-// Every rank's time (seconds solving chunks, seconds from entering solve_distributed to the last
-// chunk's answer, branched nodes) gathered on rank 0 (issue 11's idle share per worker).
-struct rank_time {
-  double busy = 0, life = 0, branched = 0;
-};
-std::vector<rank_time> gather_times(MPI_Comm comm, int rank, int size, const rank_time& mine) {
-  std::vector<rank_time> all(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  const double send[3] = {mine.busy, mine.life, mine.branched};
-  check(MPI_Gather(send, 3, MPI_DOUBLE, rank == 0 ? &all[0].busy : nullptr, 3, MPI_DOUBLE, 0, comm), "MPI_Gather");
-  return all;
-}
 
-}  // namespace
+// Rank 0: the frontier (built, or resumed), the chunks in flight, the incumbent, the counters,
+// the whole-run checkpoints; it serves the workers' messages (or, alone, solves the chunks).
+class coordinator {
+ public:
+  coordinator(MPI_Comm comm, int size, const bound_data& data, const solve_options& opt, const incumbent& start,
+              const chunk_solver& solve, const distributed_options& d)
+      : comm_(comm), size_(size), n_(data.view().inst.n), data_(data), opt_(opt), solve_(solve), d_(d), ctl_(opt),
+        best_(start), chunk_(std::max<std::size_t>(1, d.chunk_nodes)), heard_(static_cast<std::size_t>(size)),
+        stopped_flag_(static_cast<std::size_t>(size)), lost_flag_(static_cast<std::size_t>(size)) {}
 
-solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
-                               const incumbent& start, const chunk_solver& solve_chunk, const distributed_options& d) {
-  int rank = 0, size = 1;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  const int n = inst.n;
-  const std::size_t chunk = std::max<std::size_t>(1, d.chunk_nodes);
-
-  // A chunk solved here: the chunk's nodes as a resumed search, the time left as its limit.
-  auto solve_here = [&](const std::vector<frontier_node>& nodes, int ub, double seconds_left, int threshold) {
-    const search_state state = chunk_state(data, opt, threshold, nodes);
-    solve_options o = opt;
-    o.resume = &state;
-    o.initial_ub.reset();
-    o.node_limit = 0;
-    o.time_limit = seconds_left < 0 ? 0.0 : std::max(seconds_left, 1e-3);
-    o.on_progress = nullptr;
-    o.on_checkpoint = nullptr;
-    return solve_chunk(o, incumbent(ub, {}));
-  };
-
-  using steady = std::chrono::steady_clock;
-  const auto entered = steady::now();
-  auto since = [](steady::time_point t) { return std::chrono::duration<double>(steady::now() - t).count(); };
-  if (rank != 0) {
-    // Worker: ask, solve, answer, until told to stop.
-    rank_time times;
-    solve_stats mine;
-    solve_result last;
-    bool have = false;
-    for (;;) {
-      send(comm, result_message(have ? &last : nullptr), 0, kTagResult);
-      MPI_Status st;
-      const words w = receive(comm, 0, kTagWork, st);
-      if (w.empty() || w[0] == 0) break;
-      const int ub = static_cast<int>(w[1]);
-      const double left = w[2] < 0 ? -1.0 : static_cast<double>(w[2]) / 1000.0;
-      const auto count = static_cast<std::size_t>(w[3]);
-      std::vector<frontier_node> nodes(count);
-      std::size_t at = 4;
-      for (frontier_node& f : nodes) {
-        f.meta = {static_cast<std::int32_t>(w[at]), static_cast<std::int32_t>(w[at + 1]),
-                  static_cast<std::int32_t>(w[at + 2])};
-        at += 3;
-        f.perm.resize(static_cast<std::size_t>(n));
-        for (int i = 0; i < n; ++i) f.perm[static_cast<std::size_t>(i)] = static_cast<job_t>(w[at++]);
-      }
-      // The threshold only matters as the pruning value here: ub carries the best known.
-      const auto t0 = steady::now();
-      last = solve_here(nodes, ub, left, ub);
-      times.busy += since(t0);
-      mine += last.stats;
-      have = true;
-    }
-    times.life = since(entered);
-    times.branched = static_cast<double>(mine.branched);
-    gather_times(comm, rank, size, times);
-    solve_result r;
-    r.stats = mine;
-    r.status = solve_status::optimal;
+  solve_result run() {
+    const auto t0 = steady::now();
+    start_frontier();
+    load_.frontier_seconds = since(t0);
+    load_.frontier_nodes = frontier_size_;
+    last_save_ = steady::now();
+    std::fill(heard_.begin(), heard_.end(), steady::now());
+    if (size_ == 1)
+      solve_alone();
+    else
+      serve_workers_measured();
+    save();
+    solve_result r = result(receive_times());
+    sends_.drain(1.0);
+    load_.chunks = chunks_;
+    if (d_.stats) *d_.stats = load_;
     return r;
   }
 
-  // Rank 0: the frontier, then chunks on request.
-  run_control ctl(opt);
-  incumbent best(start);
-  const int threshold = initial_threshold(opt, best);
-  solve_stats total;
-  const std::size_t workers = static_cast<std::size_t>(size - 1);
-  std::deque<frontier_node> frontier =
-      build_frontier(data, opt, threshold, best, std::max<std::size_t>(1, workers) * d.frontier_per_worker, total);
-  const std::size_t frontier_size = frontier.size();
-  int open_min = INT_MAX;
-  solve_status stop = solve_status::optimal;
-  std::size_t chunks = 0;
-  auto seconds_left = [&] { return opt.time_limit > 0 ? opt.time_limit - ctl.elapsed() : -1.0; };
-  auto keep_going = [&] {
-    if (stop == solve_status::optimal) stop = ctl.check(total.branched);
-    return stop == solve_status::optimal;
-  };
-  auto note_outcome = [&](const chunk_outcome& o) {
-    if (o.complete) return;
-    open_min = std::min(open_min, o.lower_bound);
-    if (stop == solve_status::optimal) stop = o.status;
+ private:
+  struct flight {
+    std::int64_t id = 0;
+    std::vector<frontier_node> nodes;
+    steady::time_point since;
+    bool asked_back = false;
+    solve_stats done;  // the worker's last progress: what it branched (nodes: what it has left)
   };
 
-  if (workers == 0) {
-    while (!frontier.empty() && keep_going()) {
-      const std::vector<frontier_node> nodes = take_chunk(frontier, chunk);
-      const solve_result r = solve_here(nodes, std::min(threshold, best.value()), seconds_left(), threshold);
-      note_outcome(merge(result_message(&r), n, best, total));
-      ++chunks;
+  std::size_t workers() const { return static_cast<std::size_t>(size_ - 1); }
+
+  // From the root, or from opt.resume's open nodes (expanded further if fewer than the target).
+  void start_frontier() {
+    const std::size_t target = std::max<std::size_t>(1, workers()) * d_.frontier_per_worker;
+    if (!opt_.resume) {
+      threshold_ = initial_threshold(opt_, best_);
+      frontier_ = build_frontier(data_, opt_, threshold_, best_, target, total_);
+    } else {
+      threshold_ = opt_.resume->threshold;
+      total_ = opt_.resume->stats;
+      resumed_seconds_ = opt_.resume->stats.total_seconds;
+      frontier_ = frontier_of(*opt_.resume);
+      expand_frontier(data_, opt_, threshold_, best_, target, frontier_, total_);
     }
-  } else {
-    std::size_t stopped = 0;
-    while (stopped < workers) {
-      MPI_Status st;
-      const words w = receive(comm, MPI_ANY_SOURCE, kTagResult, st);
-      note_outcome(merge(w, n, best, total));
-      if (!frontier.empty() && keep_going()) {
-        const std::vector<frontier_node> nodes = take_chunk(frontier, chunk);
-        send(comm, work_message(nodes, std::min(threshold, best.value()), seconds_left(), n), st.MPI_SOURCE, kTagWork);
-        ++chunks;
+    frontier_size_ = frontier_.size();
+  }
+
+  int ub() const { return std::min(threshold_, best_.value()); }
+  double seconds_left() const { return opt_.time_limit > 0 ? opt_.time_limit - ctl_.elapsed() : -1.0; }
+
+  // --- one rank: rank 0 solves the chunks itself ---
+  void solve_alone() {
+    while (!frontier_.empty() && check_stop()) {
+      const std::vector<frontier_node> nodes = take_chunk(frontier_, chunk_);
+      chunk_job job;
+      job.nodes = &nodes;
+      job.ub = ub();
+      job.seconds_left = seconds_left();
+      job.interrupt = opt_.interrupt;
+      job.feed = d_.improver;
+      if (d_.save) {
+        job.checkpoint_interval = d_.checkpoint_interval;
+        job.on_checkpoint = [&](const search_state& s) { save_with(nodes_of(s), s.stats); };
+      }
+      chunk_run run = run_chunk(data_, opt_, solve_, job);
+      absorb(run.result.stats, run.result.makespan, run.result.schedule, std::move(run.left));
+      if (!run.complete && stop_ == solve_status::optimal) stop_ = run.result.status;
+      ++chunks_;
+      if (since(last_save_) >= d_.checkpoint_interval) save();
+    }
+  }
+
+  // --- several ranks: serve the workers until each was told to stop ---
+  void serve_workers_measured() {
+    const auto t0 = steady::now();
+    const double cpu0 = cpu_seconds(RUSAGE_SELF), thread0 = cpu_seconds(RUSAGE_THREAD);
+    serve_workers();
+    load_.serve_seconds = since(t0);
+    load_.serve_cpu_seconds = cpu_seconds(RUSAGE_SELF) - cpu0;
+    load_.serve_thread_cpu_seconds = cpu_seconds(RUSAGE_THREAD) - thread0;
+  }
+
+  // Receives the message matched by `st`, counted in load_ by kind.
+  words receive(const MPI_Status& st) {
+    words w = receive_matched(comm_, st);
+    const std::uint64_t bytes = 8 * w.size();
+    load_.bytes_in += bytes;
+    load_.largest_in = std::max(load_.largest_in, bytes);
+    ++(st.MPI_TAG == kTagBeat      ? load_.beats
+       : st.MPI_TAG == kTagFound   ? load_.finds
+       : st.MPI_TAG == kTagProgress ? load_.progress
+                                    : load_.results);
+    return w;
+  }
+
+  // Sends where the worker may be gone (false then), counted in load_.
+  bool send(words w, int to, int tag) {
+    const std::uint64_t bytes = 8 * w.size();
+    load_.bytes_out += bytes;
+    load_.largest_out = std::max(load_.largest_out, bytes);
+    ++(tag == kTagWork ? load_.works : load_.controls);
+    return sends_.post(std::move(w), to, tag);
+  }
+
+  // The serving thread's CPU spent on messages is summed apart from its idle polling: a
+  // saturated rank 0 never idles, so messages / handling CPU is what one core serves.
+  void serve_workers() {
+    while (stopped_ < workers()) {
+      sends_.reap();
+      const double c0 = thread_cpu_seconds();
+      if (serve_one_message()) {
+        load_.handling_cpu_seconds += thread_cpu_seconds() - c0;
       } else {
-        send(comm, words{0}, st.MPI_SOURCE, kTagWork);
-        ++stopped;
+        poll_improver();
+        check_stop();
+        drop_silent_workers();
+        ask_back_long_chunks();
+        if (d_.save && since(last_save_) >= d_.checkpoint_interval) save();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
       }
     }
   }
-  const double frontier_seconds_end = since(entered);
-  const std::vector<rank_time> times = gather_times(comm, rank, size, rank_time{0, frontier_seconds_end, 0});
-  for (const frontier_node& f : frontier) open_min = std::min(open_min, f.meta.lb);
-  if (!frontier.empty() && stop == solve_status::optimal) stop = solve_status::interrupted;
-  solve_result r = finish_result(stop, best, threshold, open_min, total, ctl.elapsed());
-  r.backend = "mpi (" + std::to_string(size) + (size == 1 ? " rank" : " ranks") + ")";
-  r.notes.push_back("frontier of " + std::to_string(frontier_size) + " nodes built on rank 0, " +
-                    std::to_string(chunks) + " chunks of up to " + std::to_string(chunk) + " nodes solved by " +
-                    (workers ? std::to_string(workers) + " worker rank" + (workers == 1 ? "" : "s") : "rank 0"));
-  if (workers) {
+
+  bool serve_one_message() {
+    MPI_Status st;
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagBeat, st)) {
+      receive(st);
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
+      return true;
+    }
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagFound, st)) {
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
+      const words w = receive(st);
+      if (!w.empty()) offer(static_cast<int>(w[0]), std::vector<int>(w.begin() + 1, w.end()));
+      return true;
+    }
+    if (waiting(comm_, MPI_ANY_SOURCE, kTagProgress, st)) {
+      heard_[static_cast<std::size_t>(st.MPI_SOURCE)] = steady::now();
+      on_progress(st.MPI_SOURCE, decode_result(receive(st), n_));
+      return true;
+    }
+    if (!waiting(comm_, MPI_ANY_SOURCE, kTagResult, st)) return false;
+    const int from = st.MPI_SOURCE;
+    heard_[static_cast<std::size_t>(from)] = steady::now();
+    if (lost_flag_[static_cast<std::size_t>(from)]) {
+      receive(st);  // dropped as lost: its chunk was given to others
+      return true;
+    }
+    on_result(from, decode_result(receive(st), n_));
+    hand_out(from);
+    serve_parked();
+    return true;
+  }
+
+  void on_result(int from, result_msg r) {
+    const auto it = in_flight_.find(from);
+    const bool asked_back = it != in_flight_.end() && it->second.asked_back;
+    if (it != in_flight_.end()) in_flight_.erase(it);
+    if (!r.has) return;
+    const bool complete = r.status == solve_status::optimal || r.status == solve_status::proven_bound;
+    if (asked_back && !complete && !r.signalled && stop_ == solve_status::optimal) ++splits_;
+    // A chunk that stopped on its own (time limit, a signal on its rank) stops the run.
+    if (!complete && (!asked_back || r.signalled) && stop_ == solve_status::optimal) {
+      stop_ = r.signalled ? solve_status::interrupted : r.status;
+      stop_decided();
+    }
+    absorb(r.stats, r.makespan, r.schedule, std::move(r.left));
+  }
+
+  // A running chunk's progress replaces its nodes as sent (checkpoints, a lost worker); a stale
+  // one (of a chunk already answered) is ignored. Its incumbent first: its nodes were pruned by it.
+  void on_progress(int from, result_msg r) {
+    const auto it = in_flight_.find(from);
+    if (it == in_flight_.end() || it->second.id != r.chunk_id) return;
+    if (!r.schedule.empty()) offer(r.makespan, r.schedule);
+    it->second.nodes = std::move(r.left);
+    it->second.done = r.stats;
+  }
+
+  // A chunk's counters, schedule and unfinished nodes (back to the front of the frontier).
+  void absorb(const solve_stats& s, int makespan, const std::vector<int>& schedule, std::vector<frontier_node> left) {
+    total_ += s;
+    if (!schedule.empty()) offer(makespan, schedule);
+    for (auto it = left.rbegin(); it != left.rend(); ++it) frontier_.push_front(std::move(*it));
+  }
+
+  // A chunk, or wait (parked) while other chunks may give work back, or stop.
+  void hand_out(int w) {
+    if (stop_ == solve_status::optimal && !frontier_.empty()) {
+      flight f{next_id_++, take_chunk(frontier_, chunk_), steady::now(), false, {}};
+      work_msg m;
+      m.stop = false;
+      m.chunk_id = f.id;
+      m.ub = ub();
+      m.seconds_left = seconds_left();
+      m.nodes = f.nodes;
+      const bool sent = send(encode(m, n_), w, kTagWork);
+      in_flight_[w] = std::move(f);
+      ++chunks_;
+      if (!sent) drop(w);
+    } else if (stop_ == solve_status::optimal && !in_flight_.empty() && d_.split_after >= 0) {
+      parked_.push_back(w);
+    } else {
+      send(encode(work_msg{}, n_), w, kTagWork);
+      stopped_flag_[static_cast<std::size_t>(w)] = true;
+      ++stopped_;
+    }
+  }
+
+  // Workers silent for worker_timeout seconds (no heartbeat, no message) are dropped.
+  void drop_silent_workers() {
+    for (int w = 1; w < size_; ++w) {
+      const auto k = static_cast<std::size_t>(w);
+      if (!stopped_flag_[k] && std::chrono::duration<double>(steady::now() - heard_[k]).count() > d_.worker_timeout)
+        drop(w);
+    }
+  }
+
+  // A lost worker: its chunk's nodes go back to the frontier (its counters for them never
+  // arrived, so nothing is counted twice); it is never written to again.
+  void drop(int w) {
+    const auto k = static_cast<std::size_t>(w);
+    if (stopped_flag_[k]) return;
+    stopped_flag_[k] = lost_flag_[k] = true;
+    sends_.cancel_to(w);
+    ++stopped_;
+    ++lost_;
+    std::fprintf(stderr, "pfsp-mpi: warning: rank %d lost (silent for %.1f s); its chunk goes to the others\n", w,
+                 d_.worker_timeout);
+    parked_.erase(std::remove(parked_.begin(), parked_.end(), w), parked_.end());
+    const auto it = in_flight_.find(w);
+    if (it != in_flight_.end()) {
+      total_ += it->second.done;
+      std::vector<frontier_node>& nodes = it->second.nodes;
+      for (auto n = nodes.rbegin(); n != nodes.rend(); ++n) frontier_.push_front(std::move(*n));
+      in_flight_.erase(it);
+    }
+    serve_parked();
+  }
+
+  // Each live worker's times (sent after its stop); a worker lost after its stop is skipped.
+  std::vector<rank_time> receive_times() {
+    std::vector<rank_time> all(static_cast<std::size_t>(size_));
+    for (int w = 1; w < size_; ++w) {
+      if (lost_flag_[static_cast<std::size_t>(w)]) continue;
+      MPI_Status st;
+      const auto t0 = steady::now();
+      while (!waiting(comm_, w, kTagTimes, st) && since(t0) < d_.worker_timeout)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (since(t0) >= d_.worker_timeout) continue;
+      const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
+      if (v.size() != 5) continue;
+      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4]};
+      load_.workers_busy += v[0];
+      load_.workers_life += v[1];
+    }
+    return all;
+  }
+
+  void serve_parked() {
+    while (!parked_.empty() && (!frontier_.empty() || in_flight_.empty() || stop_ != solve_status::optimal)) {
+      const int w = parked_.front();
+      parked_.erase(parked_.begin());
+      hand_out(w);
+    }
+  }
+
+  // Splitting: while workers wait and the frontier is empty, the oldest chunks running for at
+  // least split_after seconds are asked back, one per waiting worker.
+  void ask_back_long_chunks() {
+    if (parked_.empty() || !frontier_.empty() || stop_ != solve_status::optimal) return;
+    std::size_t asked = 0;
+    for (const auto& [w, f] : in_flight_) asked += f.asked_back ? 1 : 0;
+    while (asked < parked_.size()) {
+      flight* oldest = nullptr;
+      int rank = -1;
+      for (auto& [w, f] : in_flight_)
+        if (!f.asked_back && since(f.since) >= d_.split_after && (!oldest || f.since < oldest->since)) {
+          oldest = &f;
+          rank = w;
+        }
+      if (!oldest) return;
+      oldest->asked_back = true;
+      send(words{kStopChunk, oldest->id}, rank, kTagControl);
+      ++asked;
+    }
+  }
+
+  // Limits and signals: returns whether the run goes on. A stop, once decided, is saved at once
+  // (a batch system's SIGKILL may follow its SIGTERM) and every chunk is asked back.
+  bool check_stop() {
+    if (stop_ == solve_status::optimal) {
+      stop_ = ctl_.check(total_.branched);
+      if (stop_ != solve_status::optimal) stop_decided();
+    }
+    return stop_ == solve_status::optimal;
+  }
+
+  void stop_decided() {
+    if (d_.save) save();
+    for (auto& [w, f] : in_flight_)
+      if (!f.asked_back) {
+        f.asked_back = true;
+        send(words{kStopChunk, f.id}, w, kTagControl);
+      }
+    serve_parked();
+  }
+
+  // A better schedule (from a result, a worker's chunk, or the improver) goes to every worker
+  // running a chunk, and to the improver as a seed.
+  void offer(int makespan, const std::vector<int>& schedule) {
+    if (static_cast<int>(schedule.size()) != n_ || makespan >= best_.value()) return;
+    best_.offer(makespan, schedule.data(), n_);
+    if (d_.improver) d_.improver->offer_seed(schedule, makespan);
+    words w{kIncumbent, makespan, double_bits(rank_feed::now_seconds())};
+    w.insert(w.end(), schedule.begin(), schedule.end());
+    for (const auto& [rank, f] : in_flight_) send(w, rank, kTagControl);
+    ++broadcasts_;
+  }
+
+  void poll_improver() {
+    if (d_.improver && d_.improver->best_value() < best_.value()) {
+      const std::vector<int> s = d_.improver->best_schedule();
+      offer(d_.improver->best_value(), s);
+    }
+  }
+
+  // --- whole-run checkpoints ---
+  void save() { save_with({}, solve_stats{}); }
+
+  // The run's state, plus (one rank) the running chunk's open nodes and counters.
+  void save_with(const std::vector<frontier_node>& running, const solve_stats& running_stats) {
+    last_save_ = steady::now();
+    if (!d_.save) return;
+    std::vector<const frontier_node*> open;
+    for (const frontier_node& f : running) open.push_back(&f);
+    for (const auto& [w, f] : in_flight_)
+      for (const frontier_node& x : f.nodes) open.push_back(&x);
+    for (const frontier_node& f : frontier_) open.push_back(&f);
+    solve_stats s = total_;
+    s += running_stats;
+    for (const auto& [w, f] : in_flight_) s += f.done;
+    d_.save(run_state(data_, opt_, threshold_, best_, s, resumed_seconds_ + ctl_.elapsed(), open, "pfsp-mpi"));
+    ++saves_;
+  }
+
+  solve_result result(const std::vector<rank_time>& times) {
+    int open_min = INT_MAX;
+    for (const frontier_node& f : frontier_) open_min = std::min(open_min, f.meta.lb);
+    if (!frontier_.empty() && stop_ == solve_status::optimal) stop_ = solve_status::interrupted;
+    solve_result r = finish_result(stop_, best_, threshold_, open_min, total_, ctl_.elapsed());
+    r.backend = "mpi (" + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks") + ")";
+    r.notes.push_back(summary_note());
+    if (workers()) r.notes.push_back(load_note());
+    if (workers()) r.notes.push_back(times_note(times));
+    return r;
+  }
+
+  std::string summary_note() const {
+    const std::size_t w = workers();
+    std::string s = "frontier of " + std::to_string(frontier_size_) + " nodes " +
+                    (opt_.resume ? "resumed" : "built") + " on rank 0, " + std::to_string(chunks_) +
+                    " chunks of up to " + std::to_string(chunk_) + " nodes solved by " +
+                    (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
+    s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
+    if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
+    if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks (as last reported) back in the frontier";
+    return s;
+  }
+
+  std::string load_note() const {
+    const coordinator_stats& l = load_;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
+                  "%llu messages in (%llu results, %llu heartbeats, %llu finds, %llu progress; %.1f kB, largest %llu B), "
+                  "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
+                  l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
+                  l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
+                  static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
+                  static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
+                  static_cast<unsigned long long>(l.progress),
+                  static_cast<double>(l.bytes_in) / 1e3, static_cast<unsigned long long>(l.largest_in),
+                  static_cast<unsigned long long>(l.works + l.controls), static_cast<unsigned long long>(l.works),
+                  static_cast<unsigned long long>(l.controls), static_cast<double>(l.bytes_out) / 1e3,
+                  static_cast<unsigned long long>(l.largest_out));
+    return buf;
+  }
+
+  std::string times_note(const std::vector<rank_time>& times) const {
     std::string line = "workers' time (busy solving chunks / idle waiting for rank 0 / life):";
-    for (int k = 1; k < size; ++k) {
+    for (int k = 1; k < size_; ++k) {
       const rank_time& t = times[static_cast<std::size_t>(k)];
       const double idle = std::max(0.0, t.life - t.busy);
       char buf[160];
       std::snprintf(buf, sizeof buf, "%s rank %d branched %.0f, busy %.3f s, idle %.3f s = %.1f %%, life %.3f s",
                     k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life);
       line += buf;
+      if (t.taken > 0) {
+        std::snprintf(buf, sizeof buf, ", took %.0f broadcast incumbents (at most %.1f ms after rank 0 sent them)",
+                      t.taken, 1e3 * t.latency);
+        line += buf;
+      }
     }
-    r.notes.push_back(line);
+    return line;
   }
+
+  MPI_Comm comm_;
+  int size_;
+  int n_;
+  const bound_data& data_;
+  const solve_options& opt_;
+  const chunk_solver& solve_;
+  distributed_options d_;
+  run_control ctl_;
+  incumbent best_;
+  std::size_t chunk_;
+  steady::time_point entered_ = steady::now();
+  steady::time_point last_save_ = steady::now();
+  int threshold_ = INT_MAX;
+  solve_stats total_;
+  double resumed_seconds_ = 0;
+  std::deque<frontier_node> frontier_;
+  std::size_t frontier_size_ = 0;
+  std::map<int, flight> in_flight_;
+  std::vector<int> parked_;
+  std::size_t stopped_ = 0;
+  solve_status stop_ = solve_status::optimal;
+  std::int64_t next_id_ = 1;
+  std::size_t chunks_ = 0, splits_ = 0, broadcasts_ = 0, saves_ = 0, lost_ = 0;
+  std::vector<steady::time_point> heard_;  // the last message from each worker
+  std::vector<bool> stopped_flag_, lost_flag_;
+  coordinator_stats load_;
+  send_queue sends_{comm_};
+};
+
+}  // namespace
+
+rank_place node_place(MPI_Comm comm) {
+  int rank = 0, size = 1, len = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<char> name(MPI_MAX_PROCESSOR_NAME, '\0');
+  check_mpi(MPI_Get_processor_name(name.data(), &len), "MPI_Get_processor_name");
+  std::vector<char> all(name.size() * static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                          comm),
+            "MPI_Allgather");
+  const auto is_worker = [size](int r) { return r != 0 || size == 1; };
+  if (!is_worker(rank)) return {0, 0};
+  const auto same_node = [&](int r) {
+    return std::equal(name.begin(), name.end(), all.begin() + static_cast<std::ptrdiff_t>(r) * MPI_MAX_PROCESSOR_NAME);
+  };
+  rank_place p{0, 0};
+  for (int r = 0; r < size; ++r)
+    if (is_worker(r) && same_node(r)) {
+      p.index += r < rank ? 1 : 0;
+      ++p.count;
+    }
+  return p;
+}
+
+solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_data& data, const solve_options& opt,
+                               const incumbent& start, const chunk_solver& solve_chunk, const distributed_options& d) {
+  (void)inst;
+  int rank = 0, size = 1;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
+  solve_result r;
+  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval);
+  r.status = solve_status::optimal;
   return r;
 }
 

@@ -9,18 +9,73 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 
+#include "mpi/devices.hpp"
 #include "mpi/frontier.hpp"
 #include "problem/instance.hpp"
+#include "search/incumbent_feed.hpp"
 
 namespace pfsp::dist {
+
+// Rank 0's load while it serves the workers (issue 22 item 5: its capacity; pfsp-mpi's notes).
+// Messages and bytes as MPI carries them (8-byte words); CPU from getrusage over the serving
+// phase: the whole process (MPI's own threads and rank 0's improver included) and the serving
+// thread alone.
+struct coordinator_stats {
+  std::uint64_t results = 0, beats = 0, finds = 0, progress = 0;  // messages received, by kind
+  std::uint64_t works = 0, controls = 0;            // messages sent: chunks or stops, control
+  std::uint64_t chunks = 0;                         // chunks handed out
+  std::uint64_t bytes_in = 0, bytes_out = 0, largest_in = 0, largest_out = 0;
+  double frontier_seconds = 0;  // building (or expanding) the frontier
+  std::size_t frontier_nodes = 0;
+  double serve_seconds = 0, serve_cpu_seconds = 0, serve_thread_cpu_seconds = 0;
+  double handling_cpu_seconds = 0;  // the serving thread's CPU on messages (idle polling excluded)
+  double workers_busy = 0, workers_life = 0;  // summed over the workers' reported times
+  std::uint64_t received() const { return results + beats + finds + progress; }
+};
 
 struct distributed_options {
   std::size_t frontier_per_worker = 64;  // frontier nodes to build per worker rank (at least 1 rank)
   std::size_t chunk_nodes = 4;           // frontier nodes a chunk
+  // Whole-run checkpoints (rank 0): `save` receives the run's state (run_state in frontier.hpp)
+  // every checkpoint_interval seconds, at once when a stop is decided (a signal on any rank, a
+  // limit), and at the end; null: none. The caller writes it atomically.
+  std::function<void(const search_state&)> save;
+  double checkpoint_interval = 60.0;
+  // Long chunks are split: when rank 0's frontier is empty and a worker waits, a chunk running
+  // for at least split_after seconds is asked back (its worker returns what it has left, which
+  // goes back to the frontier). Negative: never.
+  double split_after = 1.0;
+  // Rank 0: a source of schedules beside the search (heuristic/improver.hpp), polled by rank 0
+  // and broadcast like the ranks' own improvements; null: none.
+  incumbent_feed* improver = nullptr;
+  // A lost worker (docs/decisions/011-lost-ranks.md): each worker sends a heartbeat every
+  // `heartbeat` seconds; one silent for worker_timeout seconds is dropped and its chunk goes back
+  // to the frontier (the run survives it where the MPI launcher lets the others live:
+  // `mpirun --enable-recovery`).
+  double heartbeat = 1.0;
+  double worker_timeout = 30.0;
+  // Workers report a running chunk's progress (its solver's state: what it branched, what it has
+  // left, at most kMaxProgressNodes open nodes) every progress_interval seconds, and rank 0 saves
+  // that instead of the chunk as sent and gives it to others if the worker is lost; 0: never
+  // (pfsp-mpi: the checkpoint interval when --checkpoint is given).
+  double progress_interval = 0;
+  // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
+  coordinator_stats* stats = nullptr;
 };
 
-// Collective over `comm`. Rank 0 returns the whole search's result (status, schedule, proven
+// Collective over `comm`: where this rank stands among the worker ranks of its node (rank 0 is
+// no worker when there are others; alone, it is its own node's only worker). Rank 0 of several
+// gets {0, 0}. Nodes are told apart by MPI_Get_processor_name (one MPI_Allgather), so it holds
+// under mpirun and srun alike. (A communicator split instead made MPI_Finalize hang after a
+// worker's kill -9 under mpirun --enable-recovery.)
+rank_place node_place(MPI_Comm comm);
+
+// Collective over `comm`. opt.resume, if set, is a whole-run checkpoint (or any depth-first
+// search state) to continue from: its threshold, statistics and open nodes; `start` carries its
+// incumbent. Rank 0 returns the whole search's result (status, schedule, proven
 // bound, statistics summed over ranks, notes); the other ranks return their own statistics.
 // Limits: time and Ctrl-C stop handing out chunks, and each chunk runs with the time left; the
 // node limit is checked by rank 0 between chunks.

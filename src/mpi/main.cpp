@@ -6,9 +6,15 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <optional>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -19,10 +25,12 @@
 #include "app/solve_api.hpp"
 #include "app/solver_registry.hpp"
 #include "base/error.hpp"
+#include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "problem/io.hpp"
+#include "search/checkpoint.hpp"
 #include "search/control.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
@@ -34,6 +42,94 @@ std::atomic<bool> g_interrupt{false};
 extern "C" void on_signal(int) {
   g_interrupt.store(true);
   std::signal(SIGINT, SIG_DFL);
+}
+
+// Runs `f` on rank 0; an input_error there becomes an input_error on every rank (rank 0's
+// message, which only rank 0 prints), so that every rank exits 2 together.
+template <class F>
+void on_rank0(int rank, F&& f) {
+  std::string message;
+  if (rank == 0) {
+    try {
+      f();
+    } catch (const pfsp::input_error& e) {
+      message = e.what();
+    }
+  }
+  int len = static_cast<int>(message.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  message.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(message.data(), len, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (len > 0) throw pfsp::input_error(message);
+}
+
+// --resume: rank 0 reads the checkpoint; its tree options (bound, branching, --ub, LB2 pairs),
+// which every rank needs, are broadcast. Options given on the command line win, as in pfsp solve
+// (check_resumable then refuses a mismatch).
+void resume_tree_options(int rank, const pfsp::solve_args& a, std::optional<pfsp::search_state>& resumed,
+                         pfsp::solve_options& opt, std::vector<std::pair<int, int>>& pairs) {
+  using namespace pfsp;
+  on_rank0(rank, [&] { resumed = read_search_state(a.resume); });
+  std::vector<int> w;
+  if (rank == 0) {
+    w = {static_cast<int>(resumed->bound), static_cast<int>(resumed->branch), resumed->ub_option ? 1 : 0,
+         resumed->ub_option.value_or(0)};
+    for (const auto& [k, l] : resumed->lb2_pairs) w.insert(w.end(), {k, l});
+  }
+  int len = static_cast<int>(w.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  w.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(w.data(), len, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!a.bound_given) opt.bound = static_cast<bound_kind>(w[0]);
+  if (!a.branch_given) opt.branch = static_cast<branching>(w[1]);
+  if (!a.ub_given) opt.initial_ub = w[2] ? std::optional<int>(w[3]) : std::nullopt;
+  pairs.clear();
+  for (std::size_t i = 4; i + 1 < w.size(); i += 2) pairs.emplace_back(w[i], w[i + 1]);
+}
+
+// --checkpoint: rank 0 writes the run's state atomically (a failed periodic write is a warning,
+// the previous file stays intact).
+std::function<void(const pfsp::search_state&)> checkpoint_writer(const pfsp::solve_args& a) {
+  using namespace pfsp;
+  if (a.checkpoint.empty()) return nullptr;
+  return [path = a.checkpoint, text = a.checkpoint_format == checkpoint_encoding::text](const search_state& s) {
+    try {
+      write_file_atomically(path, text ? to_text(s) : to_binary(s));
+    } catch (const std::exception& e) {
+      std::cerr << "pfsp-mpi: warning: checkpoint not written: " << e.what() << "\n";
+    }
+  };
+}
+
+void check_checkpoint_path(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw pfsp::input_error("--checkpoint " + path + ": directory '" + parent.string() + "' does not exist");
+}
+
+// The GPU options of a worker rank: the device loop, with the policy's defaults, on the devices
+// --devices gives this rank (src/mpi/devices.hpp); several devices run the multi-engine loop.
+pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given, bool local,
+                                       pfsp::dist::rank_place place) {
+  using namespace pfsp;
+  gpu_cli_options g;
+#if defined(PFSP_HAVE_GPU)
+  g.request.loop = gpu::loop_choice::device;
+  const int devices = gpu_cli_device_count();
+  if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
+  if (place.count == 0) return g;  // rank 0 of several hands out chunks and solves none
+  const dist::device_share share = local         ? dist::device_share::local
+                                   : given.all    ? dist::device_share::all
+                                   : given.given() ? dist::device_share::list
+                                                   : dist::device_share::one;
+  const std::vector<int> mine = dist::rank_devices(share, given.ordinals, place, devices);
+  g.policy.device = mine.front();
+  if (mine.size() > 1) g.request.devices.ordinals = mine;
+#else
+  (void)given, (void)local, (void)place;
+#endif
+  return g;
 }
 
 // pfsp-mpi's options are pfsp solve's (app/options.hpp: same names, defaults and checks) and the
@@ -97,7 +193,19 @@ int run(int argc, char** argv, int rank) {
   lb2_pairs_option lb2_spec = a.lb2_pairs;
   if (lb2_spec.mode == lb2_pairs_mode::automatic)
     lb2_spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
-  lb2_pairs_choice pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, false);
+  // --resume: the checkpoint's tree options and pairs; --checkpoint: its directory must exist.
+  std::optional<search_state> resumed;
+  std::vector<std::pair<int, int>> resumed_pairs;
+  if (!a.resume.empty()) resume_tree_options(rank, a, resumed, opt, resumed_pairs);
+  if (!a.checkpoint.empty()) on_rank0(rank, [&] { check_checkpoint_path(a.checkpoint); });
+  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
+  lb2_pairs_choice pairs;
+  if (resumed_pairs.empty() && !(resumed && opt.bound != bound_kind::lb1)) {
+    pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, text_checkpoint);
+  } else {
+    pairs.spec = "checkpoint";
+    pairs.pairs = resumed_pairs;
+  }
 
   incumbent start;
   run_info info;
@@ -107,11 +215,20 @@ int run(int argc, char** argv, int rank) {
   info.threads = opt.threads;
   info.instance_spec = a.instance_spec;
   info.initial_ub_source = "none";
-  // auto: iterated greedy (pfsp takes NEH only where improver threads run, which pfsp-mpi has not).
+  // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
+  // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere.
+  const int improvers =
+      a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
+  // auto: NEH where improver threads run, iterated greedy elsewhere (pfsp solve's rule).
   heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = heuristic_choice::ig;
+  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
   opt.use_neh = heuristic != heuristic_choice::none;
-  if (rank == 0 && heuristic != heuristic_choice::none) {
+  if (resumed) {
+    info.resume_file = a.resume;
+    info.initial_ub_source = "checkpoint";
+    if (rank == 0 && !resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
+    if (rank == 0) info.initial_ub = std::min(resumed->threshold, start.value());
+  } else if (rank == 0 && heuristic != heuristic_choice::none) {
     ig_options ig;
     ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
     const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
@@ -119,7 +236,7 @@ int run(int argc, char** argv, int rank) {
     info.initial_ub = h.makespan;
     info.initial_ub_source = to_string(heuristic);
   }
-  if (opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
+  if (!resumed && opt.initial_ub && (info.initial_ub == 0 || *opt.initial_ub < info.initial_ub)) {
     info.initial_ub = *opt.initial_ub;
     info.initial_ub_source = "--ub";
   }
@@ -140,31 +257,44 @@ int run(int argc, char** argv, int rank) {
     for (int i = 0; i < count; ++i) pairs.pairs.emplace_back(flat[2 * i], flat[2 * i + 1]);
   }
   info.lb2_pairs = describe(pairs);
+  info.checkpoint_file = a.checkpoint;
   const bound_data data(inst, pairs.pairs);
+  if (resumed) {
+    on_rank0(rank, [&] { check_resumable(*resumed, data, opt, a.resume); });
+    opt.resume = rank == 0 ? &*resumed : nullptr;
+  }
 
   // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
   // loop, which resumes from a chunk.
   const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
   if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
   gpu_cli_options g;
-  if (entry->caps.needs_gpu) {
-#if defined(PFSP_HAVE_GPU)
-    g.request.loop = gpu::loop_choice::device;
-    // Ranks on one machine take its devices in turn (Open MPI's local rank).
-    const char* lr = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-    const int devices = gpu_cli_device_count();
-    if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-    g.policy.device = (lr ? std::max(0, std::atoi(lr)) : 0) % devices;
-#endif
-  }
+  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
   const dist::chunk_solver solver = [&data, entry, g](const solve_options& o, const incumbent& s) {
     return solve(*entry, data, o, s, g);
   };
   dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
+  d.split_after = m.dist.split_after;
+  d.worker_timeout = m.dist.worker_timeout;
+  d.save = rank == 0 ? checkpoint_writer(a) : nullptr;
+  d.checkpoint_interval = a.checkpoint_interval;
+  d.progress_interval = a.checkpoint.empty() ? 0.0 : a.checkpoint_interval;
+  std::unique_ptr<concurrent_improver> improver;
+  if (rank == 0 && improvers > 0)
+    improver = std::make_unique<concurrent_improver>(
+        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1);
+  d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
+  if (improver) {
+    improver->stop();
+    r.notes.push_back("rank 0's improver: " + std::to_string(improvers) + " threads, " +
+                      std::to_string(improver->rounds()) + " rounds, " + std::to_string(improver->improvements()) +
+                      " improvements");
+  }
   r.backend += ", chunks on " + local;
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   if (!r.schedule.empty()) {
@@ -187,13 +317,37 @@ int run(int argc, char** argv, int rank) {
   return exit_code_for(r.status);
 }
 
+// MPI_Finalize waits for every rank (a PMIx fence). After a worker's kill -9 under mpirun
+// --enable-recovery, Open MPI 4.1.4 sometimes never completes it (1 run in 5 of test
+// kill_9_..._enable_recovery, at commit 939aff0 as after it), with the result and the checkpoint
+// already written: past 10 s the process ends with its exit code (all ranks ending so, mpirun
+// --enable-recovery exits 0 when they do).
+void finalize_or_exit(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::thread([code] {
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    std::_Exit(code);
+  }).detach();
+  MPI_Finalize();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // Serialized: a worker's listener thread calls MPI while the chunk's solver runs (never both).
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (provided < MPI_THREAD_SERIALIZED) {
+    if (rank == 0) std::cerr << "pfsp-mpi: this MPI library does not provide MPI_THREAD_SERIALIZED\n";
+    MPI_Finalize();
+    return pfsp::exit_internal;
+  }
+  // Errors are returned, not fatal: rank 0 outlives a lost worker (its sends to it may fail).
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   int code = pfsp::exit_internal;
@@ -206,6 +360,6 @@ int main(int argc, char** argv) {
     std::cerr << "pfsp-mpi (rank " << rank << "): " << e.what() << "\n";
     MPI_Abort(MPI_COMM_WORLD, pfsp::exit_internal);
   }
-  MPI_Finalize();
+  finalize_or_exit(code);
   return code;
 }

@@ -2,6 +2,7 @@
 // sequential CLI's nodes with --ub at the optimum, the limits' statuses, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,29 @@ TEST(mpi_ranks, lb2_pairs_reach_every_rank_and_branch_the_sequential_tree) {
     EXPECT_EQ(field(r.out, "bounds,"), field(seq.out, "bounds,")) << r.describe() << seq.describe();
     EXPECT_EQ(lb2_pairs_of(seq_json), lb2_pairs_of(mpi_json));
     EXPECT_NE(lb2_pairs_of(mpi_json).find(std::string(pairs).substr(0, 5)), std::string::npos);
+  }
+}
+
+TEST(mpi_ranks, a_better_incumbent_reaches_running_chunks_within_a_second) {
+  // ta021 (20x20) from no start heuristic: each worker's chunk runs for the whole 3 s, while
+  // rank 0's improver (iterated greedy from NEH) finds better schedules; each is sent to the
+  // running chunks, whose solvers take it where they poll their feed. The workers report how
+  // many they took and the longest time from rank 0's send to the take.
+  for (const char* backend : {"cpu", "cpu-mt"}) {
+    SCOPED_TRACE(backend);
+    const process_result r =
+        run_ranks(3, {"ta021", "--backend", backend, "--threads", "1", "--heuristic", "none", "--improver-threads", "1",
+                      "--time-limit", "3", "--frontier-per-worker", "1", "--chunk-nodes", "1"});
+    ASSERT_EQ(r.exit_code, 3) << r.describe();
+    const std::regex took("took ([0-9]+) broadcast incumbents \\(at most ([0-9.]+) ms after rank 0 sent them\\)");
+    int taken = 0;
+    double latency = 0;
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), took); it != std::sregex_iterator(); ++it) {
+      taken += std::stoi((*it)[1]);
+      latency = std::max(latency, std::stod((*it)[2]));
+    }
+    EXPECT_GE(taken, 1) << r.describe();
+    EXPECT_LT(latency, 1000.0) << r.describe();
   }
 }
 
