@@ -23,6 +23,11 @@ if [[ -z ${INSTANCES:-} ]]; then
 fi
 GPUS=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
 ((GPUS >= 1)) || GPUS=1
+# PER_GPU processes share each GPU (default 1): SLOTS = GPUS x PER_GPU runs at a time; slot s uses
+# GPU s % GPUS. More than one per GPU halves each run's GPU (a stricter test of the time limits, a
+# pessimistic one of the makespans).
+PER_GPU=${PER_GPU:-1}
+SLOTS=$((GPUS * PER_GPU))
 mkdir -p "$DIR/results" "$DIR/logs"
 [[ -x $PFSP ]] || { echo "sweep_taillard.sh: no pfsp at $PFSP (set PFSP)" >&2; exit 1; }
 
@@ -33,12 +38,12 @@ ALLOWED=$(awk -v t="$LIMIT" 'BEGIN { a = 0.05 * t; if (a < 1) a = 1; printf "%.3
 run_share() {
   local g=$1 k=0 name
   for name in $INSTANCES; do
-    if ((k++ % GPUS != g)); then continue; fi
+    if ((k++ % SLOTS != g)); then continue; fi
     local json=$DIR/results/$name.json log=$DIR/logs/$name.log
     local t0 t1 rc
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES=$g timeout $((LIMIT * 3 + 120)) "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
+    CUDA_VISIBLE_DEVICES=$((g % GPUS)) timeout $((LIMIT * 3 + 120)) "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
       --no-progress $EXTRA_ARGS >"$log.out" 2>"$log"
     rc=$?
     t1=$(date +%s.%N)
@@ -63,9 +68,9 @@ PY
 }
 
 rm -f "$DIR"/share_*.tsv
-echo "sweep: $(echo $INSTANCES | wc -w) instances, --time-limit $LIMIT, $GPUS GPU(s), pfsp $PFSP $EXTRA_ARGS"
+echo "sweep: $(echo $INSTANCES | wc -w) instances, --time-limit $LIMIT, $GPUS GPU(s) x $PER_GPU, pfsp $PFSP $EXTRA_ARGS"
 pids=()
-for ((g = 0; g < GPUS; ++g)); do
+for ((g = 0; g < SLOTS; ++g)); do
   run_share "$g" &
   pids+=($!)
 done
