@@ -90,7 +90,7 @@ def solves_tables(directory, title):
                   "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |"]
         for r in known:
             i = r["instance"]
-            eng = "; ".join(n for n in r.get("notes", []) if "engine" in n)
+            eng = "; ".join(n for n in r.get("notes", []) if n.startswith("incumbent engine"))
             lines.append(f"| {i['name']} | {i['n']}x{i['m']} | {i['best_known']['ub']} | {r['status']} | "
                          f"{r.get('makespan')} | {r.get('lower_bound')} | {r.get('wall_seconds', 0):.1f} | {eng} |")
         lines.append("")
