@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/output_paths.hpp"
@@ -241,10 +242,13 @@ std::jthread stop_at_deadline(Walkers* walkers, std::chrono::steady_clock::time_
 
 }  // namespace
 
-solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
-                             const std::atomic<bool>* interrupt) {
-  const gpu::strategy_params strategy = gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);
-  const auto wall_start = std::chrono::steady_clock::now();
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// The options every backend reads, from the command line (the backend's defaults come later).
+solve_options base_options(const instance& inst, const solve_args& a, clock_type::time_point wall_start,
+                           const std::atomic<bool>* interrupt) {
   solve_options opt;
   if (a.bound) opt.bound = *a.bound;
   opt.branch = a.branch.value_or(branching::min_min);
@@ -259,8 +263,12 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   opt.shared_queue = a.shared_queue;
   opt.profile = a.profile;
   opt.interrupt = interrupt;
+  return opt;
+}
 
-  // Checkpoint/restart (docs/decisions/003-checkpoints.md).
+// --resume (docs/decisions/003-checkpoints.md): the checkpoint, checked against the instance; its
+// bound, branching and --ub where the command line gives none. Checks what checkpoints need.
+std::optional<search_state> load_resume(const instance& inst, const solve_args& a, solve_options& opt) {
   std::optional<search_state> resumed;
   if (!a.resume.empty()) {
     resumed = read_search_state(a.resume);
@@ -273,109 +281,124 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   if (checkpointing && opt.select != selection::depth_first)
     throw input_error("--checkpoint and --resume need --selection depth-first");
   if (!a.checkpoint.empty()) check_output_path("--checkpoint", a.checkpoint);  // the Python module's path too
-  if (hooks.on_checked) hooks.on_checked();
-  opt.on_progress = hooks.on_progress;
+  return resumed;
+}
 
-  backend_choice resolved = a.backend;
-  if (resolved == backend_choice::auto_) resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
-  const bool gpu_backend = resolved == backend_choice::gpu;
-  const std::string backend(to_string(resolved));
+// Which backend and loop run, and the defaults that depend on them.
+struct backend_plan {
+  backend_choice resolved = backend_choice::cpu;
+  std::string name;
+  bool gpu = false;
+  bool device_loop = false;
+  lb2_pairs_option lb2_pairs;
+  bool text_checkpoint = false;
+};
+
+backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, bool resumed,
+                          solve_options& opt) {
+  backend_plan b;
+  b.resolved = a.backend;
+  if (b.resolved == backend_choice::auto_) b.resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
+  b.gpu = b.resolved == backend_choice::gpu;
+  b.name = std::string(to_string(b.resolved));
   // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
   // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
-  if (!a.branch_given && !resumed) opt.branch = gpu_backend ? branching::min_min : branching::min_branch;
+  if (!a.branch_given && !resumed) opt.branch = b.gpu ? branching::min_min : branching::min_branch;
+#if defined(PFSP_HAVE_GPU)
+  if (b.gpu) {
+    gpu_cli_options g = a.gpu;
+    g.policy.strategy = strategy;
+    b.device_loop = gpu_cli_device_loop(g);
+  }
+#else
+  (void)strategy;
+#endif
   // Default bound and LB2 pairs: the fastest measured (docs/benchmarks.md): LB1 on the CPU and
   // the host loop; on the GPU device loop the LB1 -> LB2 chain over the m-1 pairs learned before
   // the run (ta021-ta030: about half LB1's time to proof; 50x20: the same tree share closed in a
   // slice, a global lower bound as high or higher).
-  bool device_loop = false;
-#if defined(PFSP_HAVE_GPU)
-  if (gpu_backend) {
-    gpu_cli_options g = a.gpu;
-    g.policy.strategy = strategy;
-    device_loop = gpu_cli_device_loop(g);
-  }
-#endif
-  if (!a.bound && !resumed) opt.bound = device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
-  lb2_pairs_option lb2_pairs = a.lb2_pairs;
+  if (!a.bound && !resumed) opt.bound = b.device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
-  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
-  if (lb2_pairs.mode == lb2_pairs_mode::automatic)
-    lb2_pairs.mode = device_loop && opt.bound != bound_kind::lb1 && !text_checkpoint && !resumed ? lb2_pairs_mode::learn
-                                                                                                 : lb2_pairs_mode::all;
-  if (gpu_backend && !gpu_available()) {
+  b.lb2_pairs = a.lb2_pairs;
+  b.text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
+  if (b.lb2_pairs.mode == lb2_pairs_mode::automatic)
+    b.lb2_pairs.mode = b.device_loop && opt.bound != bound_kind::lb1 && !b.text_checkpoint && !resumed
+                           ? lb2_pairs_mode::learn
+                           : lb2_pairs_mode::all;
+  if (b.gpu && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");
 #else
     throw input_error("--backend gpu: this pfsp was built without CUDA (nvcc was not found at configure time)");
 #endif
   }
+  return b;
+}
 
-  const int walkers = gpu_walker_count(inst, a, gpu_backend);
-  // The GPU's context is created on a thread while the host computes the start heuristic
-  // (about 0.1 s on an H200 that would otherwise count in the solve's time).
-  std::thread gpu_warm_up;
-#if defined(PFSP_HAVE_GPU)
-  if (gpu_backend) gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
-#endif
-  struct joiner {
-    std::thread& t;
-    ~joiner() {
-      if (t.joinable()) t.join();
-    }
-  } join_warm_up{gpu_warm_up};
-
-  run_info info;
-  info.backend_opt = backend;
-  info.threads = a.threads;
-  info.resume_file = a.resume;
-  info.checkpoint_file = a.checkpoint;
-  info.instance_spec = a.instance_spec;
-  const engine_plan engine = plan_engine(inst, a, resolved, device_loop);
-  opt.threads = engine.search_threads;
-  // auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
-  // ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
-  // docs/benchmarks.md), IG before the search elsewhere.
-  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
-  opt.use_neh = heuristic != heuristic_choice::none;
-  incumbent start = start_incumbent(inst, a, heuristic, resumed ? &*resumed : nullptr, opt, info);
-  if (hooks.on_start) hooks.on_start(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
-
-  // Checkpoints: a failed periodic write is a warning (the search goes on, the previous file is
-  // intact); a failed final write is an error after the result has been printed.
-  bool last_write_ok = true;
-  std::size_t last_open = 0;
-  int writes = 0;                 // checkpoints written
-  double write_seconds = 0;       // serializing and writing them (the solver's pause is longer: it
-  double last_write_seconds = 0;  // also gathers the state)
-  std::string last_write_error;
-  if (!a.checkpoint.empty()) {
+// Checkpoints: a failed periodic write is a warning (the search goes on, the previous file is
+// intact); a failed final write is an error after the result has been printed.
+class checkpoint_writer {
+ public:
+  void attach(const solve_args& a, const solve_hooks& hooks, solve_options& opt) {
+    if (a.checkpoint.empty()) return;
     opt.checkpoint_interval = a.checkpoint_interval;
-    opt.on_checkpoint = [&](const search_state& s) {
-      try {
-        const auto t0 = std::chrono::steady_clock::now();
-        write_file_atomically(a.checkpoint,
-                              a.checkpoint_format == checkpoint_encoding::text ? to_text(s) : to_binary(s));
-        last_write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        write_seconds += last_write_seconds;
-        ++writes;
-        last_write_ok = true;
-        last_open = s.open();
-      } catch (const std::exception& e) {
-        last_write_ok = false;
-        last_write_error = e.what();
-        if (hooks.on_warning) hooks.on_warning(std::string("checkpoint not written: ") + e.what());
-      }
-    };
+    opt.on_checkpoint = [this, &a, &hooks](const search_state& s) { write(a, hooks, s); };
   }
 
-  // LB2's machine pairs: all, Nabeshima's adjacent ones, or a subset learned by a short search.
+  void add_notes(const solve_args& a, solve_result& r) const {
+    if (!a.checkpoint.empty() && last_ok_)
+      r.notes.push_back("checkpoint written to " + a.checkpoint +
+                        (r.status == solve_status::optimal || r.status == solve_status::proven_bound
+                             ? std::string(" (search complete)")
+                             : " (" + std::to_string(last_open_) + " open nodes; continue with --resume " +
+                                   a.checkpoint + ")"));
+    if (writes_ > 0) {
+      std::ostringstream note;
+      note << std::fixed << std::setprecision(3) << writes_ << " checkpoint" << (writes_ > 1 ? "s" : "")
+           << " serialized and written in " << seconds_ << " s (the last, " << last_open_ << " open nodes, in "
+           << last_seconds_ << " s)";
+      r.notes.push_back(note.str());
+    }
+  }
+
+  std::string error(const solve_args& a) const {
+    return last_ok_ ? std::string() : "--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_error_;
+  }
+
+ private:
+  void write(const solve_args& a, const solve_hooks& hooks, const search_state& s) {
+    try {
+      const auto t0 = clock_type::now();
+      write_file_atomically(a.checkpoint, a.checkpoint_format == checkpoint_encoding::text ? to_text(s) : to_binary(s));
+      last_seconds_ = std::chrono::duration<double>(clock_type::now() - t0).count();
+      seconds_ += last_seconds_;
+      ++writes_;
+      last_ok_ = true;
+      last_open_ = s.open();
+    } catch (const std::exception& e) {
+      last_ok_ = false;
+      last_error_ = e.what();
+      if (hooks.on_warning) hooks.on_warning(std::string("checkpoint not written: ") + e.what());
+    }
+  }
+
+  bool last_ok_ = true;
+  std::size_t last_open_ = 0;
+  int writes_ = 0;           // checkpoints written
+  double seconds_ = 0;       // serializing and writing them (the solver's pause is longer: it
+  double last_seconds_ = 0;  // also gathers the state)
+  std::string last_error_;
+};
+
+// LB2's machine pairs: the checkpoint's (which --lb2-pairs, if given, must describe: learned pairs
+// are not learned again, the learning's start is not the checkpoint's), all, Nabeshima's adjacent
+// ones, or a subset learned by a short search (its note in `note`).
+std::vector<std::pair<int, int>> choose_pairs(const instance& inst, const solve_args& a, const backend_plan& b,
+                                              const search_state* resumed, const solve_options& opt,
+                                              const incumbent& start, run_info& info, std::string& note) {
   std::vector<std::pair<int, int>> pairs;
-  std::string pair_note;
   if (resumed && opt.bound != bound_kind::lb1) {
-    // The checkpoint's pairs, which --lb2-pairs, if given, must describe (learned pairs are not
-    // learned again: the learning's start, the heuristic's schedule, is not the checkpoint's).
     pairs = resumed->lb2_pairs;
     const lb2_pairs_option& given = a.lb2_pairs;
     if (a.lb2_pairs_given && given.mode != lb2_pairs_mode::automatic) {
@@ -390,96 +413,163 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
                          "cannot resume: the checkpoint was made with LB2 machine pairs " +
                              describe_lb2_pairs(pairs, inst.m) + ", this run asks for --lb2-pairs " + to_string(given));
     }
-    if (text_checkpoint && !pairs.empty())
+    if (b.text_checkpoint && !pairs.empty())
       throw input_error("--checkpoint-format text cannot record the checkpoint's LB2 machine pairs (" +
                         describe_lb2_pairs(pairs, inst.m) + "); use --checkpoint-format binary");
     if (!pairs.empty()) info.lb2_pairs = describe(lb2_pairs_choice{"checkpoint", pairs, 0});
-  } else if (lb2_pairs.mode != lb2_pairs_mode::all) {
-    lb2_pairs_choice c = check_lb2_pairs(inst, lb2_pairs, opt.bound, text_checkpoint);
-    pair_note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
+  } else if (b.lb2_pairs.mode != lb2_pairs_mode::all) {
+    lb2_pairs_choice c = check_lb2_pairs(inst, b.lb2_pairs, opt.bound, b.text_checkpoint);
+    note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
     pairs = c.pairs;
     info.lb2_pairs = describe(c);
   }
-  const bound_data data(inst, pairs);
-  if (hooks.on_search) hooks.on_search(solve_plan{backend, opt, info, resumed ? &*resumed : nullptr, device_loop});
-  // The incumbent engine beside the search, every backend (heuristic/improver.hpp), with its GPU
-  // walkers on the gpu backend (gpu/walkers.hpp).
+  return pairs;
+}
+
+// The incumbent engine beside the search, every backend (heuristic/improver.hpp), with its GPU
+// walkers on the gpu backend (gpu/walkers.hpp); finish() stops both and reports.
+struct running_engine {
   std::unique_ptr<concurrent_improver> improver;
-  if ((engine.threads > 0 || walkers != 0) && !(resumed && resumed->complete)) {
-    improver = std::make_unique<concurrent_improver>(inst, start.schedule(), engine.threads,
-                                                     static_cast<std::uint32_t>(a.seed));
-    opt.feed = improver.get();
-    info.engine_threads = engine.threads;
-  }
-  auto gpu_walkers = start_gpu_walkers(inst, a, walkers, improver.get());
-  std::jthread walkers_deadline = stop_at_deadline(gpu_walkers.get(), wall_start, a.time_limit, interrupt);
-  solve_result r;
-  if (resumed) opt.resume = &*resumed;
-  if (resumed && resumed->complete) {
-    // Nothing left to explore: the checkpoint's result is final.
-    r = finish_result(solve_status::optimal, start, resumed->threshold, INT_MAX, resumed->stats,
-                      resumed->stats.total_seconds);
-    r.backend = resumed->backend;
-    if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
-  } else {
-    // The backend's entry in the registry (solver_registry.hpp); gpu without CUDA was refused above.
-    const solver_entry* solver = solver_for_backend(backend, device_loop ? gpu_loop::device : gpu_loop::host);
-    PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + backend);
-    if (gpu_warm_up.joinable()) gpu_warm_up.join();
-    gpu_cli_options g = a.gpu;
-    g.policy.strategy = strategy;
-    r = solve(*solver, data, opt, start, g);
+  decltype(start_gpu_walkers(std::declval<const instance&>(), std::declval<const solve_args&>(), 0, nullptr)) walkers;
+  std::jthread deadline;
+  int threads = 0;
+
+  running_engine(const instance& inst, const solve_args& a, const engine_plan& plan, int gpu_walkers, bool complete,
+                 const incumbent& start, clock_type::time_point wall_start, const std::atomic<bool>* interrupt)
+      : threads(plan.threads) {
+    if ((plan.threads > 0 || gpu_walkers != 0) && !complete)
+      improver = std::make_unique<concurrent_improver>(inst, start.schedule(), plan.threads,
+                                                       static_cast<std::uint32_t>(a.seed));
+    walkers = start_gpu_walkers(inst, a, gpu_walkers, improver.get());
+    deadline = stop_at_deadline(walkers.get(), wall_start, a.time_limit, interrupt);
   }
 
-  if (walkers_deadline.joinable()) {
-    walkers_deadline.request_stop();
-    walkers_deadline.join();
-  }
-  if (gpu_walkers) {
-    gpu_walkers->stop();
-    r.notes.push_back("incumbent engine on the GPU: " + std::to_string(gpu_walkers->walkers()) + " walkers, " +
-                      std::to_string(gpu_walkers->rounds()) + " rounds, " +
-                      std::to_string(improver->external_improvements()) + " improvements");
-  }
-  if (improver) {
+  void finish(const instance& inst, solve_result& r) {
+    if (deadline.joinable()) {
+      deadline.request_stop();
+      deadline.join();
+    }
+    if (walkers) {
+      walkers->stop();
+      r.notes.push_back("incumbent engine on the GPU: " + std::to_string(walkers->walkers()) + " walkers, " +
+                        std::to_string(walkers->rounds()) + " rounds, " +
+                        std::to_string(improver->external_improvements()) + " improvements");
+    }
+    if (!improver) return;
     improver->stop();
-    r.notes.push_back("incumbent engine: " + std::to_string(engine.threads) + " iterated-greedy walker" +
-                      (engine.threads > 1 ? "s" : "") + ", " + std::to_string(improver->rounds()) + " rounds, " +
+    r.notes.push_back("incumbent engine: " + std::to_string(threads) + " iterated-greedy walker" +
+                      (threads > 1 ? "s" : "") + ", " + std::to_string(improver->rounds()) + " rounds, " +
                       std::to_string(improver->improvements()) + " improvements");
-    // The improver threads' best may be better than the schedule the search reports and still not
-    // below the initial upper bound (--ub), where the search never takes it: reported instead
-    // (re-evaluated below like every schedule).
+    // The engine's best may be better than the schedule the search reports and still not below
+    // the initial upper bound (--ub), where the search never takes it: reported instead
+    // (re-evaluated like every schedule).
     if (improver->best_value() < (r.schedule.empty() ? INT_MAX : r.makespan)) {
       r.schedule = improver->best_schedule();
       r.makespan = evaluate_schedule(inst, r.schedule);
       r.notes.push_back("the schedule is the incumbent engine's best (not below the initial upper bound)");
     }
   }
-  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
-  // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
-  if (!r.schedule.empty()) {
-    const int check = evaluate_schedule(inst, r.schedule);
-    if (check != r.makespan)
-      throw error("internal error: reported makespan " + std::to_string(r.makespan) +
-                  " but the schedule evaluates to " + std::to_string(check));
+};
+
+// The search itself: the backend's registered solver, or a complete checkpoint's result.
+solve_result run_search(const bound_data& data, const solve_args& a, const backend_plan& b,
+                        const gpu::strategy_params& strategy, const search_state* resumed, solve_options& opt,
+                        const incumbent& start, std::thread& gpu_warm_up) {
+  if (resumed) opt.resume = resumed;
+  if (resumed && resumed->complete) {
+    // Nothing left to explore: the checkpoint's result is final.
+    solve_result r = finish_result(solve_status::optimal, start, resumed->threshold, INT_MAX, resumed->stats,
+                                   resumed->stats.total_seconds);
+    r.backend = resumed->backend;
+    if (opt.on_checkpoint) opt.on_checkpoint(*resumed);
+    return r;
   }
-  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  // The backend's entry in the registry (solver_registry.hpp); gpu without CUDA was refused before.
+  const solver_entry* solver = solver_for_backend(b.name, b.device_loop ? gpu_loop::device : gpu_loop::host);
+  PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + b.name);
+  if (gpu_warm_up.joinable()) gpu_warm_up.join();
+  gpu_cli_options g = a.gpu;
+  g.policy.strategy = strategy;
+  return solve(*solver, data, opt, start, g);
+}
+
+// Exactness: the schedule's makespan is recomputed from scratch before it is printed.
+void check_schedule(const instance& inst, const solve_result& r) {
+  if (r.schedule.empty()) return;
+  const int check = evaluate_schedule(inst, r.schedule);
+  if (check != r.makespan)
+    throw error("internal error: reported makespan " + std::to_string(r.makespan) +
+                " but the schedule evaluates to " + std::to_string(check));
+}
+
+run_info initial_info(const solve_args& a, const backend_plan& b) {
+  run_info info;
+  info.backend_opt = b.name;
+  info.threads = a.threads;
+  info.resume_file = a.resume;
+  info.checkpoint_file = a.checkpoint;
+  info.instance_spec = a.instance_spec;
+  return info;
+}
+
+}  // namespace
+
+solve_outcome solve_instance(const instance& inst, const solve_args& a, const solve_hooks& hooks,
+                             const std::atomic<bool>* interrupt) {
+  const gpu::strategy_params strategy = gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);
+  const auto wall_start = clock_type::now();
+  solve_options opt = base_options(inst, a, wall_start, interrupt);
+  std::optional<search_state> resumed = load_resume(inst, a, opt);
+  const search_state* resume = resumed ? &*resumed : nullptr;
+  if (hooks.on_checked) hooks.on_checked();
+  opt.on_progress = hooks.on_progress;
+  const backend_plan b = plan_backend(a, strategy, resume != nullptr, opt);
+  const int walkers = gpu_walker_count(inst, a, b.gpu);
+
+  // The GPU's context is created on a thread while the host computes the start heuristic
+  // (about 0.1 s on an H200 that would otherwise count in the solve's time).
+  std::thread gpu_warm_up;
+#if defined(PFSP_HAVE_GPU)
+  if (b.gpu) gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
+#endif
+  struct joiner {
+    std::thread& t;
+    ~joiner() {
+      if (t.joinable()) t.join();
+    }
+  } join_warm_up{gpu_warm_up};
+
+  run_info info = initial_info(a, b);
+  const engine_plan engine = plan_engine(inst, a, b.resolved, b.device_loop);
+  opt.threads = engine.search_threads;
+  // auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
+  // ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
+  // docs/benchmarks.md), IG before the search elsewhere.
+  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (heuristic == heuristic_choice::auto_) heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  opt.use_neh = heuristic != heuristic_choice::none;
+  const incumbent start = start_incumbent(inst, a, heuristic, resume, opt, info);
+  if (hooks.on_start) hooks.on_start(solve_plan{b.name, opt, info, resume, b.device_loop});
+
+  checkpoint_writer checkpoints;
+  checkpoints.attach(a, hooks, opt);
+  std::string pair_note;
+  const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
+  if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop});
+  running_engine beside(inst, a, engine, walkers, resume && resume->complete, start, wall_start, interrupt);
+  if (beside.improver) {
+    opt.feed = beside.improver.get();
+    info.engine_threads = engine.threads;
+  }
+  solve_result r = run_search(data, a, b, strategy, resume, opt, start, gpu_warm_up);
+  beside.finish(inst, r);
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  check_schedule(inst, r);
+  info.wall_seconds = std::chrono::duration<double>(clock_type::now() - wall_start).count();
   if (resumed)
     r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
                       " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");
-  if (!a.checkpoint.empty() && last_write_ok)
-    r.notes.push_back(
-        "checkpoint written to " + a.checkpoint +
-        (r.status == solve_status::optimal || r.status == solve_status::proven_bound
-             ? std::string(" (search complete)")
-             : " (" + std::to_string(last_open) + " open nodes; continue with --resume " + a.checkpoint + ")"));
-  if (writes > 0) {
-    std::ostringstream note;
-    note << std::fixed << std::setprecision(3) << writes << " checkpoint" << (writes > 1 ? "s" : "")
-         << " serialized and written in " << write_seconds << " s (the last, " << last_open << " open nodes, in "
-         << last_write_seconds << " s)";
-    r.notes.push_back(note.str());
-  }
+  checkpoints.add_notes(a, r);
 
   solve_outcome o;
   opt.interrupt = nullptr;
@@ -490,8 +580,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   o.opt = std::move(opt);
   o.result = std::move(r);
   o.info = std::move(info);
-  if (!last_write_ok)
-    o.checkpoint_error = "--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_write_error;
+  o.checkpoint_error = checkpoints.error(a);
   return o;
 }
 
