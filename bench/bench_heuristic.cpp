@@ -95,10 +95,17 @@ void print_summary(const std::vector<run_record>& runs) {
 }
 
 nlohmann::json to_json(const run_record& r) {
-  return {{"instance", r.name},  {"n", r.n},          {"m", r.m},
-          {"seed", r.seed},      {"neh", r.neh},      {"makespan", r.value},
-          {"best_known", r.best_known}, {"deviation_percent", r.deviation},
-          {"last_improvement_s", r.last_improvement}, {"rounds", r.rounds}, {"gpu_rounds", r.gpu_rounds}};
+  return {{"instance", r.name},
+          {"n", r.n},
+          {"m", r.m},
+          {"seed", r.seed},
+          {"neh", r.neh},
+          {"makespan", r.value},
+          {"best_known", r.best_known},
+          {"deviation_percent", r.deviation},
+          {"last_improvement_s", r.last_improvement},
+          {"rounds", r.rounds},
+          {"gpu_rounds", r.gpu_rounds}};
 }
 
 }  // namespace
@@ -124,15 +131,15 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<run_record> runs;
-    pfsp::bench::table t({"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds",
-                          "GPU rounds"});
+    pfsp::bench::table t(
+        {"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds", "GPU rounds"});
     for (const auto& name : pfsp::bench::expand_instances(instances)) {
       for (int r = 0; r < reps; ++r) {
         runs.push_back(run_one(name, seconds, threads, gpu_walkers, seed + r, walk));
         const auto& x = runs.back();
         t.add({x.name, std::to_string(x.seed), std::to_string(x.neh), std::to_string(x.value),
-               std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3), pfsp::bench::fixed(x.last_improvement, 2),
-               std::to_string(x.rounds), std::to_string(x.gpu_rounds)});
+               std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3),
+               pfsp::bench::fixed(x.last_improvement, 2), std::to_string(x.rounds), std::to_string(x.gpu_rounds)});
         std::fprintf(stderr, "%s seed %d: %d (%.3f %%)\n", x.name.c_str(), x.seed, x.value, x.deviation);
       }
     }
@@ -142,9 +149,13 @@ int main(int argc, char** argv) {
       nlohmann::json j;
       j["benchmark"] = "pfsp_bench_heuristic";
       j["machine"] = pfsp::bench::stamp(argc, argv);
-      j["config"] = {{"seconds", seconds},           {"threads", threads}, {"gpu_walkers", gpu_walkers},
-                     {"destruct", walk.destruct},    {"temperature", walk.temperature},
-                     {"partial_ls", walk.partial_ls}, {"random_ties", walk.random_ties}};
+      j["config"] = {{"seconds", seconds},
+                     {"threads", threads},
+                     {"gpu_walkers", gpu_walkers},
+                     {"destruct", walk.destruct},
+                     {"temperature", walk.temperature},
+                     {"partial_ls", walk.partial_ls},
+                     {"random_ties", walk.random_ties}};
       for (const auto& x : runs) j["runs"].push_back(to_json(x));
       pfsp::bench::write_text_atomically(json_path, j.dump(1) + "\n");
     }

@@ -33,13 +33,13 @@ namespace {
 struct config {
   std::string instance = "ta056";
   int ub = 3680;
-  double rate = 66e6;            // nodes per second of the GPU a worker stands in for
-  double chunk_ms = 10;          // mean time a stand-in takes for a chunk
-  double spread = 0.5;           // chunk times uniform in [1 - spread, 1 + spread] x chunk_ms
-  double seconds = 10;           // the run's time limit (then every chunk is asked back)
-  int chunk_nodes = 4;           // pfsp-mpi's --chunk-nodes
-  int frontier_per_worker = 0;   // 0: enough for the run at the demanded rate
-  double heartbeat = 1.0;        // pfsp-mpi's heartbeat interval
+  double rate = 66e6;              // nodes per second of the GPU a worker stands in for
+  double chunk_ms = 10;            // mean time a stand-in takes for a chunk
+  double spread = 0.5;             // chunk times uniform in [1 - spread, 1 + spread] x chunk_ms
+  double seconds = 10;             // the run's time limit (then every chunk is asked back)
+  int chunk_nodes = 4;             // pfsp-mpi's --chunk-nodes
+  int frontier_per_worker = 0;     // 0: enough for the run at the demanded rate
+  double heartbeat = 1.0;          // pfsp-mpi's heartbeat interval
   double project_chunk_nodes = 0;  // projection: nodes in one real chunk (0: rate x chunk_ms)
   std::string json;
 };
@@ -143,15 +143,15 @@ nlohmann::json figures(const config& c, const run_out& r) {
   j["largest_in_bytes"] = l.largest_in;
   j["largest_out_bytes"] = l.largest_out;
   j["workers_idle_share"] = l.workers_life > 0 ? 1.0 - l.workers_busy / l.workers_life : 0;
-  j["wait_ms_per_request"] = l.results > 0 ? 1e3 * (l.workers_life - l.workers_busy) / static_cast<double>(l.results) : 0;
+  j["wait_ms_per_request"] =
+      l.results > 0 ? 1e3 * (l.workers_life - l.workers_busy) / static_cast<double>(l.results) : 0;
   j["projection"] = {{"messages_per_core_s", capacity},
                      {"gpu_rate", c.rate},
                      {"chunk_nodes", chunk_nodes},
                      {"chunk_s", chunk_s},
                      {"gpus_served_at_full_core", capacity / per_gpu},
-                     {"min_chunk_s_for_1024_gpus", capacity / 1024 > 1.0 / c.heartbeat
-                                                        ? 1.0 / (capacity / 1024 - 1.0 / c.heartbeat)
-                                                        : -1.0}};
+                     {"min_chunk_s_for_1024_gpus",
+                      capacity / 1024 > 1.0 / c.heartbeat ? 1.0 / (capacity / 1024 - 1.0 / c.heartbeat) : -1.0}};
   return j;
 }
 
@@ -167,10 +167,11 @@ void report(const config& c, const nlohmann::json& f, int argc, char** argv) {
          fixed(f["wait_ms_per_request"].get<double>(), 2), human(p["gpus_served_at_full_core"].get<double>())});
   std::cout << t.markdown();
   std::printf("%llu chunks served\n", static_cast<unsigned long long>(f["chunks"].get<std::uint64_t>()));
-  std::printf("projection: %.3g-node chunks at %.3g nodes/s = %.3g s a chunk; one core of rank 0 serves %.0f GPUs; "
-              "1024 GPUs need chunks of at least %.3g s\n",
-              p["chunk_nodes"].get<double>(), c.rate, p["chunk_s"].get<double>(),
-              p["gpus_served_at_full_core"].get<double>(), p["min_chunk_s_for_1024_gpus"].get<double>());
+  std::printf(
+      "projection: %.3g-node chunks at %.3g nodes/s = %.3g s a chunk; one core of rank 0 serves %.0f GPUs; "
+      "1024 GPUs need chunks of at least %.3g s\n",
+      p["chunk_nodes"].get<double>(), c.rate, p["chunk_s"].get<double>(), p["gpus_served_at_full_core"].get<double>(),
+      p["min_chunk_s_for_1024_gpus"].get<double>());
   if (c.json.empty()) return;
   nlohmann::json j;
   j["machine"] = stamp(argc, argv);
@@ -189,7 +190,8 @@ int main_impl(int argc, char** argv, int rank, int ranks) {
   app.add_option("--instance", c.instance, "instance of the frontier (message sizes)");
   app.add_option("--ub", c.ub, "pruning threshold of the frontier");
   app.add_option("--rate", c.rate, "nodes/s of the GPU a worker stands in for");
-  app.add_option("--chunk-ms", c.chunk_ms, "mean milliseconds a stand-in takes for a chunk")->check(CLI::PositiveNumber);
+  app.add_option("--chunk-ms", c.chunk_ms, "mean milliseconds a stand-in takes for a chunk")
+      ->check(CLI::PositiveNumber);
   app.add_option("--spread", c.spread, "chunk times uniform in [1-s, 1+s] x chunk-ms")->check(CLI::Range(0.0, 0.9));
   app.add_option("--seconds", c.seconds, "time limit of the run")->check(CLI::PositiveNumber);
   app.add_option("--chunk-nodes", c.chunk_nodes, "frontier nodes a chunk")->check(CLI::PositiveNumber);

@@ -64,6 +64,15 @@ void check_solve_args(const solve_args& a) {
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
 }
 
+neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic) {
+  if (heuristic == heuristic_choice::neh) return neh(inst);
+  ig_options ig;
+  ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
+  ig.seed = static_cast<std::uint32_t>(a.seed);
+  if (a.time_limit > 0) ig.seconds = 0.1 * a.time_limit;  // the engine goes on beside the search
+  return iterated_greedy(inst, ig);
+}
+
 std::optional<int> resolve_ub(const instance& inst, const solve_args& a) {
   switch (a.ub.given) {
     case ub_option::kind::best_known:
@@ -172,11 +181,7 @@ incumbent start_incumbent(const instance& inst, const solve_args& a, heuristic_c
     info.initial_ub_source = "checkpoint";
   } else if (heuristic != heuristic_choice::none) {
     const auto t0 = std::chrono::steady_clock::now();
-    ig_options ig;
-    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
-    ig.seed = static_cast<std::uint32_t>(a.seed);
-    if (a.time_limit > 0) ig.seconds = 0.1 * a.time_limit;
-    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
+    const neh_result h = run_start_heuristic(inst, a, heuristic);
     info.heuristic_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
@@ -294,8 +299,7 @@ struct backend_plan {
   bool text_checkpoint = false;
 };
 
-backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, bool resumed,
-                          solve_options& opt) {
+backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, bool resumed, solve_options& opt) {
   backend_plan b;
   b.resolved = a.backend;
   if (b.resolved == backend_choice::auto_) b.resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
@@ -348,11 +352,11 @@ class checkpoint_writer {
 
   void add_notes(const solve_args& a, solve_result& r) const {
     if (!a.checkpoint.empty() && last_ok_)
-      r.notes.push_back("checkpoint written to " + a.checkpoint +
-                        (r.status == solve_status::optimal || r.status == solve_status::proven_bound
-                             ? std::string(" (search complete)")
-                             : " (" + std::to_string(last_open_) + " open nodes; continue with --resume " +
-                                   a.checkpoint + ")"));
+      r.notes.push_back(
+          "checkpoint written to " + a.checkpoint +
+          (r.status == solve_status::optimal || r.status == solve_status::proven_bound
+               ? std::string(" (search complete)")
+               : " (" + std::to_string(last_open_) + " open nodes; continue with --resume " + a.checkpoint + ")"));
     if (writes_ > 0) {
       std::ostringstream note;
       note << std::fixed << std::setprecision(3) << writes_ << " checkpoint" << (writes_ > 1 ? "s" : "")
@@ -363,7 +367,8 @@ class checkpoint_writer {
   }
 
   std::string error(const solve_args& a) const {
-    return last_ok_ ? std::string() : "--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_error_;
+    return last_ok_ ? std::string()
+                    : "--checkpoint " + a.checkpoint + ": the final state was not saved: " + last_error_;
   }
 
  private:
@@ -498,8 +503,8 @@ void check_schedule(const instance& inst, const solve_result& r) {
   if (r.schedule.empty()) return;
   const int check = evaluate_schedule(inst, r.schedule);
   if (check != r.makespan)
-    throw error("internal error: reported makespan " + std::to_string(r.makespan) +
-                " but the schedule evaluates to " + std::to_string(check));
+    throw error("internal error: reported makespan " + std::to_string(r.makespan) + " but the schedule evaluates to " +
+                std::to_string(check));
 }
 
 run_info initial_info(const solve_args& a, const backend_plan& b) {
@@ -546,7 +551,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   // ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
   // docs/benchmarks.md), IG before the search elsewhere.
   heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  if (heuristic == heuristic_choice::auto_)
+    heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
   opt.use_neh = heuristic != heuristic_choice::none;
   const incumbent start = start_incumbent(inst, a, heuristic, resume, opt, info);
   if (hooks.on_start) hooks.on_start(solve_plan{b.name, opt, info, resume, b.device_loop});

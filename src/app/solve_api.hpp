@@ -15,6 +15,7 @@
 
 #include "app/cli.hpp"
 #include "app/solver_config.hpp"
+#include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
 #include "search/checkpoint.hpp"
 #include "search/types.hpp"
@@ -24,6 +25,11 @@ namespace pfsp {
 // Throws input_error with the CLI's messages where a value is outside what `pfsp solve` accepts
 // (the CLI's parser checks the same before; callers without it, like the Python module, need this).
 void check_solve_args(const solve_args& a);
+
+// The start heuristic's schedule: NEH, or iterated greedy from NEH with --ig-iterations rounds
+// (auto: auto_ig_iterations), --seed, and at most a tenth of --time-limit. heuristic is ig or neh.
+// pfsp and pfsp-mpi both call it.
+neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic);
 
 // --ub (parsed: app/solver_config.hpp) for this instance: none, the makespan given, or best-known's
 // value (the instance's best known makespan, Taillard's table; input_error for an instance without

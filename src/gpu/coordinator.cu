@@ -11,6 +11,8 @@
 // through device_tables.cuh), the direction choice is search/direction.hpp and the per-parent
 // step is resident_step.hpp, both shared with the host. The iteration's kernels:
 // loop_iteration.cuh; one device's engine: loop_engine.cuh.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -23,7 +25,6 @@
 #include <numeric>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "base/error.hpp"
@@ -359,8 +360,7 @@ class coordinator {
   std::size_t worst_growth(const loop_engine<Job>& eng, std::size_t top, int iterations) const {
     const std::size_t cap = std::size_t{1} << 40, n = static_cast<std::size_t>(n_);
     std::size_t t = top;
-    for (int i = 0; i < iterations && t < cap; ++i)
-      t += std::min(eng.max_push(), std::min(t, eng.max_parents()) * n);
+    for (int i = 0; i < iterations && t < cap; ++i) t += std::min(eng.max_push(), std::min(t, eng.max_parents()) * n);
     return std::min(t, cap) - top;
   }
 
@@ -523,8 +523,7 @@ class coordinator {
     loop_engine<Job>& eng = *engines_[e];
     const loop_state& s = published_[e];
     // At least 2 nodes: half of one is none (take_bottom(0)).
-    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes))
-      return;
+    if (idle_count_ == 0 || s.top + spill_[e].size() < std::max<std::size_t>(2, policy_.loop.donate_min_nodes)) return;
     if (spill_[e].empty() && s.top < 2) return;
     for (std::size_t o = 0; o < E_; ++o) {
       if (o == e || !idle_[o] || !mail_[o].empty()) continue;

@@ -430,8 +430,7 @@ class loop_engine {
                              cudaMemcpyDeviceToDevice));
     PFSP_CUDA_TRY(
         cudaMemcpy(stack_lbs_.data() + to, src.lbs.data() + from, len * sizeof(int), cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(
-        cudaMemcpy(stack_w_.data() + to, src.w.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + to, src.w.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
   }
   // len nodes of the stack from `from` to `to` (the ranges must not overlap).
   void move_nodes(std::size_t from, std::size_t to, std::size_t len) {

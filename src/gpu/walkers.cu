@@ -23,12 +23,12 @@ struct walker_state {
   float temperature;
   const int* p;  // job-major times p[j * m + k]
   int *cur, *work, *tmp, *best, *order;
-  int *heads, *tails;                       // (n + 1) x m per walker
-  int *cur_value, *best_value, *restart;    // per walker
-  unsigned long long *rng, *rounds;         // per walker
-  const int* restart_seq;                   // the engine's best, for walkers flagged to restart
+  int *heads, *tails;                     // (n + 1) x m per walker
+  int *cur_value, *best_value, *restart;  // per walker
+  unsigned long long *rng, *rounds;       // per walker
+  const int* restart_seq;                 // the engine's best, for walkers flagged to restart
   int restart_value;
-  const volatile int* stop;                 // host-mapped: raised by stop()
+  const volatile int* stop;  // host-mapped: raised by stop()
 };
 
 __device__ unsigned long long next_rand(unsigned long long& s) {
@@ -82,8 +82,8 @@ __device__ void load_heads_tails(const walker_state& s, const int* p, const int*
 
 // The best position to insert `job` into the loaded sequence of length len: (makespan, position),
 // ties broken at random by `salt` (0: the first position).
-__device__ void best_position(const walker_state& s, const int* p, int job, int len, const int* heads,
-                              const int* tails, unsigned salt, int& value, int& pos) {
+__device__ void best_position(const walker_state& s, const int* p, int job, int len, const int* heads, const int* tails,
+                              unsigned salt, int& value, int& pos) {
   __shared__ unsigned long long warp_min[block_threads / 32];
   const int m = s.m;
   unsigned long long key = ~0ULL;
@@ -94,8 +94,8 @@ __device__ void best_position(const walker_state& s, const int* p, int job, int 
       cmax = max(cmax, f + tails[i * m + k]);
     }
     const unsigned tie = salt ? (mix(static_cast<unsigned>(i) ^ salt) & 0xffffu) : 0u;
-    const unsigned long long k2 =
-        (static_cast<unsigned long long>(cmax) << 32) | (static_cast<unsigned long long>(tie) << 16) | static_cast<unsigned>(i);
+    const unsigned long long k2 = (static_cast<unsigned long long>(cmax) << 32) |
+                                  (static_cast<unsigned long long>(tie) << 16) | static_cast<unsigned>(i);
     key = min(key, k2);
   }
   for (int off = 16; off > 0; off >>= 1) key = min(key, __shfl_down_sync(0xffffffffu, key, off));
@@ -362,8 +362,9 @@ gpu_walkers::gpu_walkers(const instance& inst, int device, int count, std::uint6
     int sms = 0, per_sm = 0;
     PFSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     PFSP_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    const std::size_t bytes = sizeof(int) * (static_cast<std::size_t>(inst.n) * inst.m +
-                                             2 * static_cast<std::size_t>(inst.n + 1) * inst.m + 4 * static_cast<std::size_t>(inst.n));
+    const std::size_t bytes =
+        sizeof(int) * (static_cast<std::size_t>(inst.n) * inst.m + 2 * static_cast<std::size_t>(inst.n + 1) * inst.m +
+                       4 * static_cast<std::size_t>(inst.n));
     impl_->count = sms * (2 * (bytes + 2048) <= static_cast<std::size_t>(per_sm) ? 2 : 1);
   }
   PFSP_CUDA_TRY(cudaSetDevice(previous));
@@ -401,23 +402,44 @@ void gpu_walkers::impl::run() {
     device_buffer<int> best_value(std::vector<int>(static_cast<std::size_t>(W), start_value));
     device_buffer<int> restart(std::vector<int>(static_cast<std::size_t>(W), 0));
     std::vector<unsigned long long> rng(static_cast<std::size_t>(W));
-    for (int w = 0; w < W; ++w) rng[static_cast<std::size_t>(w)] = (seed + 1) * 0x9E3779B97F4A7C15ULL + 7919ULL * (w + 1);
-    device_buffer<unsigned long long> d_rng(rng), d_rounds(std::vector<unsigned long long>(static_cast<std::size_t>(W), 0));
+    for (int w = 0; w < W; ++w)
+      rng[static_cast<std::size_t>(w)] = (seed + 1) * 0x9E3779B97F4A7C15ULL + 7919ULL * (w + 1);
+    device_buffer<unsigned long long> d_rng(rng),
+        d_rounds(std::vector<unsigned long long>(static_cast<std::size_t>(W), 0));
     device_buffer<int> restart_seq(start);
     long long total = 0;
     for (int v : inst.p) total += v;
     int* stop_dev = nullptr;
     PFSP_CUDA_TRY(cudaHostGetDevicePointer(reinterpret_cast<void**>(&stop_dev), stop_host, 0));
-    walker_state s{n, m, W, 4, static_cast<float>(0.4 * static_cast<double>(total) / (10.0 * n * m)),
-                   d_p.data(), cur.data(), work.data(), tmp.data(), best.data(), order.data(),
-                   heads.data(), tails.data(), cur_value.data(), best_value.data(), restart.data(),
-                   d_rng.data(), d_rounds.data(), restart_seq.data(), start_value, stop_dev};
+    walker_state s{n,
+                   m,
+                   W,
+                   4,
+                   static_cast<float>(0.4 * static_cast<double>(total) / (10.0 * n * m)),
+                   d_p.data(),
+                   cur.data(),
+                   work.data(),
+                   tmp.data(),
+                   best.data(),
+                   order.data(),
+                   heads.data(),
+                   tails.data(),
+                   cur_value.data(),
+                   best_value.data(),
+                   restart.data(),
+                   d_rng.data(),
+                   d_rounds.data(),
+                   restart_seq.data(),
+                   start_value,
+                   stop_dev};
     // The walker's memory in shared memory when it fits a block (opt-in size).
-    const std::size_t bytes = sizeof(int) * (static_cast<std::size_t>(n) * m + 2 * static_cast<std::size_t>(n + 1) * m + 4 * static_cast<std::size_t>(n));
+    const std::size_t bytes = sizeof(int) * (static_cast<std::size_t>(n) * m + 2 * static_cast<std::size_t>(n + 1) * m +
+                                             4 * static_cast<std::size_t>(n));
     int optin = 0;
     PFSP_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     if (bytes + 1024 <= static_cast<std::size_t>(optin)) {
-      PFSP_CUDA_TRY(cudaFuncSetAttribute(walkers_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+      PFSP_CUDA_TRY(
+          cudaFuncSetAttribute(walkers_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
       shared_bytes = bytes;
     }
     PFSP_CUDA_TRY(cudaDeviceSynchronize());  // the uploads above ran on the default stream
@@ -444,7 +466,8 @@ void gpu_walkers::impl::launch_loop(walker_state& s, device_buffer<int>& restart
     walkers_kernel<<<W, block_threads, shared_bytes, stream>>>(s, per_launch, descend, shared_bytes > 0);
     PFSP_CUDA_TRY(cudaGetLastError());
     PFSP_CUDA_TRY(cudaMemcpyAsync(bests.data(), s.best_value, sizeof(int) * W, cudaMemcpyDeviceToHost, stream));
-    PFSP_CUDA_TRY(cudaMemcpyAsync(rounds_per.data(), s.rounds, sizeof(unsigned long long) * W, cudaMemcpyDeviceToHost, stream));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(rounds_per.data(), s.rounds, sizeof(unsigned long long) * W, cudaMemcpyDeviceToHost, stream));
     PFSP_CUDA_TRY(cudaStreamSynchronize(stream));
     descend = 0;
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -20,8 +20,8 @@
 namespace pfsp::gpu {
 
 struct walker_hooks {
-  std::function<int()> best_value;                    // the engine's best makespan (lock-free)
-  std::function<std::vector<int>()> best_schedule;    // its schedule
+  std::function<int()> best_value;                       // the engine's best makespan (lock-free)
+  std::function<std::vector<int>()> best_schedule;       // its schedule
   std::function<void(const std::vector<int>&)> publish;  // a better schedule (the engine re-evaluates)
 };
 

@@ -5,7 +5,8 @@
 // - local search on the partial solution after destruction (Dubois-Lacoste, Pagnozzi and Stuetzle,
 //   C&OR 81, 2017), before the greedy reconstruction (off by default: it halves the rounds and
 //   did not pay within the seconds the engine gets);
-// - constant-temperature acceptance with T = 0.7 (the paper's 0.4 did worse here); the local search's removals reuse the
+// - constant-temperature acceptance with T = 0.7 (the paper's 0.4 did worse here); the local search's removals reuse
+// the
 //   unchanged heads and tails (insertion_kernel::load_removed).
 // Every step checks a stop flag between two insertions, so a walker stops within one insertion
 // evaluation (O(n m), about 30 us at 500x20). Deterministic for a seed and a number of rounds.

@@ -6,8 +6,8 @@
 
 namespace pfsp {
 
-concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads,
-                                         std::uint32_t seed, walk_options walk)
+concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed,
+                                         walk_options walk)
     : inst_(inst), seed_base_(seed), walk_(walk) {
   if (!start.empty()) {
     const int v = evaluate_schedule(inst, start);

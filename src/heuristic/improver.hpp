@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "problem/instance.hpp"
 #include "heuristic/ig_walker.hpp"
+#include "problem/instance.hpp"
 #include "search/incumbent_feed.hpp"
 
 namespace pfsp {

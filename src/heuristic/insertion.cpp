@@ -51,7 +51,7 @@ void insertion_kernel::load(const int* seq, int len) {
   len_ = len;
   const std::size_t cap = static_cast<std::size_t>(n_) + 1;
   for (int k = 0; k < m_; ++k) {
-    e_[k * cap] = 0;                                 // row 0: nothing before
+    e_[k * cap] = 0;                                  // row 0: nothing before
     q_[k * cap + static_cast<std::size_t>(len)] = 0;  // row len: nothing after
   }
   heads_from(seq, 1, len);

@@ -1,5 +1,7 @@
 #include "mpi/distributed.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -10,8 +12,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <sys/resource.h>
 
 #include "base/error.hpp"
 #include "mpi/messages.hpp"
@@ -27,7 +27,9 @@ double since(steady::time_point t) { return std::chrono::duration<double>(steady
 double cpu_seconds(int who) {
   rusage u{};
   getrusage(who, &u);
-  const auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  const auto sec = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
@@ -46,16 +48,25 @@ std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::
   return out;
 }
 
-
 // Rank 0: the frontier (built, or resumed), the chunks in flight, the incumbent, the counters,
 // the whole-run checkpoints; it serves the workers' messages (or, alone, solves the chunks).
 class coordinator {
  public:
   coordinator(MPI_Comm comm, int size, const bound_data& data, const solve_options& opt, const incumbent& start,
               const chunk_solver& solve, const distributed_options& d)
-      : comm_(comm), size_(size), n_(data.view().inst.n), data_(data), opt_(opt), solve_(solve), d_(d), ctl_(opt),
-        best_(start), chunk_(std::max<std::size_t>(1, d.chunk_nodes)), heard_(static_cast<std::size_t>(size)),
-        stopped_flag_(static_cast<std::size_t>(size)), lost_flag_(static_cast<std::size_t>(size)) {}
+      : comm_(comm),
+        size_(size),
+        n_(data.view().inst.n),
+        data_(data),
+        opt_(opt),
+        solve_(solve),
+        d_(d),
+        ctl_(opt),
+        best_(start),
+        chunk_(std::max<std::size_t>(1, d.chunk_nodes)),
+        heard_(static_cast<std::size_t>(size)),
+        stopped_flag_(static_cast<std::size_t>(size)),
+        lost_flag_(static_cast<std::size_t>(size)) {}
 
   solve_result run() {
     const auto t0 = steady::now();
@@ -144,8 +155,8 @@ class coordinator {
     const std::uint64_t bytes = 8 * w.size();
     load_.bytes_in += bytes;
     load_.largest_in = std::max(load_.largest_in, bytes);
-    ++(st.MPI_TAG == kTagBeat      ? load_.beats
-       : st.MPI_TAG == kTagFound   ? load_.finds
+    ++(st.MPI_TAG == kTagBeat       ? load_.beats
+       : st.MPI_TAG == kTagFound    ? load_.finds
        : st.MPI_TAG == kTagProgress ? load_.progress
                                     : load_.results);
     return w;
@@ -416,32 +427,32 @@ class coordinator {
 
   std::string summary_note() const {
     const std::size_t w = workers();
-    std::string s = "frontier of " + std::to_string(frontier_size_) + " nodes " +
-                    (opt_.resume ? "resumed" : "built") + " on rank 0, " + std::to_string(chunks_) +
-                    " chunks of up to " + std::to_string(chunk_) + " nodes solved by " +
-                    (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
+    std::string s = "frontier of " + std::to_string(frontier_size_) + " nodes " + (opt_.resume ? "resumed" : "built") +
+                    " on rank 0, " + std::to_string(chunks_) + " chunks of up to " + std::to_string(chunk_) +
+                    " nodes solved by " + (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
     s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
-    if (lost_) s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks (as last reported) back in the frontier";
+    if (lost_)
+      s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks (as last reported) back in the frontier";
     return s;
   }
 
   std::string load_note() const {
     const coordinator_stats& l = load_;
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
-                  "%llu messages in (%llu results, %llu heartbeats, %llu finds, %llu progress; %.1f kB, largest %llu B), "
-                  "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
-                  l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
-                  l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
-                  static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
-                  static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
-                  static_cast<unsigned long long>(l.progress),
-                  static_cast<double>(l.bytes_in) / 1e3, static_cast<unsigned long long>(l.largest_in),
-                  static_cast<unsigned long long>(l.works + l.controls), static_cast<unsigned long long>(l.works),
-                  static_cast<unsigned long long>(l.controls), static_cast<double>(l.bytes_out) / 1e3,
-                  static_cast<unsigned long long>(l.largest_out));
+    std::snprintf(
+        buf, sizeof buf,
+        "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
+        "%llu messages in (%llu results, %llu heartbeats, %llu finds, %llu progress; %.1f kB, largest %llu B), "
+        "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
+        l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
+        l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
+        static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
+        static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
+        static_cast<unsigned long long>(l.progress), static_cast<double>(l.bytes_in) / 1e3,
+        static_cast<unsigned long long>(l.largest_in), static_cast<unsigned long long>(l.works + l.controls),
+        static_cast<unsigned long long>(l.works), static_cast<unsigned long long>(l.controls),
+        static_cast<double>(l.bytes_out) / 1e3, static_cast<unsigned long long>(l.largest_out));
     return buf;
   }
 
@@ -501,9 +512,9 @@ rank_place node_place(MPI_Comm comm) {
   std::vector<char> name(MPI_MAX_PROCESSOR_NAME, '\0');
   check_mpi(MPI_Get_processor_name(name.data(), &len), "MPI_Get_processor_name");
   std::vector<char> all(name.size() * static_cast<std::size_t>(size));
-  check_mpi(MPI_Allgather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-                          comm),
-            "MPI_Allgather");
+  check_mpi(
+      MPI_Allgather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm),
+      "MPI_Allgather");
   const auto is_worker = [size](int r) { return r != 0 || size == 1; };
   if (!is_worker(rank)) return {0, 0};
   const auto same_node = [&](int r) {

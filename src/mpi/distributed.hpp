@@ -25,13 +25,13 @@ namespace pfsp::dist {
 // thread alone.
 struct coordinator_stats {
   std::uint64_t results = 0, beats = 0, finds = 0, progress = 0;  // messages received, by kind
-  std::uint64_t works = 0, controls = 0;            // messages sent: chunks or stops, control
-  std::uint64_t chunks = 0;                         // chunks handed out
+  std::uint64_t works = 0, controls = 0;                          // messages sent: chunks or stops, control
+  std::uint64_t chunks = 0;                                       // chunks handed out
   std::uint64_t bytes_in = 0, bytes_out = 0, largest_in = 0, largest_out = 0;
   double frontier_seconds = 0;  // building (or expanding) the frontier
   std::size_t frontier_nodes = 0;
   double serve_seconds = 0, serve_cpu_seconds = 0, serve_thread_cpu_seconds = 0;
-  double handling_cpu_seconds = 0;  // the serving thread's CPU on messages (idle polling excluded)
+  double handling_cpu_seconds = 0;            // the serving thread's CPU on messages (idle polling excluded)
   double workers_busy = 0, workers_life = 0;  // summed over the workers' reported times
   std::uint64_t received() const { return results + beats + finds + progress; }
 };

@@ -64,18 +64,18 @@ using chunk_solver = std::function<solve_result(const solve_options& opt, const 
 // One chunk to solve: its nodes, the pruning value, the limits, and what runs beside it.
 struct chunk_job {
   const std::vector<frontier_node>* nodes = nullptr;
-  int ub = 0;                                    // the best makespan known (prunes lb >= ub)
-  double seconds_left = -1;                      // negative: no time limit
-  const std::atomic<bool>* interrupt = nullptr;  // stops the chunk (a signal, or rank 0 asks it back)
-  incumbent_feed* feed = nullptr;                // better schedules from elsewhere, polled by the solver
+  int ub = 0;                                              // the best makespan known (prunes lb >= ub)
+  double seconds_left = -1;                                // negative: no time limit
+  const std::atomic<bool>* interrupt = nullptr;            // stops the chunk (a signal, or rank 0 asks it back)
+  incumbent_feed* feed = nullptr;                          // better schedules from elsewhere, polled by the solver
   std::function<void(const search_state&)> on_checkpoint;  // the chunk's periodic states (one rank)
   double checkpoint_interval = 0;
 };
 
 struct chunk_run {
-  solve_result result;               // its stats count the nodes branched in this run only
-  bool complete = true;              // optimal or proven_bound: nothing left
-  std::vector<frontier_node> left;   // unfinished: the open nodes still to branch
+  solve_result result;              // its stats count the nodes branched in this run only
+  bool complete = true;             // optimal or proven_bound: nothing left
+  std::vector<frontier_node> left;  // unfinished: the open nodes still to branch
 };
 
 // Runs `solve` on the chunk resumed as a search (chunk_state). An unfinished chunk returns what

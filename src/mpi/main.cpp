@@ -9,12 +9,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <optional>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -119,8 +119,8 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
   const int devices = gpu_cli_device_count();
   if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
   if (place.count == 0) return g;  // rank 0 of several hands out chunks and solves none
-  const dist::device_share share = local         ? dist::device_share::local
-                                   : given.all    ? dist::device_share::all
+  const dist::device_share share = local           ? dist::device_share::local
+                                   : given.all     ? dist::device_share::all
                                    : given.given() ? dist::device_share::list
                                                    : dist::device_share::one;
   const std::vector<int> mine = dist::rank_devices(share, given.ordinals, place, devices);
@@ -217,8 +217,7 @@ int run(int argc, char** argv, int rank) {
   info.initial_ub_source = "none";
   // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
   // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere.
-  const int improvers =
-      a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
+  const int improvers = a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
   // auto: NEH where improver threads run, iterated greedy elsewhere (pfsp solve's rule).
   heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
   if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
@@ -229,9 +228,7 @@ int run(int argc, char** argv, int rank) {
     if (rank == 0 && !resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
     if (rank == 0) info.initial_ub = std::min(resumed->threshold, start.value());
   } else if (rank == 0 && heuristic != heuristic_choice::none) {
-    ig_options ig;
-    ig.iterations = a.ig_iterations >= 0 ? a.ig_iterations : auto_ig_iterations(inst);
-    const neh_result h = heuristic == heuristic_choice::ig ? iterated_greedy(inst, ig) : neh(inst);
+    const neh_result h = run_start_heuristic(inst, a, heuristic);  // pfsp solve's (seed, time budget)
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
     info.initial_ub_source = to_string(heuristic);

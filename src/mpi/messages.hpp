@@ -24,7 +24,7 @@ constexpr int kTagWork = 1;
 constexpr int kTagResult = 2;
 constexpr int kTagControl = 3;
 constexpr int kTagFound = 4;
-constexpr int kTagBeat = 5;   // w -> 0: [] (alive), every heartbeat seconds, busy or waiting
+constexpr int kTagBeat = 5;  // w -> 0: [] (alive), every heartbeat seconds, busy or waiting
 // w -> 0, after the stop: [busy, life, branched, incumbents taken, their longest latency] (double
 // bits)
 constexpr int kTagTimes = 6;
@@ -90,9 +90,9 @@ struct result_msg {
   solve_status status = solve_status::optimal;
   int makespan = 0;
   int lower_bound = 0;
-  solve_stats stats;           // branched, bounds, pruned, leaves, explored
-  bool signalled = false;      // the worker's process received SIGINT or SIGTERM
-  std::vector<int> schedule;   // better than the chunk's ub, or empty
+  solve_stats stats;                // branched, bounds, pruned, leaves, explored
+  bool signalled = false;           // the worker's process received SIGINT or SIGTERM
+  std::vector<int> schedule;        // better than the chunk's ub, or empty
   std::vector<frontier_node> left;  // what remains of an unfinished chunk
 };
 words encode(const result_msg& m, int n);

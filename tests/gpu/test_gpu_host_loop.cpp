@@ -7,10 +7,10 @@
 #include <mutex>
 
 #include "gpu/solver.hpp"
-#include "search/incumbent_feed.hpp"
 #include "gpu_test_support.hpp"
 #include "problem/io.hpp"
 #include "problem/taillard.hpp"
+#include "search/incumbent_feed.hpp"
 #include "search/sequential.hpp"
 #include "support.hpp"
 

@@ -23,7 +23,8 @@ namespace {
 TEST(GpuWalkers, InsertionValuesEqualTheCpuKernel) {
   PFSP_REQUIRE_GPU();
   std::mt19937 rng(11);
-  for (const auto& [n, m] : {std::pair{7, 3}, std::pair{20, 20}, std::pair{50, 32}, std::pair{100, 5}, std::pair{500, 20}}) {
+  for (const auto& [n, m] :
+       {std::pair{7, 3}, std::pair{20, 20}, std::pair{50, 32}, std::pair{100, 5}, std::pair{500, 20}}) {
     const instance inst = generate_taillard(n, m, static_cast<std::uint32_t>(1000 + n + m));
     insertion_kernel cpu(inst);
     std::vector<int> jobs(static_cast<std::size_t>(n));

@@ -93,8 +93,8 @@ TEST(mpi_checkpoint, runs_stopped_at_random_times_and_resumed_on_1_to_4_ranks_br
     for (int run = 0; run < 40; ++run, ++runs) {
       char limit[32];
       std::snprintf(limit, sizeof limit, "%.3f", seconds(rng) * (1 + run));
-      std::vector<std::string> args = run == 0 ? with(kSmall, {"--heuristic", "none"})
-                                               : std::vector<std::string>{"ta020", "--resume", ck};
+      std::vector<std::string> args =
+          run == 0 ? with(kSmall, {"--heuristic", "none"}) : std::vector<std::string>{"ta020", "--resume", ck};
       args = with(args, {"--backend", "cpu", "--checkpoint", ck, "--time-limit", limit, "--frontier-per-worker", "8",
                          "--chunk-nodes", "2", "--split-after", "0.02"});
       const int k = ranks(rng);
@@ -120,9 +120,9 @@ TEST(mpi_checkpoint, pfsp_solve_resumes_a_pfsp_mpi_checkpoint_and_back) {
   const process_result first = run_ranks(
       3, with(kSmall, {"--heuristic", "none", "--backend", "cpu", "--checkpoint", ck, "--time-limit", "0.05"}));
   ASSERT_EQ(first.exit_code, 3) << first.describe();
-  const process_result second = run_binary(
-      PFSP_BINARY, {"solve", "ta020", "--resume", ck, "--checkpoint", ck, "--backend", "cpu-mt", "--threads", "2",
-                    "--time-limit", "0.05", "--no-progress"});
+  const process_result second =
+      run_binary(PFSP_BINARY, {"solve", "ta020", "--resume", ck, "--checkpoint", ck, "--backend", "cpu-mt", "--threads",
+                               "2", "--time-limit", "0.05", "--no-progress"});
   ASSERT_TRUE(second.exit_code == 0 || second.exit_code == 3) << second.describe();
   const process_result last = resume_to_the_end(ck, 2);
   ASSERT_EQ(last.exit_code, 0) << last.describe();
@@ -201,9 +201,9 @@ void stop_and_resume(const std::string& what, const std::vector<std::string>& la
   const counts seq = sequential(kLong);
   temp_dir dir;
   const std::string ck = dir.file("run.ck");
-  const std::vector<std::string> args = with(kLong, {"--heuristic", "none", "--backend", "cpu", "--checkpoint", ck,
-                                                     "--checkpoint-interval", "0.5", "--frontier-per-worker", "4",
-                                                     "--chunk-nodes", "1", "--worker-timeout", "2"});
+  const std::vector<std::string> args =
+      with(kLong, {"--heuristic", "none", "--backend", "cpu", "--checkpoint", ck, "--checkpoint-interval", "0.5",
+                   "--frontier-per-worker", "4", "--chunk-nodes", "1", "--worker-timeout", "2"});
   const process_result first = run_and_signal(mpiexec_args(3, launcher, args), 1.2, signal_at);
   if (expect_first >= 0) {
     EXPECT_EQ(first.exit_code, expect_first) << first.describe();
