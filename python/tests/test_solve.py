@@ -99,6 +99,14 @@ def test_incumbent_engine_options():
         pfsp.solve("ta001", backend="cpu", heuristic_share=2.0)
 
 
+def test_auto_heuristic_share_follows_the_class():
+    # cpu-mt's auto share: every thread walks on 100x20 and up (the search keeps one), half on 50x20.
+    r = pfsp.solve("ta081", backend="cpu-mt", threads=2, time_limit=0.3)
+    assert r.to_dict()["engine_threads"] == 2
+    r = pfsp.solve("ta051", backend="cpu-mt", threads=2, time_limit=0.3)
+    assert r.to_dict()["engine_threads"] == 1
+
+
 def test_time_and_node_limits():
     r = pfsp.solve("ta021", backend="cpu", heuristic="neh", time_limit=0.3)
     assert r.status == "time_limit"
