@@ -127,6 +127,7 @@ int main(int argc, char** argv) {
   app.add_option("--temperature", walk.temperature, "acceptance temperature factor")->check(CLI::Range(0.0, 100.0));
   app.add_option("--partial-ls", walk.partial_ls, "local search on the partial solution (0/1)");
   app.add_option("--random-ties", walk.random_ties, "random tie-breaking and sideways moves (0/1)");
+  app.add_option("--idle-ties", walk.idle_ties, "ties broken first by the idle time the inserted job meets (0/1)");
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -155,7 +156,8 @@ int main(int argc, char** argv) {
                      {"destruct", walk.destruct},
                      {"temperature", walk.temperature},
                      {"partial_ls", walk.partial_ls},
-                     {"random_ties", walk.random_ties}};
+                     {"random_ties", walk.random_ties},
+                     {"idle_ties", walk.idle_ties}};
       for (const auto& x : runs) j["runs"].push_back(to_json(x));
       pfsp::bench::write_text_atomically(json_path, j.dump(1) + "\n");
     }

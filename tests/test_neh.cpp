@@ -196,6 +196,61 @@ TEST(insertion_kernel, values_match_inserting_and_evaluating) {
   }
 }
 
+// The idle time a job meets at an insertion position, from the completion times of the trial
+// sequence: the sum over machines 2..m of its start minus the completion of the job before it.
+int naive_idle(const instance& inst, const std::vector<int>& trial, std::size_t pos) {
+  std::vector<int> prev(static_cast<std::size_t>(inst.m), 0), cur(prev);
+  int idle = 0;
+  for (std::size_t i = 0; i <= pos; ++i) {
+    int t = 0;
+    for (int k = 0; k < inst.m; ++k) {
+      const int start = std::max(t, prev[static_cast<std::size_t>(k)]);
+      if (i == pos && k > 0) idle += start - prev[static_cast<std::size_t>(k)];
+      t = start + inst.time(k, trial[i]);
+      cur[static_cast<std::size_t>(k)] = t;
+    }
+    prev.swap(cur);
+  }
+  return idle;
+}
+
+// The idle-time tie-break: the same values as insertion_values, the idle times of brute force, and
+// a position of the smallest makespan and, among those, of the least idle time.
+TEST(insertion_kernel, idle_tie_break_matches_brute_force) {
+  std::mt19937 rng(91);
+  for (const auto& s : test::small_samples(2, 12, 1, 6, 3, 515)) {
+    SCOPED_TRACE(s.what);
+    insertion_kernel kernel(s.inst);
+    std::vector<int> jobs(static_cast<std::size_t>(s.inst.n));
+    std::iota(jobs.begin(), jobs.end(), 0);
+    std::shuffle(jobs.begin(), jobs.end(), rng);
+    const int job = jobs.back();
+    std::uint64_t state = seed_random(9);
+    for (std::size_t len = 0; len + 1 < jobs.size(); ++len) {
+      const std::vector<int> seq(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(len));
+      kernel.load(seq.data(), static_cast<int>(len));
+      std::vector<int> values(len + 1), plain(len + 1), idle(len + 1);
+      kernel.insertion_values(job, plain.data());
+      kernel.insertion_values_idle(job, values.data(), idle.data());
+      EXPECT_EQ(values, plain);
+      int least = INT_MAX;
+      const int best = *std::min_element(values.begin(), values.end());
+      for (std::size_t pos = 0; pos <= len; ++pos) {
+        std::vector<int> trial(seq);
+        trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
+        EXPECT_EQ(idle[pos], naive_idle(s.inst, trial, pos)) << "position " << pos;
+        if (values[pos] == best) least = std::min(least, idle[pos]);
+      }
+      for (std::uint64_t* rs : {static_cast<std::uint64_t*>(nullptr), &state}) {
+        const auto [pos, value] = kernel.best_insertion_idle(job, rs);
+        EXPECT_EQ(value, best);
+        EXPECT_EQ(values[static_cast<std::size_t>(pos)], best);
+        EXPECT_EQ(idle[static_cast<std::size_t>(pos)], least);
+      }
+    }
+  }
+}
+
 // load_removed (the local search's half-price load) gives the values load() gives for the
 // sequence without that position, for every position of random sequences.
 TEST(insertion_kernel, load_removed_matches_load) {

@@ -62,7 +62,7 @@ bool ig_walker::local_search(std::vector<int>& seq, int& value, const std::atomi
         loaded = true;
       }
       kernel_.load_removed(seq.data(), len, from);
-      const auto [pos, v] = kernel_.best_insertion(job, opt_.random_ties ? &rng_ : nullptr);
+      const auto [pos, v] = insert_position(job);
       if (pos != from && (v < value || (v == value && opt_.random_ties))) {
         seq.erase(it);
         seq.insert(seq.begin() + pos, job);
@@ -73,6 +73,11 @@ bool ig_walker::local_search(std::vector<int>& seq, int& value, const std::atomi
     }
   }
   return true;
+}
+
+std::pair<int, int> ig_walker::insert_position(int job) {
+  std::uint64_t* rng = opt_.random_ties ? &rng_ : nullptr;
+  return opt_.idle_ties ? kernel_.best_insertion_idle(job, rng) : kernel_.best_insertion(job, rng);
 }
 
 bool ig_walker::round(const std::atomic<bool>* stop) {
@@ -94,7 +99,7 @@ bool ig_walker::round(const std::atomic<bool>* stop) {
   for (const int job : removed_) {
     if (stopped(stop)) return false;
     kernel_.load(work_.data(), static_cast<int>(work_.size()));
-    const auto [pos, v] = kernel_.best_insertion(job, opt_.random_ties ? &rng_ : nullptr);
+    const auto [pos, v] = insert_position(job);
     work_.insert(work_.begin() + pos, job);
     value = v;
   }

@@ -25,6 +25,7 @@ struct walk_options {
   double temperature = 0.7;  // acceptance temperature factor (the paper's T, 0.4 there; measured: 0.7)
   bool partial_ls = false;   // insertion local search on the partial solution after destruction (measured: off)
   bool random_ties = true;   // uniform choice among tied positions; sideways moves in the local search
+  bool idle_ties = false;    // ties broken first by the idle time the job meets (best_insertion_idle)
 };
 
 class ig_walker {
@@ -47,6 +48,7 @@ class ig_walker {
 
  private:
   bool local_search(std::vector<int>& seq, int& value, const std::atomic<bool>* stop);
+  std::pair<int, int> insert_position(int job);
   void accept(std::vector<int>& candidate, int value);
 
   insertion_kernel kernel_;

@@ -14,6 +14,7 @@ insertion_kernel::insertion_kernel(const instance& inst)
   q_.assign(cells, 0);
   values_.assign(static_cast<std::size_t>(n_) + 1, 0);
   f_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  idle_.assign(static_cast<std::size_t>(n_) + 1, 0);
 }
 
 // Heads rows from..len of seq (row i: completion of seq[i - 1]; row from - 1 must be set).
@@ -121,6 +122,50 @@ std::pair<int, int> insertion_kernel::best_insertion(int job, std::uint64_t* rng
       ties = 1;
     } else if (v == best && rng_state) {
       // Reservoir sampling over the tied positions: each is kept with probability 1/ties.
+      ++ties;
+      if (random_below(*rng_state, ties) == 0) pos = i;
+    }
+  }
+  return {pos, best};
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void insertion_kernel::insertion_values_idle(int job, int* out, int* idle) const {
+  const std::size_t cap = static_cast<std::size_t>(n_) + 1;
+  const int* pj = &p_[static_cast<std::size_t>(job) * m_];
+  int* f = f_.data();
+  const int count = len_ + 1;
+  for (int i = 0; i < count; ++i) {
+    f[i] = e_[static_cast<std::size_t>(i)] + pj[0];
+    out[i] = f[i] + q_[static_cast<std::size_t>(i)];
+    idle[i] = 0;
+  }
+  for (int k = 1; k < m_; ++k) {
+    const int* e = &e_[static_cast<std::size_t>(k) * cap];
+    const int* q = &q_[static_cast<std::size_t>(k) * cap];
+    const int p = pj[k];
+    for (int i = 0; i < count; ++i) {
+      const int start = std::max(f[i], e[i]);
+      idle[i] += start - e[i];
+      f[i] = start + p;
+      out[i] = std::max(out[i], f[i] + q[i]);
+    }
+  }
+}
+
+std::pair<int, int> insertion_kernel::best_insertion_idle(int job, std::uint64_t* rng_state) const {
+  insertion_values_idle(job, values_.data(), idle_.data());
+  int best = INT_MAX, best_idle = INT_MAX, pos = 0, ties = 0;
+  for (int i = 0; i <= len_; ++i) {
+    const int v = values_[static_cast<std::size_t>(i)], w = idle_[static_cast<std::size_t>(i)];
+    if (v < best || (v == best && w < best_idle)) {
+      best = v;
+      best_idle = w;
+      pos = i;
+      ties = 1;
+    } else if (v == best && w == best_idle && rng_state) {
       ++ties;
       if (random_below(*rng_state, ties) == 0) pos = i;
     }

@@ -42,6 +42,14 @@ class insertion_kernel {
   // diversification; the state is advanced).
   std::pair<int, int> best_insertion(int job, std::uint64_t* rng_state = nullptr) const;
 
+  // insertion_values, and in idle[0..len] the idle time the inserted job meets: the sum over
+  // machines 2..m of its start minus the completion of the job before it on that machine.
+  void insertion_values_idle(int job, int* out, int* idle) const;
+  // best_insertion with the idle-time tie-break (after Fernandez-Viagas and Framinan, C&OR 45,
+  // 2014): among the positions of the smallest makespan, one of least idle time; among those, the
+  // first or (rng_state non-null) a uniformly random one.
+  std::pair<int, int> best_insertion_idle(int job, std::uint64_t* rng_state = nullptr) const;
+
   // Makespan of a complete or partial sequence, from scratch. O(len m).
   int makespan(const int* seq, int len) const;
 
@@ -53,7 +61,7 @@ class insertion_kernel {
   int len_ = 0;
   std::vector<int> e_;  // e_[k * (n + 1) + i]: completion of position i - 1 on machine k (i = 0: zero)
   std::vector<int> q_;  // q_[k * (n + 1) + i]: from the start of position i on machine k to the end (i = len: zero)
-  mutable std::vector<int> values_, f_;
+  mutable std::vector<int> values_, f_, idle_;
   std::vector<int> full_e_, full_q_;  // remember_full()'s copies
 };
 
