@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The walkers' options (destruction size, temperature, partial local search, ties) weighed on one
-# core per run, many runs at once on a big host: pfsp_bench_heuristic --threads 1, each run
-# `taskset` to its own core, over CONFIGS x INSTANCES x SEEDS. One JSON per run under
+# The walkers' options (destruction size, temperature, partial local search, ties, restarts)
+# weighed many runs at once on a big host: pfsp_bench_heuristic --threads THREADS (default 1),
+# each run `taskset` to its own THREADS cores, over CONFIGS x INSTANCES x SEEDS. One JSON per run under
 # $OUT/walker_options/<config index>/, then $OUT/walker_options/summary.md: the mean deviation from
 # the best known per config and instance, and per config over all instances.
 #
@@ -12,13 +12,15 @@ cd "$(dirname "$0")/.."
 BENCH=${BENCH:-build/cpu/pfsp_bench_heuristic}
 OUT=${OUT:-out/device}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-30}
+THREADS=${THREADS:-1}
 SEEDS=${SEEDS:-"1 2 3"}
 INSTANCES=${INSTANCES:-"ta082 ta101 ta111"}
 CONFIGS=${CONFIGS:-"--destruct=4|--destruct=2|--destruct=6"}
 DIR=$OUT/walker_options
 mkdir -p "$DIR"
 IFS='|' read -r -a configs <<<"$CONFIGS"
-SLOTS=$(nproc)
+SLOTS=$(($(nproc) / THREADS))
+((SLOTS >= 1)) || SLOTS=1
 jobs_file=$DIR/jobs.txt
 : >"$jobs_file"
 for c in "${!configs[@]}"; do
@@ -27,13 +29,14 @@ for c in "${!configs[@]}"; do
     for s in $SEEDS; do echo "$c $name $s" >>"$jobs_file"; done
   done
 done
-echo "walker options: $(wc -l <"$jobs_file") runs of $SECONDS_PER_RUN s, $SLOTS at a time, one core each"
+echo "walker options: $(wc -l <"$jobs_file") runs of $SECONDS_PER_RUN s, $SLOTS at a time, $THREADS threads on $THREADS cores each"
 run_slot() {
-  local slot=$1 k=0 c name s
+  local slot=$1 k=0 c name s first=$(($1 * THREADS))
   while read -r c name s; do
     if ((k++ % SLOTS != slot)); then continue; fi
     # shellcheck disable=SC2086
-    taskset -c "$slot" "$BENCH" --instances "$name" --seconds "$SECONDS_PER_RUN" --threads 1 --reps 1 --seed "$s" \
+    taskset -c "$first-$((first + THREADS - 1))" "$BENCH" --instances "$name" --seconds "$SECONDS_PER_RUN" \
+      --threads "$THREADS" --reps 1 --seed "$s" \
       ${configs[$c]} --json "$DIR/$c/$name-$s.json" >/dev/null 2>"$DIR/$c/$name-$s.err" ||
       echo "config $c $name seed $s: exit $?"
   done <"$jobs_file"

@@ -26,6 +26,9 @@ struct walk_options {
   bool partial_ls = false;   // insertion local search on the partial solution after destruction (measured: off)
   bool random_ties = true;   // uniform choice among tied positions; sideways moves in the local search
   bool idle_ties = false;    // ties broken first by the idle time the job meets (best_insertion_idle)
+  // For concurrent_improver: rounds without an improvement of a walker's own before it restarts
+  // from the engine's best, when that is better (-1: auto, 0: never).
+  long long restart_rounds = -1;
 };
 
 class ig_walker {

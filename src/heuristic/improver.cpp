@@ -1,6 +1,7 @@
 #include "heuristic/improver.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "heuristic/iterated_greedy.hpp"
 
@@ -20,7 +21,9 @@ concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> 
   }
   // A walker restarts from the engine's best after about a tenth of the start heuristic's rounds
   // without an improvement of its own (at least 10).
-  stagnation_ = static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
+  stagnation_ = walk.restart_rounds == 0  ? UINT64_MAX
+                : walk.restart_rounds > 0 ? static_cast<std::uint64_t>(walk.restart_rounds)
+                                          : static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
   for (int t = 0; t < threads; ++t) threads_.emplace_back([this, t] { work(t); });
 }
 
