@@ -59,7 +59,7 @@ done
 
 CONFIGURE=(cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
   -DPFSP_SHARED_DATA_DIR="$ROOT/shared/data" -DPFSP_COMMIT="${PFSP_COMMIT:-}")
-TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_bench_solve pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_gpu_plan test_gpu_backends test_gpu_memory test_node_spill test_gpu_walkers test_divergence_gpu pfsp_bench_heuristic"}
+TARGETS=${TARGETS:-"pfsp pfsp_bench_checkpoint pfsp_bench_solve pfsp_gpu_bench pfsp_gpu_clock test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_host_loop test_gpu_plan test_gpu_backends test_gpu_memory test_node_spill test_gpu_walkers test_gpu_time_limits test_divergence_gpu pfsp_bench_heuristic"}
 
 if has build; then
   run_logged configure 300 "${CONFIGURE[@]}" -DCMAKE_PREFIX_PATH="$PREFIX"
