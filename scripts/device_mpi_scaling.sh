@@ -17,12 +17,12 @@
 # PFSP_COMMIT (the device's copy of .git can be stale); README.md says how they were made. The
 # lead copies $OUT/mpi_scaling/{scale.json,scale.txt,README.md,runs.tgz} to
 # bench/results/DATE-h100xK-mpi/ and regenerates docs/results.md (bench/results_page.py).
-# About 7 minutes on 2 H100s (build about 2.5 min, runs about 4); a run that would start past
+# About 8 minutes on 2 H100s (build about 2.5 min, runs about 5); a run that would start past
 # DEADLINE seconds since the script began is skipped (recorded as skipped), so the call ends in
 # time.
 #
 #   PFSP_COMMIT=<sha> scripts/device_mpi_scaling.sh        (device call: kind nvidia-h100-x2, carry .deps)
-#   BUILD=build/device  OUT=out/device  SLICE=20  SMALL="ta021 ... ta030"  DEADLINE=480  GPUS=K
+#   BUILD=build/device  OUT=out/device  SLICE=30  SMALL="ta021 ... ta030"  DEADLINE=480  GPUS=K
 # Testing the shell logic without a GPU: PFSP_SCALING_BACKEND=cpu (every run on --backend cpu,
 # --devices dropped, GPUS=2 unless set; BUILD must hold pfsp and pfsp-mpi), e.g.
 #   PFSP_SCALING_BACKEND=cpu BUILD=build/cpu SLICE=2 SMALL="ta001 ta002" scripts/device_mpi_scaling.sh
@@ -30,7 +30,7 @@ set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
 BUILD=${BUILD:-$ROOT/build/device}
-SLICE=${SLICE:-20}
+SLICE=${SLICE:-30}
 SMALL=${SMALL:-"ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030"}
 DEADLINE=${DEADLINE:-480}
 BACKEND=${PFSP_SCALING_BACKEND:-gpu}

@@ -245,6 +245,7 @@ class coordinator {
     published_[0] = engines_[0]->state();
     absent_ = E_ - 1;
     join_ = engines_should_join(policy_.loop.join, 0.0, -1.0);
+    if (join_) join_at_ = 0;
     spilled_[0] = spill_[0].size();
     want_stats_.reset(new std::atomic<bool>[E_]);
     for (std::size_t e = 0; e < E_; ++e) want_stats_[e].store(true);
