@@ -15,7 +15,7 @@ namespace pfsp {
 bool gpu_cli_available() { return gpu::device_count() > 0; }
 int gpu_cli_device_count() { return gpu::device_count(); }
 
-void gpu_cli_warm_up(const gpu_cli_options& o) noexcept { gpu::warm_up(o.request.devices, o.policy.device); }
+void gpu_cli_warm_up(const gpu_cli_options& o) noexcept { gpu::warm_up(o.policy.device); }
 
 namespace {
 

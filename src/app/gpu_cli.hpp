@@ -33,7 +33,7 @@ int gpu_cli_device_count();
 
 void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
 
-// Creates the CUDA context of every device the options select now (gpu::warm_up); never throws.
+// Creates the device's CUDA context now (gpu::warm_up); never throws.
 void gpu_cli_warm_up(const gpu_cli_options& o) noexcept;
 
 // Whether these options run the device loop (--gpu-loop device, or auto without a host-loop option).

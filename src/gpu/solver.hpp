@@ -6,7 +6,6 @@
 #pragma once
 
 #include "bound/bound_data.hpp"
-#include "gpu/plan.hpp"
 #include "gpu/policy.hpp"
 #include "search/control.hpp"
 #include "search/types.hpp"
@@ -19,11 +18,6 @@ solve_result solve(const bound_data& data, const solve_options& opt, const gpu_p
 // on that device does not pay for it. The CLI runs it on a thread while the start heuristic
 // runs. Never throws: a failure here shows up again, with its message, in solve().
 void warm_up(int device) noexcept;
-// The contexts of every device of a --devices selection (`device` when none is given), each on
-// a thread of its own: the device loop's engines after the first then join without creating one
-// (coordinator.cu, join_rule.hpp). Never throws; an ordinal the machine lacks is skipped (the
-// plan refuses it later with its message).
-void warm_up(const device_selection& devices, int device) noexcept;
 
 // The same loop with the bounds computed on the host (host_bounder.hpp): for testing the
 // selection, pipeline and pruning logic without a GPU.
