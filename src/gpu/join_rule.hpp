@@ -22,10 +22,10 @@
 namespace pfsp::gpu {
 
 struct join_rule {
-  double min_s = 1.0;     // search seconds before any other engine joins
-  double worth_s = 1.0;   // forecast seconds left that make a join worth it
-  double sure_s = 2.0;    // search seconds after which the engines join whatever the forecast
-  double sample_s = 0.02; // how often engine 0's closed share is sampled for the forecast
+  double min_s = 1.0;      // search seconds before any other engine joins
+  double worth_s = 1.0;    // forecast seconds left that make a join worth it
+  double sure_s = 2.0;     // search seconds after which the engines join whatever the forecast
+  double sample_s = 0.02;  // how often engine 0's closed share is sampled for the forecast
   // Every engine from the start (tests of the engines' cooperation on small trees).
   static join_rule at_once() { return {0.0, 0.0, 0.0, 0.02}; }
 };

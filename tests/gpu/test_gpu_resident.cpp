@@ -480,7 +480,8 @@ TEST(GpuResident, EnginesJoinOnlyWhenTheTreeIsWorthIt) {
     expect_same_tree(alone, one, std::string(name) + " default rule");
     bool absent = false;
     for (const auto& note : alone.notes) absent = absent || note.find("engines 1-2 did not join") == 0;
-    EXPECT_TRUE(absent || alone.stats.total_seconds >= p.loop.join.min_s) << name << ": the engines joined a small tree";
+    EXPECT_TRUE(absent || alone.stats.total_seconds >= p.loop.join.min_s)
+        << name << ": the engines joined a small tree";
     p.loop.join = gpu::join_rule{0.02, 0.0, 0.02, 0.005};
     const solve_result late = gpu::solve_resident(data, opt, p, incumbent());
     expect_same_tree(late, one, std::string(name) + " engines joining at 20 ms");
