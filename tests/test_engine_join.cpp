@@ -8,7 +8,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <vector>
 
 #include "gpu/join_rule.hpp"
 #include "gpu/policy.hpp"
@@ -16,21 +15,16 @@
 namespace {
 
 using pfsp::gpu::engines_should_join;
-using pfsp::gpu::join_forecast;
 using pfsp::gpu::join_rule;
-using pfsp::gpu::join_sample;
+using pfsp::gpu::join_watch;
 
 // The search time at which the rule first fires on a tree whose closed share at t seconds is
 // done(t) and which ends at `end` seconds; -1 when it ends first.
 double first_join(const join_rule& r, const std::function<double(double)>& done, double end) {
-  std::vector<join_sample> samples;
-  double asked = -1;
+  join_watch watch(r);
   for (double t = 0; t < end; t += 0.002) {
-    if (t - asked >= r.sample_s) {
-      samples.push_back({t, done(t)});
-      asked = t;
-    }
-    if (engines_should_join(r, t, join_forecast(samples, t, samples.back().tree_done))) return t;
+    if (watch.ask(t)) watch.sample(t, done(t));  // the engine collects between two batches
+    if (watch.decide(t)) return t;
   }
   return -1;
 }

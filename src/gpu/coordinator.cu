@@ -659,21 +659,16 @@ class coordinator {
   // when it says so, the absent engines' threads build their engines and join.
   void maybe_join() {
     if (join_ || absent_ == 0) return;
-    const join_rule& r = policy_.loop.join;
     const double t = ctl_.elapsed() - search_start_;
     if (stats0_ != stats0_seen_) {  // engine 0 alone holds the tree's open weight
       stats0_seen_ = stats0_;
-      join_trace_.push_back({t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0)});
+      join_watch_.sample(t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0));
     }
-    if (t - join_asked_ >= r.sample_s) {
-      want_stats_[0].store(true);
-      join_asked_ = t;
-    }
-    const double left = join_forecast(join_trace_, t, join_trace_.empty() ? 0.0 : join_trace_.back().tree_done);
-    if (!engines_should_join(r, t, left)) return;
+    if (join_watch_.ask(t)) want_stats_[0].store(true);
+    if (!join_watch_.decide(t)) return;
     join_ = true;
     join_at_ = t;
-    join_left_ = left;
+    join_left_ = join_watch_.forecast(t);
     cv_.notify_all();
   }
 
@@ -915,9 +910,9 @@ class coordinator {
   // once the rule fired (maybe_join); when, what the forecast said, the longest build.
   std::size_t absent_ = 0, joined_ = 0;
   bool join_ = false;
-  double join_at_ = -1, join_left_ = -1, join_build_s_ = 0, join_asked_ = -1;
+  double join_at_ = -1, join_left_ = -1, join_build_s_ = 0;
   std::uint64_t stats0_ = 0, stats0_seen_ = 0;  // engine 0's statistics collections
-  std::vector<join_sample> join_trace_;
+  join_watch join_watch_{policy_.loop.join};
   bool finished_ = false, pause_ = false, node_limit_hit_ = false;
   std::atomic<bool> stop_flag_{false};
   std::atomic<int> global_best_;

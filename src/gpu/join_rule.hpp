@@ -14,7 +14,6 @@
 // never pays for a second engine: its time is one engine's.
 #pragma once
 
-#include <limits>
 #include <vector>
 
 #include "search/tree_estimate.hpp"
@@ -37,18 +36,36 @@ struct join_sample {
   double tree_done = 0;
 };
 
-// Seconds left by the closed share's recent rate (forecast_seconds): -1 while the samples span
-// less than half a second, infinity while the share stands still.
-inline double join_forecast(const std::vector<join_sample>& samples, double now, double done) {
-  return forecast_seconds(samples, now, done);
-}
-
-// The rule: whether the other engines join at `seconds` of search, `remaining_s` (join_forecast)
-// left by the forecast.
+// The rule: whether the other engines join at `seconds` of search, `remaining_s` (the forecast:
+// -1 not known yet, infinity while the closed share stands still) left by the forecast.
 inline bool engines_should_join(const join_rule& r, double seconds, double remaining_s) {
   if (seconds < r.min_s) return false;
   if (seconds >= r.sure_s) return true;
   return remaining_s >= 0 && remaining_s >= r.worth_s;
 }
+
+// The rule as the coordinator runs it, at each of its polls until the engines join: ask engine 0
+// for its statistics every sample_s (ask), record its closed share when they come (sample), and
+// decide on the forecast of the closed share's recent rate (search/tree_estimate.hpp's
+// forecast_seconds: -1 while the samples span less than half a second).
+class join_watch {
+ public:
+  explicit join_watch(const join_rule& r) : r_(r) {}
+  bool ask(double t) {
+    if (t - asked_ < r_.sample_s) return false;
+    asked_ = t;
+    return true;
+  }
+  void sample(double t, double done) { samples_.push_back({t, done}); }
+  double forecast(double t) const {
+    return forecast_seconds(samples_, t, samples_.empty() ? 0.0 : samples_.back().tree_done);
+  }
+  bool decide(double t) const { return engines_should_join(r_, t, forecast(t)); }
+
+ private:
+  join_rule r_;
+  std::vector<join_sample> samples_;
+  double asked_ = -1e300;
+};
 
 }  // namespace pfsp::gpu
