@@ -22,6 +22,9 @@
 # time.
 #
 #   PFSP_COMMIT=<sha> scripts/device_mpi_scaling.sh        (device call: kind nvidia-h100-x2, carry .deps)
+#   scripts/device_mpi_scaling.sh build                    (the build alone)
+# The build stays in $BUILD (ignored by git) on a warm machine: if a slow build left runs skipped,
+# a second call on the same machine skips the build and runs everything.
 #   BUILD=build/device  OUT=out/device  SLICE=30  SMALL="ta021 ... ta030"  DEADLINE=480  GPUS=K
 # Testing the shell logic without a GPU: PFSP_SCALING_BACKEND=cpu (every run on --backend cpu,
 # --devices dropped, GPUS=2 unless set; BUILD must hold pfsp and pfsp-mpi), e.g.
@@ -66,6 +69,7 @@ build() {
 }
 
 build
+[ "${1:-}" = build ] && exit 0
 if [ "$BACKEND" = gpu ]; then
   GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
   DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
