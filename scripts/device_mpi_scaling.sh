@@ -41,7 +41,7 @@ DIR=$OUT/mpi_scaling
 RUNS=$DIR/runs
 LOG=$DIR/mpi_scaling.log
 mkdir -p "$RUNS"
-rm -f "$RUNS"/*.json
+rm -f "$RUNS"/*.json "$RUNS"/*.skipped
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
 say() { echo "== $(date +%T) $*" | tee -a "$LOG"; }
@@ -135,5 +135,7 @@ instance. scale.json / scale.txt: bench/scale_table.py's tables (the third, "sma
 6's check: time on K GPUs over the one-GPU time of the same front, at most 1.1); runs.tgz: each
 run's JSON and the log.
 EOF
+SKIPPED=$(cd "$RUNS" && ls -- *.skipped 2>/dev/null | sed 's/\.json\.skipped$//' | tr '\n' ' ')
+echo "Skipped (past DEADLINE=$DEADLINE s of the call): ${SKIPPED:-none}." >> "$DIR/README.md"
 (cd "$DIR" && tar czf runs.tgz runs mpi_scaling.log 2>/dev/null)
 say "done in $SECONDS s"
