@@ -19,11 +19,18 @@ using pfsp::gpu::join_rule;
 using pfsp::gpu::join_watch;
 
 // The search time at which the rule first fires on a tree whose closed share at t seconds is
-// done(t) and which ends at `end` seconds; -1 when it ends first.
-double first_join(const join_rule& r, const std::function<double(double)>& done, double end) {
+// done(t), engine 0's pools fill(t) full (an iteration every 0.5 ms), and which ends at `end`
+// seconds; -1 when it ends first.
+double first_join(
+    const join_rule& r, const std::function<double(double)>& done, double end,
+    const std::function<double(double)>& fill = [](double) { return 1.0; }) {
   join_watch watch(r);
+  double pools = 0, iterations = 0;
   for (double t = 0; t < end; t += 0.002) {
-    if (watch.ask(t)) watch.sample(t, done(t));  // the engine collects between two batches
+    pools += 4 * fill(t);
+    iterations += 4;
+    watch.counters(t, pools, iterations);
+    if (watch.ask(t)) watch.share(t, done(t));  // collected between two batches
     if (watch.decide(t)) return t;
   }
   return -1;
@@ -66,16 +73,27 @@ TEST(EngineJoin, A50x20RunJoinsBySureSThoughItsForecastPromisesAnEnd) {
   EXPECT_LE(t, r.sure_s + 0.003);
 }
 
+TEST(EngineJoin, ALatencyBoundTreeKeepsOneEngine) {
+  const join_rule r{};
+  // Pools a tenth full for two minutes: a second engine would run as many iterations, each as long.
+  EXPECT_EQ(first_join(r, steady_tree(120), 120, [](double) { return 0.1; }), -1);
+  // Pools that fill up at 10 s: the engines join once the window has seen them full.
+  const double t = first_join(r, steady_tree(120), 120, [](double s) { return s < 10 ? 0.1 : 0.9; });
+  EXPECT_GE(t, 10.0);
+  EXPECT_LE(t, 10.0 + r.fill_window_s);
+}
+
 TEST(EngineJoin, TheRuleItself) {
   const join_rule r{};
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_FALSE(engines_should_join(r, 0.5, inf)) << "before min_s, whatever the forecast";
-  EXPECT_FALSE(engines_should_join(r, 1.5, -1.0)) << "forecast not known yet";
-  EXPECT_FALSE(engines_should_join(r, 1.5, 0.5)) << "less than worth_s left";
-  EXPECT_TRUE(engines_should_join(r, 1.5, 1.0));
-  EXPECT_TRUE(engines_should_join(r, 1.5, inf)) << "a standing share: no end in sight";
-  EXPECT_TRUE(engines_should_join(r, r.sure_s, 0.0)) << "after sure_s in any case";
-  EXPECT_TRUE(engines_should_join(join_rule::at_once(), 0.0, -1.0));
+  EXPECT_FALSE(engines_should_join(r, 0.5, 1.0, inf)) << "before min_s, whatever the forecast";
+  EXPECT_FALSE(engines_should_join(r, 1.5, 1.0, -1.0)) << "forecast not known yet";
+  EXPECT_FALSE(engines_should_join(r, 1.5, 1.0, 0.5)) << "less than worth_s left";
+  EXPECT_TRUE(engines_should_join(r, 1.5, 1.0, 1.0));
+  EXPECT_TRUE(engines_should_join(r, 1.5, 1.0, inf)) << "a standing share: no end in sight";
+  EXPECT_TRUE(engines_should_join(r, r.sure_s, 1.0, 0.0)) << "after sure_s";
+  EXPECT_FALSE(engines_should_join(r, 100.0, 0.2, inf)) << "small pools: a second engine does not help";
+  EXPECT_TRUE(engines_should_join(join_rule::at_once(), 0.0, 0.0, -1.0));
 }
 
 TEST(EngineJoin, ThePolicyRunsTheRuleTestedHere) {
@@ -84,6 +102,8 @@ TEST(EngineJoin, ThePolicyRunsTheRuleTestedHere) {
   EXPECT_EQ(p.worth_s, r.worth_s);
   EXPECT_EQ(p.sure_s, r.sure_s);
   EXPECT_EQ(p.sample_s, r.sample_s);
+  EXPECT_EQ(p.fill_min, r.fill_min);
+  EXPECT_EQ(p.fill_window_s, r.fill_window_s);
 }
 
 }  // namespace

@@ -244,7 +244,7 @@ class coordinator {
     published_.assign(E_, loop_state{});
     published_[0] = engines_[0]->state();
     absent_ = E_ - 1;
-    join_ = engines_should_join(policy_.loop.join, 0.0, -1.0);
+    join_ = engines_should_join(policy_.loop.join, 0.0, 0.0, -1.0);
     if (join_) join_at_ = 0;
     spilled_[0] = spill_[0].size();
     want_stats_.reset(new std::atomic<bool>[E_]);
@@ -660,15 +660,19 @@ class coordinator {
   void maybe_join() {
     if (join_ || absent_ == 0) return;
     const double t = ctl_.elapsed() - search_start_;
+    const loop_state& s = published_[0];
+    join_watch_.counters(t, static_cast<double>(s.bounds) / static_cast<double>(engines_[0]->max_children()),
+                         static_cast<double>(s.iterations));
     if (stats0_ != stats0_seen_) {  // engine 0 alone holds the tree's open weight
       stats0_seen_ = stats0_;
-      join_watch_.sample(t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0));
+      join_watch_.share(t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0));
     }
     if (join_watch_.ask(t)) want_stats_[0].store(true);
     if (!join_watch_.decide(t)) return;
     join_ = true;
     join_at_ = t;
     join_left_ = join_watch_.forecast(t);
+    join_fill_ = join_watch_.fill();
     cv_.notify_all();
   }
 
@@ -840,13 +844,15 @@ class coordinator {
   void add_engine_notes(solve_result& r) const {
     const join_rule& jr = policy_.loop.join;
     if (joined_ == 0)
-      r.notes.push_back("engines 1-" + std::to_string(E_ - 1) + " did not join (the search ended within " +
-                        fixed(jr.min_s, 2) + " s, or before the join rule fired; they join after " +
-                        fixed(jr.min_s, 2) + " s of search where the remaining-tree forecast leaves at least " +
-                        fixed(jr.worth_s, 2) + " s, and after " + fixed(jr.sure_s, 2) + " s in any case)");
+      r.notes.push_back("engines 1-" + std::to_string(E_ - 1) + " did not join (engine 0's pools " +
+                        fixed(100.0 * join_watch_.fill(), 0) + " % full at the last sample; they join after " +
+                        fixed(jr.min_s, 2) + " s of search where engine 0's pools are at least " +
+                        fixed(100.0 * jr.fill_min, 0) + " % full and the remaining-tree forecast leaves at least " +
+                        fixed(jr.worth_s, 2) + " s, or after " + fixed(jr.sure_s, 2) + " s with such pools)");
     else
       r.notes.push_back(std::to_string(joined_) + " engines joined engine 0 at " + fixed(join_at_, 3) +
-                        " s of search (forecast " +
+                        " s of search (pools " + (join_fill_ < 0 ? std::string("-") : fixed(100.0 * join_fill_, 0)) +
+                        " % full, forecast " +
                         (join_left_ < 0 ? std::string("not yet known") : fixed(join_left_, 2) + " s left") +
                         "; built in " + fixed(join_build_s_, 3) + " s at most, beside engine 0's search)");
     r.notes.push_back(std::to_string(donations_) + " donations of work between engines (" +
@@ -910,7 +916,7 @@ class coordinator {
   // once the rule fired (maybe_join); when, what the forecast said, the longest build.
   std::size_t absent_ = 0, joined_ = 0;
   bool join_ = false;
-  double join_at_ = -1, join_left_ = -1, join_build_s_ = 0;
+  double join_at_ = -1, join_left_ = -1, join_fill_ = -1, join_build_s_ = 0;
   std::uint64_t stats0_ = 0, stats0_seen_ = 0;  // engine 0's statistics collections
   join_watch join_watch_{policy_.loop.join};
   bool finished_ = false, pause_ = false, node_limit_hit_ = false;

@@ -462,7 +462,7 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
 
 // The join rule (join_rule.hpp, issue 22 item 6): by default a small tree is searched by engine
 // 0 alone (the others never built: "did not join"); engines that join mid-search (a rule that
-// fires after 20 ms) branch exactly the one-engine tree.
+// fires after 20 ms, whatever the pools) branch exactly the one-engine tree.
 TEST(GpuResident, EnginesJoinOnlyWhenTheTreeIsWorthIt) {
   PFSP_REQUIRE_GPU();
   for (const char* name : {"ta014", "ta017"}) {
@@ -482,7 +482,7 @@ TEST(GpuResident, EnginesJoinOnlyWhenTheTreeIsWorthIt) {
     for (const auto& note : alone.notes) absent = absent || note.find("engines 1-2 did not join") == 0;
     EXPECT_TRUE(absent || alone.stats.total_seconds >= p.loop.join.min_s)
         << name << ": the engines joined a small tree";
-    p.loop.join = gpu::join_rule{0.02, 0.0, 0.02, 0.005};
+    p.loop.join = gpu::join_rule{0.02, 0.0, 0.02, 0.005, 0.0, 0.25};
     const solve_result late = gpu::solve_resident(data, opt, p, incumbent());
     expect_same_tree(late, one, std::string(name) + " engines joining at 20 ms");
     EXPECT_EQ(late.lower_bound, inst.known->ub) << name;
