@@ -6,8 +6,9 @@
 // thread drives each engine (worker); the calling thread checks limits, reports progress and takes
 // checkpoints (pausing every engine between two iterations). Engine 0 starts alone; the others
 // are built on their threads and join when the join rule (join_rule.hpp: the search has lasted
-// long enough and the remaining-tree forecast says the rest is worth it) fires, so that a small
-// tree takes one engine's time. With one engine this is the plain loop.
+// long enough, engine 0's pools are full enough for a second engine to help, and the
+// remaining-tree forecast says the rest is worth it) fires, so that a small tree takes one
+// engine's time. With one engine this is the plain loop.
 //
 // Same bounds as every other path: the bounding kernels are the bounder's (bound_kernels.cuh,
 // through device_tables.cuh), the direction choice is search/direction.hpp and the per-parent
@@ -654,9 +655,10 @@ class coordinator {
     return stop;
   }
 
-  // Under mu, while engines are absent: the join rule (join_rule.hpp) on engine 0's closed tree
-  // share, sampled every rule.sample_s (the engine collects its statistics between two batches);
-  // when it says so, the absent engines' threads build their engines and join.
+  // Under mu, while engines are absent: the join rule (join_rule.hpp's join_watch) on engine 0's
+  // published counters (its pools' fill) and its closed tree share (asked for every
+  // rule.sample_s; the engine collects its statistics between two batches); when it says so, the
+  // absent engines' threads build their engines and join.
   void maybe_join() {
     if (join_ || absent_ == 0) return;
     const double t = ctl_.elapsed() - search_start_;
