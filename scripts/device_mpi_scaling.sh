@@ -135,7 +135,7 @@ instance. scale.json / scale.txt: bench/scale_table.py's tables (the third, "sma
 6's check: time on K GPUs over the one-GPU time of the same front, at most 1.1); runs.tgz: each
 run's JSON and the log.
 EOF
-SKIPPED=$(cd "$RUNS" && ls -- *.skipped 2>/dev/null | sed 's/\.json\.skipped$//' | tr '\n' ' ')
+SKIPPED=$(find "$RUNS" -name '*.skipped' -printf '%f\n' | sed 's/\.json\.skipped$//' | sort | tr '\n' ' ')
 echo "Skipped (past DEADLINE=$DEADLINE s of the call): ${SKIPPED:-none}." >> "$DIR/README.md"
 (cd "$DIR" && tar czf runs.tgz runs mpi_scaling.log 2>/dev/null)
 say "done in $SECONDS s"
