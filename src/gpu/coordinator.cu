@@ -139,10 +139,14 @@ class coordinator {
  private:
   // --- setup ---
 
-  // Engine 0 now; the others on their own threads when they join (join_engine).
+  // Engine 0 now; the others on their own threads when they join (join_engine), or now too where
+  // the rule joins them at once (join_rule::at_once, the tests of the engines' cooperation: every
+  // engine is there when the search starts, however small the tree).
   void setup_engines() {
     engines_.resize(E_);
-    engines_[0] = make_engine(0);
+    const bool at_once = engines_should_join(policy_.loop.join, 0.0, 0.0, -1.0);
+    for (std::size_t e = 0; e < E_; ++e)
+      if (e == 0 || at_once) engines_[e] = make_engine(e);
     for (std::size_t e = 0; e < E_; ++e) spill_.emplace_back(n_);
     spilled_.assign(E_, 0);
     const double phys = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
@@ -243,9 +247,11 @@ class coordinator {
     mail_.resize(E_);
     idle_.assign(E_, 0);
     published_.assign(E_, loop_state{});
-    published_[0] = engines_[0]->state();
-    absent_ = E_ - 1;
-    join_ = engines_should_join(policy_.loop.join, 0.0, 0.0, -1.0);
+    for (std::size_t e = 0; e < E_; ++e)
+      if (engines_[e]) published_[e] = engines_[e]->state();
+    absent_ = static_cast<std::size_t>(std::count(engines_.begin(), engines_.end(), nullptr));
+    joined_ = E_ - 1 - absent_;
+    join_ = absent_ == 0;
     if (join_) join_at_ = 0;
     spilled_[0] = spill_[0].size();
     want_stats_.reset(new std::atomic<bool>[E_]);
@@ -283,7 +289,7 @@ class coordinator {
   // batch of iterations, publish, donate; until the search ends, a stop or a failure.
   void worker(std::size_t e) {
     try {
-      if (e > 0 && !join_engine(e)) return;
+      if (!engines_[e] && !join_engine(e)) return;  // engines_[e] is this thread's to set
     } catch (...) {
       fail(false);
       return;
