@@ -51,7 +51,7 @@ TOPICS = [
 TOPIC_RULES = [
     (r"engine|big_|sweep", "engine"),
     (r"checkpoint", "checkpoints"),
-    (r"/scale|mpi_", "scaling"),
+    (r"/scale|mpi_|-mpi/", "scaling"),
     (r"bounds", "bounds"),
     (r"2026-11-21-|issue12/", "cpu-solve"),
     (r"hard_|estimate_|ncu_loop|_progress", "hard"),
@@ -215,7 +215,8 @@ def render_checkpoint_json(p):
 def render_scale(p):
     j = json.load(open(p))
     pr = [r for r in j["rows"] if r["kind"] == "proofs"]
-    sl = [r for r in j["rows"] if r["kind"] != "proofs"]
+    sl = [r for r in j["rows"] if r["kind"] == "slice"]
+    small = [r for r in j["rows"] if r["kind"] == "small_trees"]
     rows = []
     for r in pr:
         insts = r["instances"]
@@ -229,6 +230,13 @@ def render_scale(p):
         keys = [k for k in sl[0] if k not in ("kind",)]
         srows = [[fmt_cell(r.get(k)) for k in keys] for r in sl]
         body += "\n\n" + summarize.md(keys, srows)
+    if small:  # issue 22 item 6: time on K GPUs over the one-GPU time of the same proofs
+        srows = [[r["front"], r["gpus"], r["proofs"], f"{r['time_s']:.2f}", f"{r['one_gpu_time_s']:.2f}",
+                  f"{r['ratio']:.2f}", f"{r['worst_instance']} {r['worst_ratio']:.2f}", f"{r['wall_ratio']:.2f}",
+                  f"{r['joined_runs']}/{r['proofs']}", "yes" if r["within_target"] else "NO"] for r in small]
+        body += "\n\nSmall trees (more GPUs never slower: at most 1.1x the one-GPU time):\n\n" + summarize.md(
+            ["front end", "GPUs", "proofs", "time (s)", "one GPU (s)", "ratio", "worst instance", "wall ratio",
+             "engines joined", "at most 1.1x"], srows)
     return [("strong scaling", provenance(p, j.get("commit"), j.get("device"), j.get("command")),
              body)]
 

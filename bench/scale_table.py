@@ -2,11 +2,17 @@
 """Strong-scaling table of scripts/device_run.sh's `scale` stage (issue 11).
 
 Reads the runs' JSON files, named FRONT_gK_INSTANCE.json (FRONT: devices = `pfsp solve --devices`,
-mpi = `mpirun -n K+1 pfsp-mpi --backend gpu`; K GPUs), and prints per front end and K:
+mpi = `mpirun -n K+1 pfsp-mpi --backend gpu` (K ranks x 1 GPU), mpi1rank = one worker rank x K GPUs
+(`--devices all`), mpi2rank = two worker ranks x K/2 GPUs (`--devices local`); K GPUs; the
+pfsp-mpi layouts are compared with mpi's K = 1), and prints per front end and K:
 - proofs (runs that ended optimal or proven_bound): total time, total search time (time minus
   the devices' setup), branched nodes, efficiency T1 / (K * TK) on the search time and on the time;
 - slices (runs stopped by the time limit): nodes/s and its ratio to K = 1's;
-- the idle share of each engine or worker rank (from the run's notes), summed over the proofs.
+- the idle share of each engine or worker rank (from the run's notes), summed over the proofs;
+- small trees (issue 22 item 6, more GPUs never slower): per front and K > 1, the proofs' time on K
+  GPUs over the same instances' time on one GPU (total and worst instance; the target is at most
+  1.1), the same on wall time, and the runs in which engines after the first joined (pfsp solve's
+  note "did not join" otherwise).
 With --out, writes the rows as JSON stamped with commit, device and command.
 """
 import argparse
@@ -17,7 +23,10 @@ import re
 import sys
 from collections import defaultdict
 
-NAME = re.compile(r"(devices|mpi)_g(\d+)_(ta\d+)\.json$")
+NAME = re.compile(r"(devices|mpi|mpi1rank|mpi2rank)_g(\d+)_(ta\d+)\.json$")
+# The front whose K = 1 runs a front is compared with.
+BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi"}
+SMALL_TARGET = 1.1
 # "engine 0 (device 0) branched N, busy X s, idle Y s = Z %, life L s" / "rank 1 branched ..."
 PART = re.compile(r"(engine|rank) (\d+)(?: \(device \d+\))? branched (\d+), busy ([\d.]+) s, idle ([\d.]+) s = [\d.]+ %, life ([\d.]+) s")
 
@@ -41,6 +50,8 @@ def load(paths):
             "front": m.group(1), "gpus": int(m.group(2)), "instance": m.group(3),
             "status": j["status"], "branched": j["nodes"]["branched"],
             "time": j["time_seconds"], "setup": j.get("setup_seconds", 0.0),
+            "wall": j.get("wall_seconds") or j["time_seconds"],
+            "joined": not any("did not join" in n for n in j.get("notes", [])),
             "parts": parts,  # (index, branched, busy, idle, life)
         })
     return runs
@@ -86,7 +97,7 @@ def main():
             shares = [100.0 * idle[i] / life[i] if life[i] else 0.0 for i in sorted(idle)]
             if k == 1 or f not in base:
                 base.setdefault(f, (k, t, s))
-            k0, t0, s0 = base[f]
+            k0, t0, s0 = base.get(BASE_FRONT.get(f), base[f])
             eff_s = s0 * k0 / (k * s) if s else 0.0
             eff_t = t0 * k0 / (k * t) if t else 0.0
             print(f"| {f} | {k} | {len(p)} ({insts[0]}..{insts[-1]}) | {n:,} | {t:.2f} | {s:.2f} | {100 * eff_s:.1f} % | "
@@ -103,17 +114,57 @@ def main():
                 rate = r["branched"] / max(r["time"] - r["setup"], 1e-9)
                 if k == 1:
                     rate1[(f, r["instance"])] = rate
-                x = rate / rate1[(f, r["instance"])] if (f, r["instance"]) in rate1 else 0.0
+                one = rate1.get((BASE_FRONT.get(f, f), r["instance"]))
+                x = rate / one if one else 0.0
                 shares = [100.0 * i / l if l else 0.0 for _, _, _, i, l in r["parts"]]
                 print(f"| {f} | {k} | {r['instance']} ({r['status']}) | {r['time']:.1f} | {r['branched']:,} | "
                       f"{rate / 1e6:.1f} | {x:.2f} | {' / '.join(f'{s:.1f}' for s in shares) or '-'} |")
                 rows.append({"kind": "slice", "front": f, "gpus": k, "instance": r["instance"], "status": r["status"],
                              "time_s": r["time"], "branched": r["branched"], "nodes_per_s": rate, "speedup": x,
                              "idle_share_pct": shares})
+    rows += small_trees(runs, fronts, ks)
     if a.out:
         with open(a.out, "w") as fh:
             json.dump({"commit": a.commit, "device": a.device, "command": " ".join(sys.argv), "rows": rows}, fh, indent=1)
     return 0
+
+
+def small_trees(runs, fronts, ks):
+    """Item 6's table: proofs on K GPUs against the same instances' proofs on one GPU."""
+    one = {}
+    for r in runs:
+        if r["gpus"] == 1 and r["status"] in ("optimal", "proven_bound"):
+            one[(r["front"], r["instance"])] = r
+    out = []
+    print()
+    print(f"| front end | GPUs | proofs | time (s) | one GPU (s) | ratio | worst instance | wall ratio | "
+          f"engines joined | at most {SMALL_TARGET}x |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for f in fronts:
+        for k in ks:
+            if k == 1:
+                continue
+            pairs = [(r, one[(BASE_FRONT.get(f, f), r["instance"])]) for r in runs
+                     if r["front"] == f and r["gpus"] == k and r["status"] in ("optimal", "proven_bound")
+                     and (BASE_FRONT.get(f, f), r["instance"]) in one]
+            if not pairs:
+                continue
+            t = sum(r["time"] for r, _ in pairs)
+            t1 = sum(b["time"] for _, b in pairs)
+            w = sum(r["wall"] for r, _ in pairs)
+            w1 = sum(b["wall"] for _, b in pairs)
+            worst = max(pairs, key=lambda p: p[0]["time"] / max(p[1]["time"], 1e-9))
+            wr = worst[0]["time"] / max(worst[1]["time"], 1e-9)
+            ratio = t / max(t1, 1e-9)
+            joined = sum(1 for r, _ in pairs if r["joined"])
+            ok = ratio <= SMALL_TARGET
+            print(f"| {f} | {k} | {len(pairs)} | {t:.2f} | {t1:.2f} | {ratio:.2f} | {worst[0]['instance']} {wr:.2f} | "
+                  f"{w / max(w1, 1e-9):.2f} | {joined}/{len(pairs)} | {'yes' if ok else 'NO'} |")
+            out.append({"kind": "small_trees", "front": f, "gpus": k, "proofs": len(pairs), "time_s": t,
+                        "one_gpu_time_s": t1, "ratio": ratio, "worst_instance": worst[0]["instance"],
+                        "worst_ratio": wr, "wall_ratio": w / max(w1, 1e-9), "joined_runs": joined,
+                        "within_target": ok})
+    return out
 
 
 if __name__ == "__main__":

@@ -4,8 +4,11 @@
 // bottom half of its stack (the shallowest nodes, the largest subtrees) at its next sync point. A
 // better leaf found by any engine lowers every engine's threshold at their next sync. One host
 // thread drives each engine (worker); the calling thread checks limits, reports progress and takes
-// checkpoints (pausing every engine between two iterations). With one engine this is the plain
-// loop.
+// checkpoints (pausing every engine between two iterations). Engine 0 starts alone; the others
+// are built on their threads and join when the join rule (join_rule.hpp: the search has lasted
+// long enough, engine 0's pools are full enough for a second engine to help, and the
+// remaining-tree forecast says the rest is worth it) fires, so that a small tree takes one
+// engine's time. With one engine this is the plain loop.
 //
 // Same bounds as every other path: the bounding kernels are the bounder's (bound_kernels.cuh,
 // through device_tables.cuh), the direction choice is search/direction.hpp and the per-parent
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "gpu/join_rule.hpp"
 #include "gpu/loop_engine.cuh"
 #include "gpu/plan.hpp"
 #include "gpu/resident.hpp"
@@ -120,6 +124,7 @@ class coordinator {
     setup_engines();
     seed();
     setup_seconds_ = ctl_.elapsed() - setup_start;
+    search_start_ = ctl_.elapsed();
     backend_name_ = describe_backend();
     start_coordination();
     std::vector<std::thread> threads;
@@ -134,21 +139,30 @@ class coordinator {
  private:
   // --- setup ---
 
-  // One engine per --devices entry; engines sharing a device share its memory.
+  // Engine 0 now; the others on their own threads when they join (join_engine), or now too where
+  // the rule joins them at once (join_rule::at_once, the tests of the engines' cooperation: every
+  // engine is there when the search starts, however small the tree).
   void setup_engines() {
-    for (std::size_t e = 0; e < E_; ++e) {
-      loop_settings ls = settings_of(policy_);
-      const auto same = static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
-      ls.memory_cap /= same;
-      engines_.push_back(std::make_unique<loop_engine<Job>>(
-          data_, opt_, policy_, ls, devices_[e], policy_.loop.stack_memory_share / static_cast<double>(same)));
-      spill_.emplace_back(n_);
-    }
+    engines_.resize(E_);
+    const bool at_once = engines_should_join(policy_.loop.join, 0.0, 0.0, -1.0);
+    for (std::size_t e = 0; e < E_; ++e)
+      if (e == 0 || at_once) engines_[e] = make_engine(e);
+    for (std::size_t e = 0; e < E_; ++e) spill_.emplace_back(n_);
     spilled_.assign(E_, 0);
-    for (auto& eng : engines_) eng->lower_best(start_best_);
     const double phys = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
     spill_budget_ =
         static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
+  }
+
+  // One engine per --devices entry; engines sharing a device share its memory.
+  std::unique_ptr<loop_engine<Job>> make_engine(std::size_t e) const {
+    loop_settings ls = settings_of(policy_);
+    const auto same = static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
+    ls.memory_cap /= same;
+    auto eng = std::make_unique<loop_engine<Job>>(data_, opt_, policy_, ls, devices_[e],
+                                                  policy_.loop.stack_memory_share / static_cast<double>(same));
+    eng->lower_best(std::min(start_best_, global_best_.load()));
+    return eng;
   }
 
   // Engine 0 starts with the checkpoint's open nodes or the root.
@@ -227,12 +241,18 @@ class coordinator {
     return b.str();
   }
 
-  // The coordination state's starting values (engine 0 holds the first nodes).
+  // The coordination state's starting values (engine 0 holds the first nodes; the others are
+  // absent until they join).
   void start_coordination() {
     mail_.resize(E_);
     idle_.assign(E_, 0);
-    published_.resize(E_);
-    for (std::size_t e = 0; e < E_; ++e) published_[e] = engines_[e]->state();
+    published_.assign(E_, loop_state{});
+    for (std::size_t e = 0; e < E_; ++e)
+      if (engines_[e]) published_[e] = engines_[e]->state();
+    absent_ = static_cast<std::size_t>(std::count(engines_.begin(), engines_.end(), nullptr));
+    joined_ = E_ - 1 - absent_;
+    join_ = absent_ == 0;
+    if (join_) join_at_ = 0;
     spilled_[0] = spill_[0].size();
     want_stats_.reset(new std::atomic<bool>[E_]);
     for (std::size_t e = 0; e < E_; ++e) want_stats_[e].store(true);
@@ -265,9 +285,15 @@ class coordinator {
     if (opt_.feed) opt_.feed->offer_seed(std::vector<int>(perm.begin(), perm.end()), cmax);
   }
 
-  // Engine e's thread: wait for work, run a batch of iterations, publish, donate; until the
-  // search ends, a stop or a failure.
+  // Engine e's thread: (after the first) join when the rule says so; then wait for work, run a
+  // batch of iterations, publish, donate; until the search ends, a stop or a failure.
   void worker(std::size_t e) {
+    try {
+      if (!engines_[e] && !join_engine(e)) return;  // engines_[e] is this thread's to set
+    } catch (...) {
+      fail(false);
+      return;
+    }
     loop_engine<Job>& eng = *engines_[e];
     const auto born = steady::now();
     struct life_guard {  // the thread's life, recorded under mu on every way out
@@ -306,12 +332,39 @@ class coordinator {
         donate(e);
       }
     } catch (...) {
-      std::lock_guard lock(mu_);
-      ++exited_;
-      if (!failure_) failure_ = std::current_exception();
-      stop_flag_.store(true);
-      cv_.notify_all();
+      fail(true);
     }
+  }
+
+  // The current exception ends the search (`counted`: the engine had joined it).
+  void fail(bool counted) {
+    std::lock_guard lock(mu_);
+    if (counted) ++exited_;
+    if (!failure_) failure_ = std::current_exception();
+    stop_flag_.store(true);
+    cv_.notify_all();
+  }
+
+  // Engine e (after the first) waits for the join rule (maybe_join), builds its engine on this
+  // thread while engine 0 searches, and enters the search. False: the search ended first.
+  bool join_engine(std::size_t e) {
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return join_ || finished_ || stop_flag_.load(); });
+      if (finished_ || stop_flag_.load()) return false;
+    }
+    const auto t0 = steady::now();
+    std::unique_ptr<loop_engine<Job>> eng = make_engine(e);
+    std::lock_guard lock(mu_);
+    join_build_s_ = std::max(join_build_s_, std::chrono::duration<double>(steady::now() - t0).count());
+    if (finished_ || stop_flag_.load()) return false;
+    eng->lower_best(global_best_.load());
+    published_[e] = eng->state();
+    engines_[e] = std::move(eng);
+    --absent_;
+    ++joined_;
+    cv_.notify_all();
+    return true;
   }
 
   // --- engine e's open nodes: device stack and host spill (engine e's thread) ---
@@ -462,7 +515,7 @@ class coordinator {
         ++idle_count_;
         bool any_mail = false;
         for (const auto& m : mail_) any_mail = any_mail || !m.empty();
-        if (idle_count_ == E_ && !any_mail) {
+        if (idle_count_ + absent_ == E_ && !any_mail) {
           finished_ = true;
           ++exited_;
           cv_.notify_all();
@@ -486,6 +539,7 @@ class coordinator {
     w += spill_[e].weight();
     spill_[e].add_depths(prof.open);
     std::lock_guard sl(mu_);
+    if (e == 0) ++stats0_;
     engine_profile_[e] = std::move(prof);
     engine_open_min_[e] = mn;
     engine_open_w_[e] = w;
@@ -559,7 +613,8 @@ class coordinator {
 
   // Every engine's stack and every undelivered mail, as a checkpoint (engines paused or done).
   search_state checkpoint_state(bool complete) {
-    for (auto& eng : engines_) take_leaf(*eng);
+    for (auto& eng : engines_)
+      if (eng) take_leaf(*eng);
     const solve_stats piece = totals().first;
     search_state cs = make_search_state(data_, opt_, threshold_, best_, piece, ctl_.elapsed(), backend_name_);
     cs.complete = complete;
@@ -573,7 +628,7 @@ class coordinator {
     for (std::size_t e = 0; e < E_; ++e) {
       node_batch<Job> all;  // the spill under the device's stack
       spill_[e].append_to(all);
-      all.append(engines_[e]->read(0, engines_[e]->state().top));
+      if (engines_[e]) all.append(engines_[e]->read(0, engines_[e]->state().top));
       add(all);
       add(mail_[e]);
     }
@@ -599,10 +654,34 @@ class coordinator {
         break;
       }
       take_feed();
+      maybe_join();
       ctl_.maybe_report(progress(t, tot.second));
       if (ctl_.checkpoint_due() && opt_.on_checkpoint) checkpoint(lock);
     }
     return stop;
+  }
+
+  // Under mu, while engines are absent: the join rule (join_rule.hpp's join_watch) on engine 0's
+  // published counters (its pools' fill) and its closed tree share (asked for every
+  // rule.sample_s; the engine collects its statistics between two batches); when it says so, the
+  // absent engines' threads build their engines and join.
+  void maybe_join() {
+    if (join_ || absent_ == 0) return;
+    const double t = ctl_.elapsed() - search_start_;
+    const loop_state& s = published_[0];
+    join_watch_.counters(t, static_cast<double>(s.bounds) / static_cast<double>(engines_[0]->max_children()),
+                         static_cast<double>(s.iterations));
+    if (stats0_ != stats0_seen_) {  // engine 0 alone holds the tree's open weight
+      stats0_seen_ = stats0_;
+      join_watch_.share(t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0));
+    }
+    if (join_watch_.ask(t)) want_stats_[0].store(true);
+    if (!join_watch_.decide(t)) return;
+    join_ = true;
+    join_at_ = t;
+    join_left_ = join_watch_.forecast(t);
+    join_fill_ = join_watch_.fill();
+    cv_.notify_all();
   }
 
   // Under mu: the CPU cores' incumbents (--improver-threads): re-evaluated, then every engine
@@ -669,7 +748,7 @@ class coordinator {
   void checkpoint(std::unique_lock<std::mutex>& lock) {
     pause_ = true;
     cv_.notify_all();
-    cv_.wait(lock, [&] { return paused_ + exited_ >= E_ || finished_ || failure_; });
+    cv_.wait(lock, [&] { return paused_ + exited_ + absent_ >= E_ || finished_ || failure_; });
     if (!finished_ && !failure_) emit_checkpoint(opt_, [&] { return checkpoint_state(false); });
     pause_ = false;
     cv_.notify_all();
@@ -712,14 +791,16 @@ class coordinator {
     const std::uint64_t open = tot.second;
     if (open == 0) stop = solve_status::optimal;
     emit_checkpoint(opt_, [&] { return checkpoint_state(open == 0); });
-    for (auto& eng : engines_) take_leaf(*eng);
+    for (auto& eng : engines_)
+      if (eng) take_leaf(*eng);
     // The open nodes' smallest bound, by the statistics kernel (copying a stack of tens of GB
     // to the host took seconds at 500x20).
     int open_min = INT_MAX;
     for (std::size_t e = 0; e < E_; ++e) {
       depth_profile scratch(n_);
       double w = 0;
-      open_min = std::min({open_min, engines_[e]->collect(scratch, w), spill_[e].min_lb(), mail_[e].min_lb()});
+      const int on_device = engines_[e] ? engines_[e]->collect(scratch, w) : INT_MAX;
+      open_min = std::min({open_min, on_device, spill_[e].min_lb(), mail_[e].min_lb()});
     }
     const solve_stats total = cumulative_stats(opt_, piece, ctl_.elapsed());
     solve_result r = finish_result(stop, best_, threshold_, open_min, total, total.total_seconds);
@@ -735,7 +816,8 @@ class coordinator {
     double phase[loop_engine<Job>::kPhases] = {};
     for (std::size_t e = 0; e < E_; ++e) {
       iterations += published_[e].iterations;
-      for (int k = 0; k < loop_engine<Job>::kPhases; ++k) phase[k] += engines_[e]->phase_ms()[k] * 1e-3;
+      if (engines_[e])
+        for (int k = 0; k < loop_engine<Job>::kPhases; ++k) phase[k] += engines_[e]->phase_ms()[k] * 1e-3;
     }
     if (opt_.profile) {
       // Table I's bounding share: the bounding kernel's device time over the run's wall time.
@@ -761,19 +843,42 @@ class coordinator {
     if (engines_[0]->candidates().size() > 1 && tune_notes_.empty())
       r.notes.push_back("block size not tuned (too few full pools): " +
                         std::to_string(engines_[0]->candidates()[engines_[0]->selected()]) + " threads");
-    if (E_ > 1) {
-      r.notes.push_back(std::to_string(donations_) + " donations of work between engines (" +
-                        std::to_string(donated_nodes_) + " nodes)");
-      // One line per engine: what it branched, how long it ran batches, how long it waited for work.
-      std::ostringstream b;
-      b << "engines' time (busy in batches / idle waiting for work / thread life):";
-      for (std::size_t e = 0; e < E_; ++e)
-        b << (e ? "; " : " ") << "engine " << e << " (device " << devices_[e] << ") branched " << published_[e].branched
-          << ", busy " << fixed(engine_busy_[e], 3) << " s, idle " << fixed(engine_idle_[e], 3)
-          << " s = " << fixed(engine_life_[e] > 0 ? 100.0 * engine_idle_[e] / engine_life_[e] : 0.0, 1) << " %, life "
-          << fixed(engine_life_[e], 3) << " s";
-      r.notes.push_back(b.str());
+    if (E_ > 1) add_engine_notes(r);
+  }
+
+  // With several engines: when they joined, the donations, and one line per engine (what it
+  // branched, how long it ran batches, how long it waited for work, its thread's life since it
+  // joined).
+  void add_engine_notes(solve_result& r) const {
+    const join_rule& jr = policy_.loop.join;
+    if (joined_ == 0)
+      r.notes.push_back("engines 1-" + std::to_string(E_ - 1) + " did not join (engine 0's pools " +
+                        fixed(100.0 * join_watch_.fill(), 0) + " % full at the last sample; they join after " +
+                        fixed(jr.min_s, 2) + " s of search where engine 0's pools are at least " +
+                        fixed(100.0 * jr.fill_min, 0) + " % full and the remaining-tree forecast leaves at least " +
+                        fixed(jr.worth_s, 2) + " s, or after " + fixed(jr.sure_s, 2) + " s with such pools)");
+    else
+      r.notes.push_back(std::to_string(joined_) + " engines joined engine 0 at " + fixed(join_at_, 3) +
+                        " s of search (pools " + (join_fill_ < 0 ? std::string("-") : fixed(100.0 * join_fill_, 0)) +
+                        " % full, forecast " +
+                        (join_left_ < 0 ? std::string("not yet known") : fixed(join_left_, 2) + " s left") +
+                        "; built in " + fixed(join_build_s_, 3) + " s at most, beside engine 0's search)");
+    r.notes.push_back(std::to_string(donations_) + " donations of work between engines (" +
+                      std::to_string(donated_nodes_) + " nodes)");
+    std::ostringstream b;
+    b << "engines' time (busy in batches / idle waiting for work / thread life):";
+    for (std::size_t e = 0; e < E_; ++e) {
+      b << (e ? "; " : " ") << "engine " << e << " (device " << devices_[e] << ")";
+      if (!engines_[e]) {
+        b << " did not join";
+        continue;
+      }
+      b << " branched " << published_[e].branched << ", busy " << fixed(engine_busy_[e], 3) << " s, idle "
+        << fixed(engine_idle_[e], 3)
+        << " s = " << fixed(engine_life_[e] > 0 ? 100.0 * engine_idle_[e] / engine_life_[e] : 0.0, 1) << " %, life "
+        << fixed(engine_life_[e], 3) << " s";
     }
+    r.notes.push_back(b.str());
   }
 
   // The run's inputs.
@@ -802,6 +907,7 @@ class coordinator {
   int initial_open_min_ = INT_MAX;  // what engine 0 starts with, for the progress statistics
   double initial_open_w_ = 0;       // until its first collection
   double setup_seconds_ = 0;
+  double search_start_ = 0;  // ctl_.elapsed() when engine 0 was seeded
   std::string backend_name_;
 
   // Coordination, under mu_.
@@ -814,6 +920,13 @@ class coordinator {
   std::size_t peak_spill_ = 0;        // bytes
   std::size_t peak_open_ = 0;         // open nodes on the stacks and spills, at the syncs
   std::size_t idle_count_ = 0, paused_ = 0, exited_ = 0;
+  // The engines after the first (join_rule.hpp): absent until built and in the search; join_
+  // once the rule fired (maybe_join); when, what the forecast said, the longest build.
+  std::size_t absent_ = 0, joined_ = 0;
+  bool join_ = false;
+  double join_at_ = -1, join_left_ = -1, join_fill_ = -1, join_build_s_ = 0;
+  std::uint64_t stats0_ = 0, stats0_seen_ = 0;  // engine 0's statistics collections
+  join_watch join_watch_{policy_.loop.join};
   bool finished_ = false, pause_ = false, node_limit_hit_ = false;
   std::atomic<bool> stop_flag_{false};
   std::atomic<int> global_best_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/enum_names.hpp"
+#include "gpu/join_rule.hpp"
 #include "gpu/strategy.hpp"
 
 namespace pfsp::gpu {
@@ -145,6 +146,8 @@ struct loop_tuning {
   double tune_full_share = 0.5;
   // Smallest stack an engine halves for an idle one.
   std::uint32_t donate_min_nodes = 64;
+  // When the engines after the first join the search (several --devices; join_rule.hpp).
+  join_rule join{};
   // The coordinating thread's wake-up period (limits, progress, checkpoints).
   int poll_ms = 2;
 };

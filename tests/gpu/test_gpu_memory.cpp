@@ -107,6 +107,7 @@ TEST(GpuMemory, EnginesShareSpilledNodes) {
   gpu::gpu_policy p = capped(peak);
   p.loop.donate_min_nodes = 0;
   p.devices = {0, 0};
+  p.loop.join = gpu::join_rule::at_once();
   const solve_result r = run(inst, p, kExtra);
   ASSERT_EQ(r.status, solve_status::optimal);
   EXPECT_EQ(r.makespan, inst.known->ub);

@@ -185,6 +185,7 @@ TEST(GpuResident, ProgressTraceIsConsistent) {
     gpu::gpu_policy p;
     p.pool_size = 4096;
     p.devices.assign(static_cast<std::size_t>(engines), 0);
+    p.loop.join = gpu::join_rule::at_once();  // the engines' cooperation, on a small tree
     const solve_result r = gpu::solve_resident(data, opt, p, incumbent(inst.known->ub + 1, {}));
     const std::string what = std::to_string(engines) + " engines";
     expect_optimal(inst, r, inst.known->ub, what);
@@ -328,6 +329,7 @@ TEST(GpuResident, CheckpointPiecesEqualTheUninterruptedSearch) {
         gpu::gpu_policy p;
         p.pool_size = 16384;
         if (pieces % 4 == 2) p.devices = {0, 0};  // two engines on one device
+        p.loop.join = gpu::join_rule::at_once();
         r = pieces % 2 == 0 ? gpu::solve_resident(data, piece, p, start) : solve_sequential(data, piece, start);
         ASSERT_TRUE(written) << name << " piece " << pieces;
         saved = written;
@@ -417,6 +419,7 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
           gpu::gpu_policy p;
           p.pool_size = 64;
           p.devices.assign(engines, 0);
+          p.loop.join = gpu::join_rule::at_once();
           const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
           expect_optimal(inst, r, optimum, inst.name + " " + std::to_string(engines) + " engines: " + describe(opt, p));
         }
@@ -432,6 +435,7 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
     p.pool_size = 16384;
     const solve_result one = gpu::solve_resident(data, opt, p, incumbent());
     p.devices = {0, 0, 0, 0};
+    p.loop.join = gpu::join_rule::at_once();
     const solve_result four = gpu::solve_resident(data, opt, p, incumbent());
     EXPECT_EQ(four.status, one.status) << name;
     EXPECT_EQ(four.lower_bound, inst.known->ub) << name;
@@ -450,9 +454,39 @@ TEST(GpuResident, SeveralEnginesShareTheSearch) {
   gpu::gpu_policy p;
   p.pool_size = 8192;
   p.devices = {0, 0};
+  p.loop.join = gpu::join_rule::at_once();
   const neh_result h = neh(inst);
   const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
   expect_optimal(inst, r, inst.known->ub, "ta017 two engines from NEH");
+}
+
+// The join rule (join_rule.hpp, issue 22 item 6): by default a small tree is searched by engine
+// 0 alone (the others never built: "did not join"); engines that join mid-search (a rule that
+// fires after 20 ms, whatever the pools) branch exactly the one-engine tree.
+TEST(GpuResident, EnginesJoinOnlyWhenTheTreeIsWorthIt) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta014", "ta017"}) {
+    const instance inst = taillard_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb1;
+    opt.branch = branching::min_min;
+    opt.initial_ub = inst.known->ub;
+    gpu::gpu_policy p;
+    p.pool_size = 4096;
+    const solve_result one = gpu::solve_resident(data, opt, p, incumbent());
+    p.devices = {0, 0, 0};
+    const solve_result alone = gpu::solve_resident(data, opt, p, incumbent());
+    expect_same_tree(alone, one, std::string(name) + " default rule");
+    bool absent = false;
+    for (const auto& note : alone.notes) absent = absent || note.find("engines 1-2 did not join") == 0;
+    EXPECT_TRUE(absent || alone.stats.total_seconds >= p.loop.join.min_s)
+        << name << ": the engines joined a small tree";
+    p.loop.join = gpu::join_rule{0.02, 0.0, 0.02, 0.005, 0.0, 0.25};
+    const solve_result late = gpu::solve_resident(data, opt, p, incumbent());
+    expect_same_tree(late, one, std::string(name) + " engines joining at 20 ms");
+    EXPECT_EQ(late.lower_bound, inst.known->ub) << name;
+  }
 }
 
 // Engines on devices other than the current one (a machine with two or more GPUs; skipped
@@ -480,6 +514,7 @@ TEST(GpuResident, EnginesOnEveryDevice) {
     opt.initial_ub = inst.known->ub;
     gpu::gpu_policy p;
     p.pool_size = 16384;
+    p.loop.join = gpu::join_rule::at_once();
     const solve_result ref = gpu::solve_resident(data, opt, p, incumbent());
     for (const std::vector<int>& devs : layouts) {
       std::ostringstream out;
@@ -499,6 +534,7 @@ TEST(GpuResident, EnginesOnEveryDevice) {
   gpu::gpu_policy p;
   p.pool_size = 8192;
   p.devices = all;
+  p.loop.join = gpu::join_rule::at_once();
   const neh_result h = neh(inst);
   const solve_result r = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
   expect_optimal(inst, r, inst.known->ub, "ta017 on every device from NEH");

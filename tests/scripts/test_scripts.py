@@ -202,6 +202,32 @@ class ScaleTable(unittest.TestCase):
             slice2 = [r for r in rows if r["kind"] == "slice" and r["gpus"] == 2][0]
             self.assertAlmostEqual(slice2["speedup"], 1.8)
 
+    def test_small_trees_against_one_gpu(self):
+        """Issue 22 item 6's table: K GPUs' proof time over one GPU's, per front (mpi1rank against
+        mpi's one GPU), the worst instance, and the runs where engines joined."""
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "devices_g1_ta021.json", "optimal", 1000, 1.0, 0.0)
+            self.write(d, "devices_g1_ta022.json", "optimal", 1000, 1.0, 0.0)
+            self.write(d, "devices_g2_ta021.json", "optimal", 1000, 1.0, 0.0,
+                       "engines 1-1 did not join (the search ended within 1.00 s)")
+            self.write(d, "devices_g2_ta022.json", "optimal", 1000, 1.3, 0.0)
+            self.write(d, "mpi_g1_ta021.json", "optimal", 1000, 2.0, 0.0)
+            self.write(d, "mpi1rank_g2_ta021.json", "optimal", 1000, 2.1, 0.0)
+            self.write(d, "devices_g2_ta056.json", "time_limit", 9000, 10.0, 0.0)
+            out = os.path.join(d, "scale.json")
+            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out] + files,
+                           check=True, capture_output=True, text=True)
+            small = {(r["front"], r["gpus"]): r for r in json.load(open(out))["rows"] if r["kind"] == "small_trees"}
+            dev = small[("devices", 2)]
+            self.assertAlmostEqual(dev["ratio"], 2.3 / 2.0)
+            self.assertFalse(dev["within_target"])
+            self.assertEqual((dev["worst_instance"], round(dev["worst_ratio"], 2)), ("ta022", 1.3))
+            self.assertEqual(dev["joined_runs"], 1)
+            one_rank = small[("mpi1rank", 2)]
+            self.assertAlmostEqual(one_rank["ratio"], 2.1 / 2.0)
+            self.assertTrue(one_rank["within_target"])
+
 
 class CheckLayers(unittest.TestCase):
     """scripts/check_layers.py: the include graph against docs/architecture.md's layering."""
