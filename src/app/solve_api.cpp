@@ -153,21 +153,18 @@ engine_plan plan_engine(const instance& inst, const solve_args& a, backend_choic
   p.search_threads = a.threads;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const bool worth_it = inst.n > 20;  // 20 jobs: the start heuristic is (nearly) optimal already
-  // Where n >= 100 and m >= 20 the search cannot prove without a better incumbent: the walkers take
-  // every core the search leaves (elsewhere at most 8, so that they stay out of the search's way).
-  const bool incumbent_bound = inst.n >= 100 && inst.m >= 20;
-  const int cap = incumbent_bound ? 256 : 8;
   if (a.improver_threads >= 0) {
     p.threads = a.improver_threads;
   } else if (backend == backend_choice::gpu) {
     // The GPU searches; the host's cores are free but for the loop's own thread(s).
-    p.threads = std::clamp(device_loop ? cores - 1 : cores / 2, 0, cap);
+    p.threads = std::clamp(device_loop ? cores - 1 : cores / 2, 0, 8);
   } else if (backend == backend_choice::cpu) {
-    p.threads = worth_it ? std::clamp(cores - 1, 0, cap) : 0;  // the sequential search takes one core
+    p.threads = worth_it ? std::clamp(cores - 1, 0, 8) : 0;  // the sequential search takes one core
   } else {
-    // Auto: every thread walks where incumbent_bound, the search keeping one (share 1 beat 0.5 on
-    // ta081, ta082, ta101 and ta111 on two pinned cores, bench/results/2026-11-26-h100host-pinned);
-    // half elsewhere when n > 20.
+    // Auto: where n >= 100 and m >= 20 the search cannot prove without a better incumbent, so every
+    // thread walks and the search keeps one (share 1 beat 0.5 on ta081, ta082, ta101 and ta111 on two
+    // pinned cores, bench/results/2026-11-26-h100host-pinned); half elsewhere when n > 20.
+    const bool incumbent_bound = inst.n >= 100 && inst.m >= 20;
     const double share = a.heuristic_share >= 0 ? a.heuristic_share : (incumbent_bound ? 1.0 : worth_it ? 0.5 : 0.0);
     p.threads = static_cast<int>(share * a.threads + 0.5);
     p.search_threads = std::max(1, a.threads - p.threads);
