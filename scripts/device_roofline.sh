@@ -8,7 +8,9 @@
 #      one), clocks and caches left as in the run, the metrics bench/ncu_loop_table.py reads;
 #   3. for the labels in ROOF_FULL (comma list), ncu --set full on the bounding kernels (stall
 #      reasons, occupancy, registers), as text.
-# Then bench/ncu_loop_table.py --roofline writes roofline_<instance>.json and .md under $OUT.
+# Then bench/ncu_loop_table.py --roofline writes roofline_<instance>[_<ROOF_TAG>].json and .md
+# under $OUT. BUILD: the build folder whose pfsp runs (another tree's, e.g. the base of a
+# before/after comparison, with SKIP_BUILD=1).
 #
 #   PFSP_COMMIT=abc1234 ROOF_INSTANCE=ta056 ROOF_SECONDS=10 scripts/device_roofline.sh
 set -u -o pipefail
@@ -49,8 +51,9 @@ for c in "${cfgs[@]}"; do
   fi
   args+=(--config "$label=$LOGS/ncu_${label}.csv,$LOGS/rate_${label}.json")
 done
-python3 bench/ncu_loop_table.py --roofline "${args[@]}" --out "$OUT/roofline_${INST}.json" --md "$OUT/roofline_${INST}.md" \
+NAME=roofline_${INST}${ROOF_TAG:+_$ROOF_TAG}
+python3 bench/ncu_loop_table.py --roofline "${args[@]}" --out "$OUT/$NAME.json" --md "$OUT/$NAME.md" \
   --commit "${PFSP_COMMIT:-unknown}" --device "$DEVICE" \
   --command "scripts/device_roofline.sh (ROOF_INSTANCE=$INST ROOF_SECONDS=$SECS ROOF_CONFIGS='${ROOF_CONFIGS:-chain|;lb1|--bound lb1}')"
 for f in "$LOGS"/ncu_*.csv; do python3 bench/ncu_loop_table.py "$f"; done >"$LOGS/kernels.txt" 2>&1
-(cd "$LOGS" && tar czf "$OUT/roof_logs.tgz" .) && rm -rf "$LOGS"
+(cd "$LOGS" && tar czf "$OUT/${NAME}_logs.tgz" .) && rm -rf "$LOGS"

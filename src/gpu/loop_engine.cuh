@@ -713,6 +713,9 @@ class loop_engine {
     const cudaStream_t st = stream_.get();
     const unsigned pgrid = blocks_for(max_parents_, kBlock), cgrid = blocks_for(max_children_, kBlock);
     const unsigned bgrid = blocks_for(max_children_, static_cast<unsigned>(tpb_));
+    // The warp-a-parent kernels (describe, decide): grid-stride over the popped parents.
+    const unsigned wgrid = std::min(blocks_for(static_cast<std::size_t>(max_parents_) * 32, kBlock),
+                                    static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
     auto mark = [&](int i) {
       if (ev) ev[i].record(st);
     };
@@ -722,6 +725,7 @@ class loop_engine {
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, counts_.data(), incl_.data(),
                                                 static_cast<int>(max_parents_), st));
     gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    describe_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     mark(1);
     if (sort_) {
       tb = temp_.size();
@@ -748,7 +752,7 @@ class loop_engine {
       ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
     }
     mark(3);
-    decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    decide_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
     tb = temp_.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),

@@ -188,10 +188,36 @@ __global__ void gather_kernel(loop_view<Job> v) {
   const std::uint32_t lim1 = v.stack_limits[s];
   v.pool_limits[p] = lim1;
   v.pool_w[p] = v.stack_w[s];
-  const std::uint32_t first = v.incl[p] - v.counts[p];
-  v.offsets[p] = first;
-  if (v.counts[p] == 0) return;
-  write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
+  v.offsets[p] = v.incl[p] - v.counts[p];
+  // The children's descriptors: describe_kernel, a warp a parent.
+}
+
+// The popped parents' child descriptors (and sort keys), a warp a parent: write_children's
+// layout (pool_layout.hpp: count forward children, then count backward ones), 32 consecutive
+// entries a store instead of one thread's serial loop a parent (which took 27 % of an LB1
+// iteration at 50x20, at 3.8 % of DRAM peak: docs/decisions/013-device-loop-roofline.md).
+template <class Job>
+__global__ void describe_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  const std::uint32_t lane = threadIdx.x & 31u;
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const std::uint32_t total = v.counts[p];
+    if (total == 0) continue;
+    const std::uint32_t lim = v.pool_limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const std::uint32_t count = static_cast<std::uint32_t>(limit2 - limit1 - 1);
+    const std::uint32_t first = v.offsets[p];
+    for (std::uint32_t i = lane; i < total; i += 32) {
+      const std::uint32_t dir = i / count, c = i - dir * count;
+      const bool backward = v.dirs == 2 ? dir == 1 : v.backward_only;
+      v.desc[first + i] = make_child(p, static_cast<int>(c), backward);
+      if (v.keys) {
+        v.keys[first + i] = child_key(v.n, limit1, limit2, backward);
+        v.values[first + i] = first + i;
+      }
+    }
+  }
 }
 
 // What decide_kernel's thread adds to the counters for its parent.
@@ -282,6 +308,145 @@ __global__ void decide_kernel(loop_view<Job> v) {
     if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
   }
   add_block_counts(v.state, c);
+}
+
+// --- decide, a warp a parent: the loops over a parent's children spread over the lanes ---------
+
+__device__ __forceinline__ int warp_sum(int x) {
+  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+__device__ __forceinline__ long long warp_sum(long long x) {
+  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+__device__ __forceinline__ int warp_min(int x) {
+  for (int d = 16; d; d >>= 1) {
+    const int o = __shfl_xor_sync(0xffffffffu, x, d);
+    x = o < x ? o : x;
+  }
+  return x;
+}
+
+// summarize_side (search/direction.hpp) over the warp: integer sums and minimum, exact.
+__device__ __forceinline__ side_summary warp_summarize(const int* lbs, int count, int ub, int lane) {
+  int s = 0, mn = 0x7fffffff;
+  long long sum = 0;
+  for (int c = lane; c < count; c += 32) {
+    const int lb = lbs[c];
+    s += lb < ub ? 1 : 0;
+    sum += lb;
+    mn = lb < mn ? lb : mn;
+  }
+  side_summary r;
+  r.survivors = warp_sum(s);
+  r.sum = warp_sum(sum);
+  r.min = warp_min(mn);
+  return r;
+}
+
+__device__ __forceinline__ int warp_count_equal(const int* lbs, int count, int value, int lane) {
+  int k = 0;
+  for (int c = lane; c < count; c += 32) k += lbs[c] == value ? 1 : 0;
+  return warp_sum(k);
+}
+
+// choose_forward_hd (search/direction.hpp), the same decisions from the same sums.
+__device__ __forceinline__ bool warp_choose_forward(branching rule, const int* fwd, const int* bwd, int count, int ub,
+                                                    int lane) {
+  switch (rule) {
+    case branching::forward:
+      return true;
+    case branching::backward:
+      return false;
+    case branching::min_branch:
+      return min_branch_forward(warp_summarize(fwd, count, ub, lane), warp_summarize(bwd, count, ub, lane));
+    case branching::min_min: {
+      const side_summary f = warp_summarize(fwd, count, ub, lane), b = warp_summarize(bwd, count, ub, lane);
+      const int lo = f.min < b.min ? f.min : b.min;
+      const int cf = warp_count_equal(fwd, count, lo, lane), cb = warp_count_equal(bwd, count, lo, lane);
+      if (cf != cb) return cf < cb;
+      return min_branch_forward(f, b);
+    }
+  }
+  return true;
+}
+
+// decide_parent's step for parent p by the warp; lane 0 returns the counts (and writes
+// forward[p] and the leaf), the other lanes zero.
+template <class Job>
+__device__ parent_counts decide_parent_warp(const loop_view<Job>& v, std::uint32_t p, int lane) {
+  parent_counts c;
+  const std::uint32_t lim = v.pool_limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  const int parent_depth = (limit1 + 1) + (v.n - limit2);
+  if (v.counts[p] == 0) {  // pruned when popped
+    if (lane == 0) {
+      c.pruned = 1;
+      c.explored = v.weights[parent_depth];
+    }
+    return c;
+  }
+  const std::uint32_t off = v.offsets[p];
+  const int ub = v.state->iteration_ub;
+  const int* fwd = v.bounds + off;
+  const int* bwd = v.dirs == 2 ? fwd + count : fwd;
+  const bool forward =
+      v.dirs == 2 ? warp_choose_forward(v.rule, fwd, bwd, count, ub, lane) : v.rule != branching::backward;
+  const int* lbs = v.dirs == 2 && !forward ? bwd : fwd;
+  int pruned = 0;
+  for (int i = lane; i < count; i += 32) pruned += lbs[i] >= ub ? 1 : 0;
+  pruned = warp_sum(pruned);
+  if (lane != 0) return c;
+  v.forward[p] = forward ? 1 : 0;
+  const bool leaf = count == 1 && pruned == 0;
+  c.branched = 1;
+  c.bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
+  c.pruned = static_cast<unsigned long long>(pruned);
+  c.leaves = leaf ? 1 : 0;
+  c.explored = static_cast<double>(pruned + (leaf ? 1 : 0)) * v.weights[parent_depth + 1];
+  c.kept = count == 1 ? 0u : static_cast<std::uint32_t>(count - pruned);
+  if (leaf) {
+    const int makespan = lbs[0];
+    atomicMin(&v.state->best, makespan);
+    const std::uint32_t child = off + static_cast<std::uint32_t>(v.dirs == 2 && !forward ? count : 0);
+    atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(makespan) << 32) | child);
+  }
+  return c;
+}
+
+// decide_kernel's work, a warp a parent (grid-stride): the same directions, counters, leaves,
+// kept counts and per-depth statistics; the counters summed per lane, then per block.
+template <class Job>
+__global__ void decide_warp_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
+  __syncthreads();
+  parent_counts mine;
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const parent_counts c = decide_parent_warp(v, p, lane);
+    if (lane != 0) continue;
+    v.kept[p] = c.kept;
+    const std::uint32_t lim = v.pool_limits[p];
+    const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
+    atomicAdd(&h_popped[depth], 1u);
+    if (c.kept) atomicAdd(&h_kept[depth], c.kept);
+    mine.branched += c.branched;
+    mine.pruned += c.pruned;
+    mine.leaves += c.leaves;
+    mine.bounds += c.bounds;
+    mine.explored += c.explored;
+  }
+  __syncthreads();
+  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
+    if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
+    if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
+  }
+  add_block_counts(v.state, mine);
 }
 
 // Zeroes `kept` past the popped parents (decide_kernel's blocks past them returned early).
