@@ -36,4 +36,24 @@ for inst in ${CMP_SET:-ta056}; do
   done
 done
 python3 bench/hard_table.py --out "$OUT/compare.json" "$LOGS"/hard_*.json | tee "$OUT/compare.txt"
+# Same tree: whole proofs from the optimum (CMP_EXACT, "instance:bound" pairs) by both binaries,
+# their node counters compared.
+for pair in ${CMP_EXACT:-ta021:lb1-lb2 ta022:lb1-lb2 ta029:lb1-lb2 ta030:lb1 ta014:lb1-lb2 ta031:lb1-lb2}; do
+  IFS=: read -r inst b <<<"$pair"
+  ub=$("${BIN[new]}" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
+  for which in base new; do
+    "${BIN[$which]}" solve "$inst" --backend gpu --bound "$b" --ub "$ub" --time-limit 60 --no-progress -q \
+      --json "$LOGS/exact_${inst}_${b}_${which}.json" >/dev/null 2>&1
+  done
+  python3 - "$LOGS/exact_${inst}_${b}_base.json" "$LOGS/exact_${inst}_${b}_new.json" "$inst $b" <<'PY' | tee -a "$OUT/compare.txt"
+import json, sys
+try:
+    a, b = (json.load(open(f)) for f in sys.argv[1:3])
+    same = a["nodes"] == b["nodes"] and a["status"] == b["status"] and a["makespan"] == b["makespan"]
+    print(f"exact {sys.argv[3]}: {'same tree' if same else 'DIFFERENT'} base {a['status']} {a['nodes']} "
+          f"{a['time_seconds']:.2f} s, new {b['status']} {b['nodes']} {b['time_seconds']:.2f} s")
+except Exception as e:
+    print(f"exact {sys.argv[3]}: failed ({e})")
+PY
+done
 (cd "$LOGS" && tar czf "$OUT/cmp_logs.tgz" --exclude='*.tgz' .)

@@ -711,7 +711,7 @@ class loop_engine {
   // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
   void iteration(cuda_event* ev) {
     const cudaStream_t st = stream_.get();
-    const unsigned pgrid = blocks_for(max_parents_, kBlock), cgrid = blocks_for(max_children_, kBlock);
+    const unsigned pgrid = blocks_for(max_parents_, kBlock);
     const unsigned bgrid = blocks_for(max_children_, static_cast<unsigned>(tpb_));
     // The warp-a-parent kernels (describe, decide): grid-stride over the popped parents.
     const unsigned wgrid = std::min(blocks_for(static_cast<std::size_t>(max_parents_) * 32, kBlock),
@@ -758,7 +758,7 @@ class loop_engine {
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
                                                 static_cast<int>(max_parents_), st));
     mark(4);
-    push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v_);
+    push_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     finish_kernel<Job><<<1, 256, 0, st>>>(v_);
     mark(5);
   }

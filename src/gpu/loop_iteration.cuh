@@ -500,6 +500,52 @@ __global__ void push_kernel(loop_view<Job> v) {
   v.stack_w[dest] = v.pool_w[p] / static_cast<float>(v.kept[p]);
 }
 
+// push_kernel's work, a warp a parent (grid-stride): the kept children of the chosen direction
+// (the lanes over its positions), each written by the lane that holds it to the same slot
+// (parent segment mirrored, child_rank inside it). Threads per child left 85 % of the lanes idle
+// (SIMT 0.15: most children pruned or of the other direction).
+template <class Job>
+__global__ void push_warp_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  const int ub = v.state->iteration_ub;
+  const std::uint32_t base = v.state->top - P;
+  const std::uint32_t total = v.kept_incl[v.max_parents - 1];
+  if (static_cast<std::size_t>(base) + total > v.capacity) {  // never: pool_limit keeps room (a bug)
+    if (blockIdx.x == 0 && threadIdx.x == 0) v.state->overflow = 1;
+    return;
+  }
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const std::uint32_t kept = v.kept[p];
+    if (kept == 0) continue;  // pruned, a leaf, or nothing below the threshold
+    const std::uint32_t lim = v.pool_limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const int count = limit2 - limit1 - 1;
+    const bool backward = v.dirs == 2 ? v.forward[p] == 0 : v.backward_only;
+    const int* lbs = v.bounds + v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
+    const std::uint32_t segment = base + total - v.kept_incl[p];
+    const Job* src = v.pool_perms + static_cast<std::size_t>(p) * v.ld;
+    const float w = v.pool_w[p] / static_cast<float>(kept);
+    const int first = limit1 + 1;
+    const int to = backward ? limit2 - 1 : first;
+    for (int c = lane; c < count; c += 32) {
+      const int lb = lbs[c];
+      if (lb >= ub) continue;
+      const std::uint32_t dest = segment + static_cast<std::uint32_t>(child_rank(lbs, count, c, ub));
+      const int from = first + c;
+      Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
+      copy_perm(dst, src, v.ld, v.vec);
+      const Job t = dst[from];
+      dst[from] = dst[to];
+      dst[to] = t;
+      v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
+      v.stack_lbs[dest] = lb;
+      v.stack_w[dest] = w;
+    }
+  }
+}
+
 // Progress statistics of the open nodes (between iterations): the smallest bound, the number of
 // open nodes per depth and their tree weight. out_min starts at INT_MAX, out_open and out_w at 0.
 template <class Job>
