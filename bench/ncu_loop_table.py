@@ -17,8 +17,11 @@
         (time x max(dram, issue, l1, l2) / 100), i.e. the phase run at 100 % of whichever resource
         it is closest to exhausting. RATE.json is a pfsp --json run in graph mode (the nodes/s
         the table explains; its nodes and iterations give the nodes an iteration); each kernel's
-        time an iteration is its mean launch time under ncu (clocks and caches as in the run:
-        --clock-control none --cache-control none); "sync" is the rest of the graph-mode wall
+        time an iteration is its mean launch time under ncu, profiled as the CUDA graph runs it
+        (not --profile: a profiled iteration takes seconds, and the coordinator would cut the
+        pool after a one-iteration batch over loop_tuning::iteration_max_s; the graph's batch in
+        flight keeps full pools), clocks and caches as in the run (--clock-control none
+        --cache-control none); "sync" is the rest of the graph-mode wall
         time an iteration (launches, the host's reads of the state block, graph gaps).
 
 The ncu CSV is the default "details" page (one row per kernel launch and metric).
@@ -53,14 +56,17 @@ PHASES = ["select/gather+branch", "parts", "LB1", "compaction", "LB2", "prune", 
 PHASE_OF = {
     "count_kernel": "select/gather+branch",
     "gather_kernel": "select/gather+branch",
+    "describe_kernel": "select/gather+branch",
     "DeviceScanInitKernel": None,  # two scans: split by launch order below
     "DeviceScanKernel": None,
     "parent_parts_kernel": "parts",
     "DeviceCompactInitKernel": "compaction",
     "DeviceSelectSweepKernel": "compaction",
     "decide_kernel": "prune",
+    "decide_warp_kernel": "prune",
     "clear_kept_kernel": "prune",
     "push_kernel": "push",
+    "push_warp_kernel": "push",
     "finish_kernel": "push",
     "warp_lb2_kernel": "LB2",
     "open_stats_kernel": None,  # between batches (progress statistics), not an iteration's
@@ -69,7 +75,8 @@ PHASE_OF = {
 
 def short(name):
     name = name.replace("(anonymous namespace)::", "").replace("<unnamed>::", "")
-    kind = re.search(r"parts_children_kernel<\(pfsp::bound_kind\)(\d)|parts_children_kernel<pfsp::bound_kind::(\w+)", name)
+    kind = re.search(r"parts_children_kernel<(?:\(pfsp::bound_kind\))?(\d)|parts_children_kernel<pfsp::bound_kind::(\w+)",
+                     name)
     name = re.sub(r"<.*", "", name)
     name = re.sub(r"\(.*", "", name)
     base = name.split("::")[-1][:34]
@@ -104,7 +111,7 @@ def phase_of(name, previous):
     if name in PHASE_OF and PHASE_OF[name]:
         return PHASE_OF[name]
     if name.startswith("DeviceScan"):
-        return "prune" if previous in ("decide_kernel", "clear_kept_kernel", "prune") else "select/gather+branch"
+        return "prune" if previous == "prune" else "select/gather+branch"
     return None
 
 

@@ -4,8 +4,10 @@
 # unless SKIP_BUILD=1), then for each configuration of ROOF_CONFIGS ("label|pfsp args" entries
 # separated by ';'), on ROOF_INSTANCE from its best known + 1:
 #   1. a graph-mode slice of ROOF_SECONDS (pfsp --json: nodes/s, nodes an iteration);
-#   2. ncu on ROOF_COUNT launches after ROOF_SKIP of a --profile run (kernels launched one by
-#      one), clocks and caches left as in the run, the metrics bench/ncu_loop_table.py reads;
+#   2. ncu on ROOF_COUNT kernel launches after ROOF_SKIP of a graph-mode run (the graph's
+#      kernel nodes, full pools: a --profile run's profiled iterations take seconds and the
+#      coordinator then cuts the pool), clocks and caches left as in the run, the metrics
+#      bench/ncu_loop_table.py reads;
 #   3. for the labels in ROOF_FULL (comma list), ncu --set full on the bounding kernels (stall
 #      reasons, occupancy, registers), as text.
 # Then bench/ncu_loop_table.py --roofline writes roofline_<instance>[_<ROOF_TAG>].json and .md
@@ -38,14 +40,14 @@ for c in "${cfgs[@]}"; do
     --json "$LOGS/rate_${label}.json" $extra >"$LOGS/rate_${label}.log" 2>&1
   echo "== $label rate: rc=$? $(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(round(j['nodes']['branched']/(j['time_seconds']-j.get('setup_seconds',0))/1e6,1), 'M nodes/s')" "$LOGS/rate_${label}.json" 2>&1)"
   timeout 300 ncu --clock-control none --cache-control none --launch-skip "${ROOF_SKIP:-6000}" \
-    --launch-count "${ROOF_COUNT:-45}" --csv --metrics "$METRICS" \
-    "$PFSP" solve "$INST" --backend gpu --ub "$ub" --time-limit 8 --no-progress -q --profile $extra \
+    --launch-count "${ROOF_COUNT:-48}" --csv --metrics "$METRICS" \
+    "$PFSP" solve "$INST" --backend gpu --ub "$ub" --time-limit 8 --no-progress -q $extra \
     >"$LOGS/ncu_${label}.csv" 2>"$LOGS/ncu_${label}.err"
   echo "== $label ncu: rc=$?"
   if [[ ",${ROOF_FULL:-}," == *",$label,"* ]]; then
     timeout 300 ncu --clock-control none --set full --kernel-name regex:"parts_children|warp_lb2" \
       --launch-skip "${ROOF_FULL_SKIP:-800}" --launch-count 2 \
-      "$PFSP" solve "$INST" --backend gpu --ub "$ub" --time-limit 8 --no-progress -q --profile $extra \
+      "$PFSP" solve "$INST" --backend gpu --ub "$ub" --time-limit 8 --no-progress -q $extra \
       >"$LOGS/ncu_full_${label}.txt" 2>&1
     echo "== $label ncu full: rc=$?"
   fi

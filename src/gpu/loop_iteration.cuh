@@ -7,7 +7,8 @@
 // search.
 //
 // Here: the state block, the loop's device buffers (loop_view) and the iteration's own kernels
-// (count, gather, decide, clear, push, finish) and the open nodes' statistics kernel. The bounding
+// (count, gather, describe, decide, clear, push, finish; the per-parent ones a warp a parent:
+// docs/decisions/013-device-loop-roofline.md) and the open nodes' statistics kernel. The bounding
 // step between gather and decide is the plain kernel (bound_kernels.cuh, through
 // device_tables.cuh) or the parts kernels (loop_bound.cuh). Included by coordinator.cu only (one
 // translation unit holds the device loop's kernels).
@@ -149,8 +150,8 @@ __global__ void count_kernel(loop_view<Job> v) {
   v.counts[p] = c;
 }
 
-// Copies the popped nodes into the pool and writes their children's descriptors (and sort keys).
-// Slot p is popped iff its children end within the pool (incl is non-decreasing): each thread
+// Copies the popped nodes into the pool (their children's descriptors: describe_kernel). Slot p
+// is popped iff its children end within the pool (incl is non-decreasing): each thread
 // decides for itself, and the last popped slot writes the pool's size.
 template <class Job>
 __global__ void gather_kernel(loop_view<Job> v) {
@@ -182,14 +183,12 @@ __global__ void gather_kernel(loop_view<Job> v) {
   }
   if (!mine) return;
   const std::uint32_t s = top - 1 - p;
-  const int n = v.n;
   copy_perm(v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.stack_perms + static_cast<std::size_t>(s) * v.ld, v.ld,
             v.vec);
   const std::uint32_t lim1 = v.stack_limits[s];
   v.pool_limits[p] = lim1;
   v.pool_w[p] = v.stack_w[s];
   v.offsets[p] = v.incl[p] - v.counts[p];
-  // The children's descriptors: describe_kernel, a warp a parent.
 }
 
 // The popped parents' child descriptors (and sort keys), a warp a parent: write_children's
@@ -220,44 +219,12 @@ __global__ void describe_kernel(loop_view<Job> v) {
   }
 }
 
-// What decide_kernel's thread adds to the counters for its parent.
+// What decide_warp_kernel adds to the counters for a parent.
 struct parent_counts {
   unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
   double explored = 0;
   std::uint32_t kept = 0;
 };
-
-// Parent p's step (resident_step.hpp): pruned when popped (no child counted), else its direction
-// (written to forward[p]), pruned children, leaves (the best leaf into the state) and survivors.
-template <class Job>
-__device__ parent_counts decide_parent(const loop_view<Job>& v, std::uint32_t p) {
-  parent_counts c;
-  const std::uint32_t lim = v.pool_limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  const int parent_depth = (limit1 + 1) + (v.n - limit2);
-  if (v.counts[p] == 0) {  // pruned when popped
-    c.pruned = 1;
-    c.explored = v.weights[parent_depth];
-    return c;
-  }
-  const std::uint32_t off = v.offsets[p];
-  const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, v.state->iteration_ub);
-  v.forward[p] = st.forward ? 1 : 0;
-  c.branched = 1;
-  c.bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
-  c.pruned = static_cast<unsigned long long>(st.pruned);
-  c.leaves = static_cast<unsigned long long>(st.leaves);
-  c.explored = static_cast<double>(st.pruned + st.leaves) * v.weights[parent_depth + 1];
-  c.kept = static_cast<std::uint32_t>(st.survivors);
-  if (st.leaves) {
-    atomicMin(&v.state->best, st.leaf_makespan);
-    const std::uint32_t child =
-        off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
-    atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
-  }
-  return c;
-}
 
 // The block's counters summed (cub::BlockReduce) and added to the state by thread 0.
 __device__ inline void add_block_counts(loop_state* state, const parent_counts& c) {
@@ -280,34 +247,6 @@ __device__ inline void add_block_counts(loop_state* state, const parent_counts& 
     atomicAdd(&state->bounds, b_bounds);
     atomicAdd(&state->explored, b_explored);
   }
-}
-
-// One thread per popped parent: direction, pruning, leaves, number of kept children (their
-// ranks are computed by push_kernel, one thread a child); the estimate's per-depth counts
-// gathered in shared memory and added to the global ones once a block, the counters reduced per
-// block.
-template <class Job>
-__global__ void decide_kernel(loop_view<Job> v) {
-  const std::uint32_t P = v.state->parents;
-  if (blockIdx.x * blockDim.x >= P) return;  // whole block: nothing popped here
-  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
-  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
-  __syncthreads();
-  const parent_counts c = p < P ? decide_parent(v, p) : parent_counts{};
-  if (p < v.max_parents) v.kept[p] = c.kept;
-  if (p < P) {
-    const std::uint32_t lim = v.pool_limits[p];
-    const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
-    atomicAdd(&h_popped[depth], 1u);
-    if (c.kept) atomicAdd(&h_kept[depth], c.kept);
-  }
-  __syncthreads();
-  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
-    if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
-    if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
-  }
-  add_block_counts(v.state, c);
 }
 
 // --- decide, a warp a parent: the loops over a parent's children spread over the lanes ---------
@@ -416,8 +355,11 @@ __device__ parent_counts decide_parent_warp(const loop_view<Job>& v, std::uint32
   return c;
 }
 
-// decide_kernel's work, a warp a parent (grid-stride): the same directions, counters, leaves,
-// kept counts and per-depth statistics; the counters summed per lane, then per block.
+// A warp a popped parent (grid-stride): decide_parent_counts (resident_step.hpp) with the loops
+// over the children spread over the lanes: direction (written to forward[p]), pruned children,
+// leaves (the best leaf into the state), kept count (their ranks: push_warp_kernel); the
+// estimate's per-depth counts gathered in shared memory and added once a block, the counters
+// summed per lane, then per block.
 template <class Job>
 __global__ void decide_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
@@ -449,7 +391,7 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
   add_block_counts(v.state, mine);
 }
 
-// Zeroes `kept` past the popped parents (decide_kernel's blocks past them returned early).
+// Zeroes `kept` past the popped parents (decide_warp_kernel writes only the popped ones).
 template <class Job>
 __global__ void clear_kept_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
@@ -457,53 +399,13 @@ __global__ void clear_kept_kernel(loop_view<Job> v) {
     v.kept[p] = 0;
 }
 
-// One thread per child: a kept child (chosen direction, bound below the iteration's threshold,
-// not a leaf) is written onto the stack. Parent p's kept children go to a segment mirrored in
-// parent order (the parent popped first, from the top, gets the highest segment), in rank order
-// inside it (child_rank, computed here, O(count) a child): the stack pops the pool's best child
-// of its first parent first, as the sequential depth-first search would.
-template <class Job>
-__global__ void push_kernel(loop_view<Job> v) {
-  const std::uint32_t C = v.state->children;
-  const std::uint32_t idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= C) return;
-  const int ub = v.state->iteration_ub;
-  if (v.bounds[idx] >= ub) return;
-  const std::uint32_t d = v.desc[idx];
-  const std::uint32_t p = child_parent(d);
-  const std::uint32_t lim = v.pool_limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  if (count == 1) return;  // a leaf: decide_kernel took it
-  const bool backward = child_backward(d);
-  if (v.dirs == 2 && backward == (v.forward[p] != 0)) return;  // the other direction
-  const std::uint32_t chosen = v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
-  const int r = child_rank(v.bounds + chosen, count, child_position(d), ub);
-  const std::uint32_t P = v.state->parents;
-  const std::uint32_t base = v.state->top - P;
-  const std::uint32_t total = v.kept_incl[v.max_parents - 1];
-  if (static_cast<std::size_t>(base) + total > v.capacity) {  // never: pool_limit keeps room (a bug)
-    v.state->overflow = 1;
-    return;
-  }
-  const std::uint32_t dest = base + total - v.kept_incl[p] + static_cast<std::uint32_t>(r);
-  const int first = limit1 + 1;
-  const int from = first + child_position(d);
-  const int to = backward ? limit2 - 1 : first;
-  Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
-  copy_perm(dst, v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.ld, v.vec);
-  const Job t = dst[from];
-  dst[from] = dst[to];
-  dst[to] = t;
-  v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
-  v.stack_lbs[dest] = v.bounds[idx];
-  v.stack_w[dest] = v.pool_w[p] / static_cast<float>(v.kept[p]);
-}
-
-// push_kernel's work, a warp a parent (grid-stride): the kept children of the chosen direction
-// (the lanes over its positions), each written by the lane that holds it to the same slot
-// (parent segment mirrored, child_rank inside it). Threads per child left 85 % of the lanes idle
-// (SIMT 0.15: most children pruned or of the other direction).
+// A warp a parent (grid-stride): its kept children (chosen direction, bound below the
+// iteration's threshold, not a leaf; the lanes over the positions) are written onto the stack,
+// each by the lane that holds it. Parent p's kept children go to a segment mirrored in parent
+// order (the parent popped first, from the top, gets the highest segment), in rank order inside
+// it (child_rank, O(count) a child): the stack pops the pool's best child of its first parent
+// first, as the sequential depth-first search would. (A thread per child, before 013, left 85 %
+// of the lanes idle: most children are pruned or of the other direction.)
 template <class Job>
 __global__ void push_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;

@@ -10,11 +10,12 @@
 // C = max(x.C + y.B, x.A + y.C)), so the whole walk of a child is the composition of its parent's
 // walk before the child's job and after it (the child's job is the one more scheduled job). The
 // warp computes, for each pair, every rank's exclusive prefix and suffix composition by two
-// warp scans (n <= 64: two ranks a lane), and then each child's pair value from its start state
+// warp scans (n <= 64: two adjacent ranks a lane), and then each child's pair value from its start state
 // (its front at k and l, front_after for a forward child) and its back (back_after for a backward
 // child) in O(1). The pairs are visited in the same order with the same early exit (a child whose
 // value reached ub takes no later pair), so every bound equals child_bound's bit for bit,
-// including the values of pruned children that the branching rules sum.
+// including the values of pruned children that the branching rules sum. The warp leaves the
+// pair loop when every child of the parent is done.
 //
 // Applies where n <= 64 (size_small) and m <= kWarpLb2MaxMachines; loop_engine falls back to the
 // list-based second kernel (loop_bound.cuh) elsewhere.
@@ -77,37 +78,30 @@ __device__ __forceinline__ map shfl(const map& x, int lane) {
           __shfl_sync(0xffffffffu, x.c, lane)};
 }
 
-// Exclusive prefix (ranks before) and suffix (ranks after) compositions of the 64 ranks held as
-// e0 (rank lane) and e1 (rank lane + 32).
+// Exclusive prefix (ranks before) and suffix (ranks after) compositions of the 64 ranks, lane L
+// holding ranks 2L (e0) and 2L + 1 (e1): the lane's two composed, one warp scan each way over the
+// lanes (5 steps, 3 shuffles a step), then each rank's own before/after.
 struct around {
   map before0, after0, before1, after1;
 };
 
 __device__ __forceinline__ around scan(const map& e0, const map& e1, int lane) {
-  map p0 = e0, p1 = e1, s0 = e0, s1 = e1;
+  const map both = then(e0, e1);
+  map p = both, s = both;
 #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {
-    const map u0 = shfl_up(p0, d), u1 = shfl_up(p1, d);
-    const map w0 = shfl_down(s0, d), w1 = shfl_down(s1, d);
-    if (lane >= d) {
-      p0 = then(u0, p0);
-      p1 = then(u1, p1);
-    }
-    if (lane + d < 32) {
-      s0 = then(s0, w0);
-      s1 = then(s1, w1);
-    }
+    const map u = shfl_up(p, d), w = shfl_down(s, d);
+    if (lane >= d) p = then(u, p);
+    if (lane + d < 32) s = then(s, w);
   }
-  const map first_half = shfl(p0, 31), second_half = shfl(s1, 0);
+  map before = shfl_up(p, 1), after = shfl_down(s, 1);
+  if (lane == 0) before = identity();
+  if (lane == 31) after = identity();
   around r;
-  r.before0 = shfl_up(p0, 1);
-  r.before1 = shfl_up(p1, 1);
-  r.after0 = shfl_down(s0, 1);
-  r.after1 = shfl_down(s1, 1);
-  if (lane == 0) r.before0 = r.before1 = identity();
-  if (lane == 31) r.after0 = r.after1 = identity();
-  r.before1 = then(first_half, r.before1);
-  r.after0 = then(r.after0, second_half);
+  r.before0 = before;
+  r.after0 = then(e1, after);
+  r.before1 = then(before, e0);
+  r.after1 = after;
   return r;
 }
 
@@ -169,6 +163,11 @@ __global__ void __launch_bounds__(kWarpLb2Warps * 32) warp_lb2_kernel(tables_vie
     const std::uint64_t scheduled = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
     __syncwarp();
     for (int q = 0; q < b.npairs; ++q) {
+      // Every child done (its value reached ub, or LB1 decided it): the rest of the pairs change
+      // nothing (lb2_pairs' early exit, taken by the whole parent at once).
+      bool open = false;
+      for (int c = lane; c < count; c += 32) open |= (w.lb[c] < ub) | (w.lb[kWarpLb2MaxJobs + c] < ub);
+      if (!__any_sync(0xffffffffu, open)) break;
       const int k = b.pair_first[q], l = b.pair_second[q];
       const auto* order = b.johnson + q * n;
       const auto* lag = b.lags + q * n;
@@ -176,7 +175,7 @@ __global__ void __launch_bounds__(kWarpLb2Warps * 32) warp_lb2_kernel(tables_vie
       maxplus::map e[2] = {maxplus::identity(), maxplus::identity()};
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int r = lane + 32 * h;
+        const int r = 2 * lane + h;
         if (r < n) {
           const int j = static_cast<int>(order[r]);
           if (!((scheduled >> j) & 1u)) {
