@@ -40,11 +40,6 @@ struct parts_view {
   // Second pass of the LB1->LB2 chain: bound only the children listed (list[0 .. *list_count)).
   const std::uint32_t* list = nullptr;
   const std::uint32_t* list_count = nullptr;
-  // The warp-per-parent second pass (loop_lb2_warp.cuh): each parent's first child and the
-  // directions written (write_children's layout).
-  const std::uint32_t* offsets = nullptr;
-  int dirs = 2;
-  bool backward_only = false;
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).

@@ -23,7 +23,6 @@
 #include "gpu/device_tables.cuh"
 #include "gpu/loop_bound.cuh"
 #include "gpu/loop_iteration.cuh"
-#include "gpu/loop_lb2_warp.cuh"
 #include "gpu/node_spill.hpp"
 #include "gpu/pool_layout.hpp"
 #include "search/expander.hpp"
@@ -36,8 +35,7 @@ struct loop_settings {
   std::size_t pool = 0;  // children an iteration
   int tpb = 0;           // 0: tuned
   bool sort = false;
-  bool parts = true;      // --loop-bound parts or warp-lb2
-  bool warp_lb2 = false;  // --loop-bound warp-lb2: the chain's LB2 a warp per parent (loop_lb2_warp.cuh)
+  bool parts = true;  // --loop-bound parts
   // Bytes an engine's buffers may take, the node stack growing into what the others leave
   // (--gpu-memory; 0: the stack takes at most loop_tuning::stack_memory_share of the free memory).
   std::size_t memory_cap = 0;
@@ -47,8 +45,7 @@ inline loop_settings settings_of(const gpu_policy& policy) {
   loop_settings s;
   s.pool = policy.pool_size ? policy.pool_size : policy.loop.default_pool;
   s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
-  s.parts = policy.bound_step == loop_bound::parts || policy.bound_step == loop_bound::warp_lb2;
-  s.warp_lb2 = policy.bound_step == loop_bound::warp_lb2;
+  s.parts = policy.bound_step == loop_bound::parts;
   // The sort groups children by their parents' loop lengths, which only the recompute kernel has.
   s.sort = policy.sort == pool_sort::device && !s.parts;
   s.memory_cap = policy.memory_cap;
@@ -68,7 +65,6 @@ class loop_engine {
     choose_blocks(ls, policy);
     sort_ = ls.sort;
     parts_ = ls.parts;
-    warp_requested_ = ls.warp_lb2;
     size_pool(ls);
     std::size_t free_before = 0, total_b = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_before, &total_b));
@@ -153,8 +149,7 @@ class loop_engine {
       return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
-    if (warp_) s += ", LB1 then LB2 a warp per parent (max-plus walks, O(pairs) a child)";
-    else if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
+    if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
     return s;
   }
@@ -612,27 +607,7 @@ class loop_engine {
     parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
                              static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
     allocate_parts(kind);
-    if (pk_.second && warp_requested_) setup_warp_lb2();
-    if (pk_.second && !warp_) allocate_survivor_list(select_bytes);
-  }
-
-  // --loop-bound warp-lb2 (loop_lb2_warp.cuh): the chain's second pass a warp per parent, where
-  // the instance fits the kernel (else the list-based second kernel stays); one wave of blocks.
-  void setup_warp_lb2() {
-    const tables_view& t = ds_.tables;
-    warp_ = select_warp_lb2_kernel(n_, t.m, t.compact, second_smem_ > 0);
-    if (!warp_) return;
-    warp_smem_ = warp_lb2_smem(second_smem_);
-    if (warp_smem_ > dev_.shared_per_block_optin) {
-      warp_ = nullptr;
-      return;
-    }
-    if (warp_smem_ > 48 * 1024)
-      PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(warp_),
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(warp_smem_)));
-    int per_sm = 0;
-    PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, warp_, kWarpLb2Warps * 32, warp_smem_));
-    warp_grid_ = static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count));
+    if (pk_.second) allocate_survivor_list(select_bytes);
   }
 
   // The parts kernels for the bound, the tables' layout and where each kernel's tables fit: the
@@ -686,9 +661,6 @@ class loop_engine {
     parts_v_.masks = kind != bound_kind::lb1 ? masks_.data() : nullptr;
     parts_v_.stride = max_parents_;
     parts_v_.ld = ld_;
-    parts_v_.offsets = offsets_.data();
-    parts_v_.dirs = dirs_;
-    parts_v_.backward_only = backward_only_;
     parts_v_.live_parents = &d_state_.data()->parents;
     parts_v_.live_children = &d_state_.data()->children;
     parts_v_.live_ub = &d_state_.data()->best;
@@ -737,9 +709,7 @@ class loop_engine {
       pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
       pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
           first_tables_, parts_v_);
-      if (warp_) {
-        warp_<<<warp_grid_, kWarpLb2Warps * 32, warp_smem_, st>>>(ds_.tables, parts_v_);
-      } else if (pk_.second) {
+      if (pk_.second) {
         tb = temp_.size();
         PFSP_CUDA_TRY(cub::DeviceSelect::If(
             temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(), list_count_.data(),
@@ -779,10 +749,6 @@ class loop_engine {
   bool parts_ = true;
   int ld_ = 0;
   parts_kernels pk_;
-  bool warp_requested_ = false;
-  parts_kernel_fn warp_ = nullptr;  // the chain's warp-per-parent second pass, when it applies
-  std::size_t warp_smem_ = 0;
-  unsigned warp_grid_ = 1;
   tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;

@@ -1,7 +1,5 @@
-// Instantiations of the device loop's parts kernels (loop_bound.cuh) and of the chain's
-// warp-per-parent second pass (loop_lb2_warp.cuh).
+// Instantiations of the device loop's parts kernels (loop_bound.cuh).
 #include "gpu/loop_bound.cuh"
-#include "gpu/loop_lb2_warp.cuh"
 
 namespace pfsp::gpu {
 namespace {
@@ -88,16 +86,6 @@ parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bo
     default:
       return by_compact<size_large>(kind, m, compact, shared_first, shared_second);
   }
-}
-
-parts_kernel_fn select_warp_lb2_kernel(int n, int m, bool compact, bool shared) {
-  if (n > kWarpLb2MaxJobs || m > kWarpLb2MaxMachines) return nullptr;
-  if (compact) {
-    using View = kernel_view<true, size_small>;
-    return shared ? warp_lb2_kernel<View, true> : warp_lb2_kernel<View, false>;
-  }
-  using View = kernel_view<false, size_small>;
-  return shared ? warp_lb2_kernel<View, true> : warp_lb2_kernel<View, false>;
 }
 
 }  // namespace pfsp::gpu

@@ -77,14 +77,10 @@ constexpr auto enum_names(pool_selection) {
 //              thread (O(m) a child for LB1); lb1-lb2 runs as a chain: LB1 on every child, LB2
 //              on the compacted survivors.
 //   recompute: the papers' kernel: every child's thread rebuilds its parent's parts (O(n m)).
-//   warp-lb2:  parts, and the chain's LB2 by one warp a parent in O(pairs) a child (max-plus
-//              prefix and suffix of each pair's Johnson walk, loop_lb2_warp.cuh; n <= 64 and
-//              m <= 20, parts elsewhere).
-enum class loop_bound : int { parts = 0, recompute = 1, warp_lb2 = 2 };
+enum class loop_bound : int { parts = 0, recompute = 1 };
 constexpr auto enum_names(loop_bound) {
   using e = enum_name<loop_bound>;
-  return std::array{e{loop_bound::parts, "parts"}, e{loop_bound::recompute, "recompute"},
-                    e{loop_bound::warp_lb2, "warp-lb2"}};
+  return std::array{e{loop_bound::parts, "parts"}, e{loop_bound::recompute, "recompute"}};
 }
 
 // The device loop's tuning numbers (loop_engine.cuh, coordinator.cu; constants in resident.cu

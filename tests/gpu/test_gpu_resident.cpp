@@ -76,8 +76,7 @@ TEST(GpuResident, EverySwitchCombinationProvesTheBruteForceOptimum) {
 }
 
 // The parts path (--loop-bound parts, the default: parents' parts computed once, lb1-lb2 as a
-// chain over the compacted LB1 survivors; and warp-lb2, the chain's LB2 a warp per parent) on
-// the same cases, with both table placements and
+// chain over the compacted LB1 survivors) on the same cases, with both table placements and
 // pools that cut parents at every boundary.
 TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
   PFSP_REQUIRE_GPU();
@@ -96,16 +95,13 @@ TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
             solve_options opt;
             opt.bound = kind;
             opt.branch = rule;
-            for (gpu::loop_bound step : {gpu::loop_bound::parts, gpu::loop_bound::warp_lb2}) {
-              gpu::gpu_policy p;
-              p.bound_step = step;
-              p.memory = mp;
-              p.pool_size = pool;
-              p.threads_per_block = combo % 3 ? 32 : 128;
-              const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
-              expect_optimal(inst, r, optimum,
-                             inst.name + ": " + std::string(gpu::to_string(step)) + " " + describe(opt, p));
-            }
+            gpu::gpu_policy p;
+            p.bound_step = gpu::loop_bound::parts;
+            p.memory = mp;
+            p.pool_size = pool;
+            p.threads_per_block = combo % 3 ? 32 : 128;
+            const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+            expect_optimal(inst, r, optimum, inst.name + ": parts " + describe(opt, p));
           }
   }
 }
@@ -147,64 +143,6 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
         expect_same_tree(ra, rb, what);
       }
   }
-}
-
-// The chain's LB2 a warp per parent (--loop-bound warp-lb2, max-plus walks) gives every child
-// the list-based kernel's bound, pruned children's values and early exits included: the same
-// tree, node for node, under every rule (20x5, 20x10, 50x5, 20x20 from the optimum), both table
-// placements.
-void expect_warp_lb2_same_tree(const instance& inst, int ub, branching rule, gpu::memory_placement mp,
-                               double limit, bool allow_limit, bool* finished = nullptr) {
-  const bound_data data(inst);
-  solve_options opt;
-  opt.bound = bound_kind::lb1_lb2;
-  opt.branch = rule;
-  opt.initial_ub = ub;
-  opt.time_limit = limit;
-  const std::string what = inst.name + " ub " + std::to_string(ub) + " " + std::string(to_string(rule)) + " " +
-                           std::string(gpu::to_string(mp));
-  gpu::gpu_policy a, b;
-  a.bound_step = gpu::loop_bound::parts;
-  b.bound_step = gpu::loop_bound::warp_lb2;
-  a.memory = b.memory = mp;
-  a.pool_size = b.pool_size = 65536;
-  const solve_result ra = gpu::solve_resident(data, opt, a, incumbent());
-  if (finished) *finished = ra.status != solve_status::time_limit;
-  if (ra.status == solve_status::time_limit && allow_limit) return;
-  ASSERT_NE(ra.status, solve_status::time_limit) << what;
-  const solve_result rb = gpu::solve_resident(data, opt, b, incumbent());
-  EXPECT_EQ(ra.status, rb.status) << what;
-  EXPECT_EQ(ra.makespan, rb.makespan) << what;
-  expect_same_tree(ra, rb, what);
-}
-
-TEST(GpuResident, WarpLb2BranchesTheSameTreeAsParts) {
-  PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta001", "ta011", "ta031", "ta021", "random:13,6,3"}) {
-    const instance inst = load_instance(name);
-    const int ub =
-        inst.known ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
-    for (branching rule : rules())
-      for (gpu::memory_placement mp : all_placements()) {
-        if (inst.known && (rule == branching::forward || rule == branching::backward)) continue;
-        expect_warp_lb2_same_tree(inst, ub, rule, mp, 60, false);
-      }
-  }
-}
-
-// 50x20, the size the kernel was made for: ta056 from thresholds below its optimum (3679), the
-// lowest first, while the list-based search ends within 20 s; at least one of them must.
-TEST(GpuResident, WarpLb2BranchesTheSameTreeAsPartsAt50x20) {
-  PFSP_REQUIRE_GPU();
-  const instance inst = load_instance("ta056");
-  int done = 0;
-  for (int ub : {3500, 3520, 3540, 3560, 3580}) {
-    bool finished = false;
-    expect_warp_lb2_same_tree(inst, ub, branching::min_min, gpu::memory_placement::shared, 20, true, &finished);
-    if (!finished) break;
-    ++done;
-  }
-  EXPECT_GT(done, 0) << "no ta056 threshold ended within 20 s";
 }
 
 // The counters add up after a complete search: the root and every chosen-direction child
