@@ -10,8 +10,8 @@
 #      bench/ncu_loop_table.py reads;
 #   3. for the labels in ROOF_FULL (comma list), ncu --set full on the bounding kernels (stall
 #      reasons, occupancy, registers), as text.
-# Then bench/ncu_loop_table.py --roofline writes roofline_<instance>[_<ROOF_TAG>].json and .md
-# under $OUT. BUILD: the build folder whose pfsp runs (another tree's, e.g. the base of a
+# Then bench/ncu_loop_table.py --roofline writes ncu_loop_roofline_<instance>[_<ROOF_TAG>].json
+# and its table, ..._table.md, under $OUT (the names bench/results_page.py files under "hard"). BUILD: the build folder whose pfsp runs (another tree's, e.g. the base of a
 # before/after comparison, with SKIP_BUILD=1).
 #
 #   PFSP_COMMIT=abc1234 ROOF_INSTANCE=ta056 ROOF_SECONDS=10 scripts/device_roofline.sh
@@ -53,8 +53,8 @@ for c in "${cfgs[@]}"; do
   fi
   args+=(--config "$label=$LOGS/ncu_${label}.csv,$LOGS/rate_${label}.json")
 done
-NAME=roofline_${INST}${ROOF_TAG:+_$ROOF_TAG}
-python3 bench/ncu_loop_table.py --roofline "${args[@]}" --out "$OUT/$NAME.json" --md "$OUT/$NAME.md" \
+NAME=ncu_loop_roofline_${INST}${ROOF_TAG:+_$ROOF_TAG}
+python3 bench/ncu_loop_table.py --roofline "${args[@]}" --out "$OUT/$NAME.json" --md "$OUT/${NAME}_table.md" \
   --commit "${PFSP_COMMIT:-unknown}" --device "$DEVICE" \
   --command "scripts/device_roofline.sh (ROOF_INSTANCE=$INST ROOF_SECONDS=$SECS ROOF_CONFIGS='${ROOF_CONFIGS:-chain|;lb1|--bound lb1}')"
 for f in "$LOGS"/ncu_*.csv; do python3 bench/ncu_loop_table.py "$f"; done >"$LOGS/kernels.txt" 2>&1
