@@ -228,15 +228,17 @@ if has hard; then
 fi
 
 # Nsight Compute on the device loop's kernels (issue 10): per kernel of a few full iterations
-# (launched one by one: --profile), time, DRAM bytes and throughput, SIMT efficiency (threads per
-# warp instruction / 32), issue slots; NCU_LOOP_SET instances from best known + 1.
+# (the graph's kernel nodes: a --profile run's profiled iterations exceed iteration_max_s and the
+# coordinator cuts their pools, decision 013), time, DRAM bytes and throughput, SIMT efficiency
+# (threads per warp instruction / 32), issue slots; NCU_LOOP_SET instances from best known + 1.
+# The per-phase roofline: scripts/device_roofline.sh.
 if has nculoop; then
   mkdir -p "$LOGS/nculoop"
   for inst in ${NCU_LOOP_SET:-ta021 ta056 ta081 ta101}; do
     ub=$("$PFSP" info "$inst" | sed -n 's/.*best known *lb [0-9]*, ub \([0-9]*\).*/\1/p')
-    timeout 200 ncu --launch-skip "${NCU_LOOP_SKIP:-300}" --launch-count "${NCU_LOOP_COUNT:-24}" --csv \
+    timeout 200 ncu --launch-skip "${NCU_LOOP_SKIP:-6000}" --launch-count "${NCU_LOOP_COUNT:-24}" --csv \
       --metrics gpu__time_duration.sum,dram__bytes.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__thread_inst_executed_per_inst_executed.ratio,sm__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
-      "$PFSP" solve "$inst" --backend gpu --ub $((ub + 1)) --time-limit 20 --no-progress -q --profile ${NCU_LOOP_ARGS:-} \
+      "$PFSP" solve "$inst" --backend gpu --ub $((ub + 1)) --time-limit 20 --no-progress -q ${NCU_LOOP_ARGS:-} \
       >"$LOGS/nculoop/$inst.csv" 2>"$LOGS/nculoop/$inst.err"
     say "ncu loop $inst: rc=$?"
   done

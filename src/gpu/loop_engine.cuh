@@ -683,8 +683,11 @@ class loop_engine {
   // ev: null (graph capture), or kPhases + 1 events marking the phases (--profile).
   void iteration(cuda_event* ev) {
     const cudaStream_t st = stream_.get();
-    const unsigned pgrid = blocks_for(max_parents_, kBlock), cgrid = blocks_for(max_children_, kBlock);
+    const unsigned pgrid = blocks_for(max_parents_, kBlock);
     const unsigned bgrid = blocks_for(max_children_, static_cast<unsigned>(tpb_));
+    // The warp-a-parent kernels (describe, decide): grid-stride over the popped parents.
+    const unsigned wgrid = std::min(blocks_for(static_cast<std::size_t>(max_parents_) * 32, kBlock),
+                                    static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
     auto mark = [&](int i) {
       if (ev) ev[i].record(st);
     };
@@ -694,6 +697,7 @@ class loop_engine {
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, counts_.data(), incl_.data(),
                                                 static_cast<int>(max_parents_), st));
     gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    describe_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     mark(1);
     if (sort_) {
       tb = temp_.size();
@@ -718,13 +722,13 @@ class loop_engine {
       ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
     }
     mark(3);
-    decide_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
+    decide_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
     tb = temp_.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
                                                 static_cast<int>(max_parents_), st));
     mark(4);
-    push_kernel<Job><<<cgrid, kBlock, 0, st>>>(v_);
+    push_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     finish_kernel<Job><<<1, 256, 0, st>>>(v_);
     mark(5);
   }

@@ -7,7 +7,8 @@
 // search.
 //
 // Here: the state block, the loop's device buffers (loop_view) and the iteration's own kernels
-// (count, gather, decide, clear, push, finish) and the open nodes' statistics kernel. The bounding
+// (count, gather, describe, decide, clear, push, finish; the per-parent ones a warp a parent:
+// docs/decisions/013-device-loop-roofline.md) and the open nodes' statistics kernel. The bounding
 // step between gather and decide is the plain kernel (bound_kernels.cuh, through
 // device_tables.cuh) or the parts kernels (loop_bound.cuh). Included by coordinator.cu only (one
 // translation unit holds the device loop's kernels).
@@ -149,8 +150,8 @@ __global__ void count_kernel(loop_view<Job> v) {
   v.counts[p] = c;
 }
 
-// Copies the popped nodes into the pool and writes their children's descriptors (and sort keys).
-// Slot p is popped iff its children end within the pool (incl is non-decreasing): each thread
+// Copies the popped nodes into the pool (their children's descriptors: describe_kernel). Slot p
+// is popped iff its children end within the pool (incl is non-decreasing): each thread
 // decides for itself, and the last popped slot writes the pool's size.
 template <class Job>
 __global__ void gather_kernel(loop_view<Job> v) {
@@ -182,56 +183,48 @@ __global__ void gather_kernel(loop_view<Job> v) {
   }
   if (!mine) return;
   const std::uint32_t s = top - 1 - p;
-  const int n = v.n;
   copy_perm(v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.stack_perms + static_cast<std::size_t>(s) * v.ld, v.ld,
             v.vec);
   const std::uint32_t lim1 = v.stack_limits[s];
   v.pool_limits[p] = lim1;
   v.pool_w[p] = v.stack_w[s];
-  const std::uint32_t first = v.incl[p] - v.counts[p];
-  v.offsets[p] = first;
-  if (v.counts[p] == 0) return;
-  write_children(p, n, limit1_of(lim1), limit2_of(lim1), v.dirs, v.backward_only, first, v.desc, v.keys, v.values);
+  v.offsets[p] = v.incl[p] - v.counts[p];
 }
 
-// What decide_kernel's thread adds to the counters for its parent.
+// The popped parents' child descriptors (and sort keys), a warp a parent: write_children's
+// layout (pool_layout.hpp: count forward children, then count backward ones), 32 consecutive
+// entries a store instead of one thread's serial loop a parent (which took 27 % of an LB1
+// iteration at 50x20, at 3.8 % of DRAM peak: docs/decisions/013-device-loop-roofline.md).
+template <class Job>
+__global__ void describe_kernel(loop_view<Job> v) {
+  const std::uint32_t P = v.state->parents;
+  const std::uint32_t lane = threadIdx.x & 31u;
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const std::uint32_t total = v.counts[p];
+    if (total == 0) continue;
+    const std::uint32_t lim = v.pool_limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const std::uint32_t count = static_cast<std::uint32_t>(limit2 - limit1 - 1);
+    const std::uint32_t first = v.offsets[p];
+    for (std::uint32_t i = lane; i < total; i += 32) {
+      const std::uint32_t dir = i / count, c = i - dir * count;
+      const bool backward = v.dirs == 2 ? dir == 1 : v.backward_only;
+      v.desc[first + i] = make_child(p, static_cast<int>(c), backward);
+      if (v.keys) {
+        v.keys[first + i] = child_key(v.n, limit1, limit2, backward);
+        v.values[first + i] = first + i;
+      }
+    }
+  }
+}
+
+// What decide_warp_kernel adds to the counters for a parent.
 struct parent_counts {
   unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
   double explored = 0;
   std::uint32_t kept = 0;
 };
-
-// Parent p's step (resident_step.hpp): pruned when popped (no child counted), else its direction
-// (written to forward[p]), pruned children, leaves (the best leaf into the state) and survivors.
-template <class Job>
-__device__ parent_counts decide_parent(const loop_view<Job>& v, std::uint32_t p) {
-  parent_counts c;
-  const std::uint32_t lim = v.pool_limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  const int parent_depth = (limit1 + 1) + (v.n - limit2);
-  if (v.counts[p] == 0) {  // pruned when popped
-    c.pruned = 1;
-    c.explored = v.weights[parent_depth];
-    return c;
-  }
-  const std::uint32_t off = v.offsets[p];
-  const parent_step st = decide_parent_counts(v.rule, v.bounds + off, count, v.dirs, v.state->iteration_ub);
-  v.forward[p] = st.forward ? 1 : 0;
-  c.branched = 1;
-  c.bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
-  c.pruned = static_cast<unsigned long long>(st.pruned);
-  c.leaves = static_cast<unsigned long long>(st.leaves);
-  c.explored = static_cast<double>(st.pruned + st.leaves) * v.weights[parent_depth + 1];
-  c.kept = static_cast<std::uint32_t>(st.survivors);
-  if (st.leaves) {
-    atomicMin(&v.state->best, st.leaf_makespan);
-    const std::uint32_t child =
-        off + static_cast<std::uint32_t>((v.dirs == 2 && !st.forward ? count : 0) + st.leaf_position);
-    atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
-  }
-  return c;
-}
 
 // The block's counters summed (cub::BlockReduce) and added to the state by thread 0.
 __device__ inline void add_block_counts(loop_state* state, const parent_counts& c) {
@@ -256,35 +249,149 @@ __device__ inline void add_block_counts(loop_state* state, const parent_counts& 
   }
 }
 
-// One thread per popped parent: direction, pruning, leaves, number of kept children (their
-// ranks are computed by push_kernel, one thread a child); the estimate's per-depth counts
-// gathered in shared memory and added to the global ones once a block, the counters reduced per
-// block.
+// --- decide, a warp a parent: the loops over a parent's children spread over the lanes ---------
+
+__device__ __forceinline__ int warp_sum(int x) {
+  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+__device__ __forceinline__ long long warp_sum(long long x) {
+  for (int d = 16; d; d >>= 1) x += __shfl_xor_sync(0xffffffffu, x, d);
+  return x;
+}
+__device__ __forceinline__ int warp_min(int x) {
+  for (int d = 16; d; d >>= 1) {
+    const int o = __shfl_xor_sync(0xffffffffu, x, d);
+    x = o < x ? o : x;
+  }
+  return x;
+}
+
+// summarize_side (search/direction.hpp) over the warp: integer sums and minimum, exact.
+__device__ __forceinline__ side_summary warp_summarize(const int* lbs, int count, int ub, int lane) {
+  int s = 0, mn = 0x7fffffff;
+  long long sum = 0;
+  for (int c = lane; c < count; c += 32) {
+    const int lb = lbs[c];
+    s += lb < ub ? 1 : 0;
+    sum += lb;
+    mn = lb < mn ? lb : mn;
+  }
+  side_summary r;
+  r.survivors = warp_sum(s);
+  r.sum = warp_sum(sum);
+  r.min = warp_min(mn);
+  return r;
+}
+
+__device__ __forceinline__ int warp_count_equal(const int* lbs, int count, int value, int lane) {
+  int k = 0;
+  for (int c = lane; c < count; c += 32) k += lbs[c] == value ? 1 : 0;
+  return warp_sum(k);
+}
+
+// choose_forward_hd (search/direction.hpp), the same decisions from the same sums.
+__device__ __forceinline__ bool warp_choose_forward(branching rule, const int* fwd, const int* bwd, int count, int ub,
+                                                    int lane) {
+  switch (rule) {
+    case branching::forward:
+      return true;
+    case branching::backward:
+      return false;
+    case branching::min_branch:
+      return min_branch_forward(warp_summarize(fwd, count, ub, lane), warp_summarize(bwd, count, ub, lane));
+    case branching::min_min: {
+      const side_summary f = warp_summarize(fwd, count, ub, lane), b = warp_summarize(bwd, count, ub, lane);
+      const int lo = f.min < b.min ? f.min : b.min;
+      const int cf = warp_count_equal(fwd, count, lo, lane), cb = warp_count_equal(bwd, count, lo, lane);
+      if (cf != cb) return cf < cb;
+      return min_branch_forward(f, b);
+    }
+  }
+  return true;
+}
+
+// decide_parent's step for parent p by the warp; lane 0 returns the counts (and writes
+// forward[p] and the leaf), the other lanes zero.
 template <class Job>
-__global__ void decide_kernel(loop_view<Job> v) {
+__device__ parent_counts decide_parent_warp(const loop_view<Job>& v, std::uint32_t p, int lane) {
+  parent_counts c;
+  const std::uint32_t lim = v.pool_limits[p];
+  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+  const int count = limit2 - limit1 - 1;
+  const int parent_depth = (limit1 + 1) + (v.n - limit2);
+  if (v.counts[p] == 0) {  // pruned when popped
+    if (lane == 0) {
+      c.pruned = 1;
+      c.explored = v.weights[parent_depth];
+    }
+    return c;
+  }
+  const std::uint32_t off = v.offsets[p];
+  const int ub = v.state->iteration_ub;
+  const int* fwd = v.bounds + off;
+  const int* bwd = v.dirs == 2 ? fwd + count : fwd;
+  const bool forward =
+      v.dirs == 2 ? warp_choose_forward(v.rule, fwd, bwd, count, ub, lane) : v.rule != branching::backward;
+  const int* lbs = v.dirs == 2 && !forward ? bwd : fwd;
+  int pruned = 0;
+  for (int i = lane; i < count; i += 32) pruned += lbs[i] >= ub ? 1 : 0;
+  pruned = warp_sum(pruned);
+  if (lane != 0) return c;
+  v.forward[p] = forward ? 1 : 0;
+  const bool leaf = count == 1 && pruned == 0;
+  c.branched = 1;
+  c.bounds = static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
+  c.pruned = static_cast<unsigned long long>(pruned);
+  c.leaves = leaf ? 1 : 0;
+  c.explored = static_cast<double>(pruned + (leaf ? 1 : 0)) * v.weights[parent_depth + 1];
+  c.kept = count == 1 ? 0u : static_cast<std::uint32_t>(count - pruned);
+  if (leaf) {
+    const int makespan = lbs[0];
+    atomicMin(&v.state->best, makespan);
+    const std::uint32_t child = off + static_cast<std::uint32_t>(v.dirs == 2 && !forward ? count : 0);
+    atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(makespan) << 32) | child);
+  }
+  return c;
+}
+
+// A warp a popped parent (grid-stride): decide_parent_counts (resident_step.hpp) with the loops
+// over the children spread over the lanes: direction (written to forward[p]), pruned children,
+// leaves (the best leaf into the state), kept count (their ranks: push_warp_kernel); the
+// estimate's per-depth counts gathered in shared memory and added once a block, the counters
+// summed per lane, then per block.
+template <class Job>
+__global__ void decide_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
-  if (blockIdx.x * blockDim.x >= P) return;  // whole block: nothing popped here
-  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & 31u);
   __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
   __syncthreads();
-  const parent_counts c = p < P ? decide_parent(v, p) : parent_counts{};
-  if (p < v.max_parents) v.kept[p] = c.kept;
-  if (p < P) {
+  parent_counts mine;
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const parent_counts c = decide_parent_warp(v, p, lane);
+    if (lane != 0) continue;
+    v.kept[p] = c.kept;
     const std::uint32_t lim = v.pool_limits[p];
     const int depth = (limit1_of(lim) + 1) + (v.n - limit2_of(lim));
     atomicAdd(&h_popped[depth], 1u);
     if (c.kept) atomicAdd(&h_kept[depth], c.kept);
+    mine.branched += c.branched;
+    mine.pruned += c.pruned;
+    mine.leaves += c.leaves;
+    mine.bounds += c.bounds;
+    mine.explored += c.explored;
   }
   __syncthreads();
   for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
     if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
     if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
   }
-  add_block_counts(v.state, c);
+  add_block_counts(v.state, mine);
 }
 
-// Zeroes `kept` past the popped parents (decide_kernel's blocks past them returned early).
+// Zeroes `kept` past the popped parents (decide_warp_kernel writes only the popped ones).
 template <class Job>
 __global__ void clear_kept_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
@@ -292,47 +399,53 @@ __global__ void clear_kept_kernel(loop_view<Job> v) {
     v.kept[p] = 0;
 }
 
-// One thread per child: a kept child (chosen direction, bound below the iteration's threshold,
-// not a leaf) is written onto the stack. Parent p's kept children go to a segment mirrored in
-// parent order (the parent popped first, from the top, gets the highest segment), in rank order
-// inside it (child_rank, computed here, O(count) a child): the stack pops the pool's best child
-// of its first parent first, as the sequential depth-first search would.
+// A warp a parent (grid-stride): its kept children (chosen direction, bound below the
+// iteration's threshold, not a leaf; the lanes over the positions) are written onto the stack,
+// each by the lane that holds it. Parent p's kept children go to a segment mirrored in parent
+// order (the parent popped first, from the top, gets the highest segment), in rank order inside
+// it (child_rank, O(count) a child): the stack pops the pool's best child of its first parent
+// first, as the sequential depth-first search would. (A thread per child, before 013, left 85 %
+// of the lanes idle: most children are pruned or of the other direction.)
 template <class Job>
-__global__ void push_kernel(loop_view<Job> v) {
-  const std::uint32_t C = v.state->children;
-  const std::uint32_t idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= C) return;
-  const int ub = v.state->iteration_ub;
-  if (v.bounds[idx] >= ub) return;
-  const std::uint32_t d = v.desc[idx];
-  const std::uint32_t p = child_parent(d);
-  const std::uint32_t lim = v.pool_limits[p];
-  const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-  const int count = limit2 - limit1 - 1;
-  if (count == 1) return;  // a leaf: decide_kernel took it
-  const bool backward = child_backward(d);
-  if (v.dirs == 2 && backward == (v.forward[p] != 0)) return;  // the other direction
-  const std::uint32_t chosen = v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
-  const int r = child_rank(v.bounds + chosen, count, child_position(d), ub);
+__global__ void push_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
+  const int ub = v.state->iteration_ub;
   const std::uint32_t base = v.state->top - P;
   const std::uint32_t total = v.kept_incl[v.max_parents - 1];
   if (static_cast<std::size_t>(base) + total > v.capacity) {  // never: pool_limit keeps room (a bug)
-    v.state->overflow = 1;
+    if (blockIdx.x == 0 && threadIdx.x == 0) v.state->overflow = 1;
     return;
   }
-  const std::uint32_t dest = base + total - v.kept_incl[p] + static_cast<std::uint32_t>(r);
-  const int first = limit1 + 1;
-  const int from = first + child_position(d);
-  const int to = backward ? limit2 - 1 : first;
-  Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
-  copy_perm(dst, v.pool_perms + static_cast<std::size_t>(p) * v.ld, v.ld, v.vec);
-  const Job t = dst[from];
-  dst[from] = dst[to];
-  dst[to] = t;
-  v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
-  v.stack_lbs[dest] = v.bounds[idx];
-  v.stack_w[dest] = v.pool_w[p] / static_cast<float>(v.kept[p]);
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
+    const std::uint32_t kept = v.kept[p];
+    if (kept == 0) continue;  // pruned, a leaf, or nothing below the threshold
+    const std::uint32_t lim = v.pool_limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const int count = limit2 - limit1 - 1;
+    const bool backward = v.dirs == 2 ? v.forward[p] == 0 : v.backward_only;
+    const int* lbs = v.bounds + v.offsets[p] + (v.dirs == 2 && backward ? static_cast<std::uint32_t>(count) : 0u);
+    const std::uint32_t segment = base + total - v.kept_incl[p];
+    const Job* src = v.pool_perms + static_cast<std::size_t>(p) * v.ld;
+    const float w = v.pool_w[p] / static_cast<float>(kept);
+    const int first = limit1 + 1;
+    const int to = backward ? limit2 - 1 : first;
+    for (int c = lane; c < count; c += 32) {
+      const int lb = lbs[c];
+      if (lb >= ub) continue;
+      const std::uint32_t dest = segment + static_cast<std::uint32_t>(child_rank(lbs, count, c, ub));
+      const int from = first + c;
+      Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
+      copy_perm(dst, src, v.ld, v.vec);
+      const Job t = dst[from];
+      dst[from] = dst[to];
+      dst[to] = t;
+      v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
+      v.stack_lbs[dest] = lb;
+      v.stack_w[dest] = w;
+    }
+  }
 }
 
 // Progress statistics of the open nodes (between iterations): the smallest bound, the number of

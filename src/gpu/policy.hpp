@@ -89,7 +89,7 @@ constexpr auto enum_names(loop_bound) {
 // docs/gpu_backend.md).
 struct loop_tuning {
   // Threads a block of the loop's own kernels (count, gather, decide, clear, push). A compile-time
-  // constant: it is cub::BlockReduce's block size in decide_kernel.
+  // constant: it is cub::BlockReduce's block size in decide_warp_kernel.
   static constexpr unsigned block = 128;
   // Threads a block of the open-node statistics kernel (its BlockReduce's size, likewise).
   static constexpr unsigned stats_block = 256;

@@ -2,7 +2,7 @@
 """Tests of the measurement scripts that turn device output into the docs' tables and figures:
 scripts/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
 scripts/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
-numbers), bench/scale_table.py, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
+numbers), bench/scale_table.py, bench/ncu_loop_table.py --roofline, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
 """
 import json
 import os
@@ -227,6 +227,56 @@ class ScaleTable(unittest.TestCase):
             one_rank = small[("mpi1rank", 2)]
             self.assertAlmostEqual(one_rank["ratio"], 2.1 / 2.0)
             self.assertTrue(one_rank["within_target"])
+
+
+class NcuLoopRoofline(unittest.TestCase):
+    """bench/ncu_loop_table.py --roofline: kernels into phases (the bound kind from the template
+    argument, CUB's scans by the kernel before them), time an iteration from the mean launch,
+    the sync rest, and the node rate at the hardware limit (time x busiest share)."""
+
+    @staticmethod
+    def row(i, kernel, metric, value):
+        return (f'"{i}","1","pfsp","h","{kernel}","1","7","(128,1,1)","(1,1,1)","0","9.0",'
+                f'"Command line profiler metrics","{metric}","x","{value}"')
+
+    def test_phases_and_limits(self):
+        lb1 = "void pfsp::parts_children_kernel<0, pfsp::size_class<64, unsigned char>, 0, 1, 20>(pfsp::tables_view, pfsp::parts_view)"
+        lb2 = "void pfsp::parts_children_kernel<1, pfsp::size_class<64, unsigned char>, 0, 1, 0>(pfsp::tables_view, pfsp::parts_view)"
+        count = "void pfsp::gpu::device_loop::count_kernel<unsigned char>(pfsp::gpu::device_loop::loop_view<unsigned char>)"
+        scan = "void cub::DeviceScanKernel<int>(int)"
+        decide = "void pfsp::gpu::device_loop::decide_warp_kernel<unsigned char>(pfsp::gpu::device_loop::loop_view<unsigned char>)"
+        t, dram, issue = "gpu__time_duration.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed", \
+            "smsp__issue_active.avg.pct_of_peak_sustained_elapsed"
+        rows = ['"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",'
+                '"Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"']
+        launches = [(count, 10000, 20, 5), (scan, 5000, 10, 5), (lb1, 100000, 10, 50), (lb2, 400000, 1, 80),
+                    (decide, 20000, 5, 25), (scan, 5000, 10, 5)]
+        for i, (k, ns, d, s) in enumerate(launches):
+            rows += [self.row(i, k, t, ns), self.row(i, k, dram, d), self.row(i, k, issue, s)]
+        with tempfile.TemporaryDirectory() as d:
+            csv_path, rate, out = os.path.join(d, "n.csv"), os.path.join(d, "r.json"), os.path.join(d, "o.json")
+            open(csv_path, "w").write("==PROF== noise\n" + "\n".join(rows) + "\n")
+            # 1e6 nodes in 1 s over 1000 iterations: 1000 nodes and 1000 us an iteration.
+            json.dump({"instance": {"name": "ta056"}, "time_seconds": 1.5, "setup_seconds": 0.5,
+                       "nodes": {"branched": 1000000}, "notes": ["1000 iterations on the device, 5 children"]},
+                      open(rate, "w"))
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "ncu_loop_table.py"), "--roofline",
+                            "--config", f"chain={csv_path},{rate}", "--out", out, "--commit", "abc1234"],
+                           check=True, capture_output=True, text=True)
+            res = json.load(open(out))
+        self.assertEqual(res["commit"], "abc1234")
+        ph = {p["phase"]: p for p in res["configs"][0]["phases"]}
+        self.assertEqual(ph["LB1"]["kernels"], ["parts_children_kernel[lb1]"])
+        self.assertEqual(ph["LB2"]["kernels"], ["parts_children_kernel[lb2]"])
+        self.assertIn("DeviceScanKernel", ph["prune"]["kernels"])  # the scan after decide
+        self.assertIn("DeviceScanKernel", ph["select/gather+branch"]["kernels"])  # the scan after count
+        self.assertAlmostEqual(ph["LB2"]["us_per_iteration"], 400.0)
+        self.assertAlmostEqual(ph["LB2"]["share"], 0.4)
+        # LB2: 400 us for 1000 nodes = 0.4 us a node alone; issue 80 % busiest: 0.32 us at the limit.
+        self.assertAlmostEqual(ph["LB2"]["alone_nodes_per_s"], 2.5e6)
+        self.assertAlmostEqual(ph["LB2"]["limit_nodes_per_s"], 1 / 0.32e-6)
+        # kernels 10 + 5 + 100 + 400 + 20 + 5 = 540 us of a 1000-us iteration: sync 46 %.
+        self.assertAlmostEqual(ph["sync"]["share"], 0.46)
 
 
 class CheckLayers(unittest.TestCase):
