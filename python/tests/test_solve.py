@@ -100,10 +100,10 @@ def test_incumbent_engine_options():
 
 
 def test_auto_heuristic_share_follows_the_class():
-    # cpu-mt's auto share: every thread walks on 100x20 and up (the search keeps one), half on 50x20.
-    r = pfsp.solve("ta081", backend="cpu-mt", threads=2, time_limit=0.3)
+    # cpu-mt's auto share: every thread walks on 200x20 and up (the search keeps one), half below.
+    r = pfsp.solve("ta101", backend="cpu-mt", threads=2, time_limit=0.3)
     assert r.to_dict()["engine_threads"] == 2
-    r = pfsp.solve("ta051", backend="cpu-mt", threads=2, time_limit=0.3)
+    r = pfsp.solve("ta081", backend="cpu-mt", threads=2, time_limit=0.3)
     assert r.to_dict()["engine_threads"] == 1
 
 
