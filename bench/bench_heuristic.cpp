@@ -128,8 +128,9 @@ int main(int argc, char** argv) {
   app.add_option("--partial-ls", walk.partial_ls, "local search on the partial solution (0/1)");
   app.add_option("--random-ties", walk.random_ties, "random tie-breaking and sideways moves (0/1)");
   app.add_option("--idle-ties", walk.idle_ties, "ties broken first by the idle time the inserted job meets (0/1)");
-  app.add_option("--restart-rounds", walk.restart_rounds,
-                 "rounds without its own improvement before a CPU walker restarts from the engine's best (-1 auto, 0 never)");
+  app.add_option(
+      "--restart-rounds", walk.restart_rounds,
+      "rounds without its own improvement before a CPU walker restarts from the engine's best (-1 auto, 0 never)");
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
