@@ -86,80 +86,46 @@ int insertion_kernel::loaded_makespan() const {
   return len_ == 0 ? 0 : e_[static_cast<std::size_t>(m_ - 1) * cap + static_cast<std::size_t>(len_)];
 }
 
-// Machine by machine over all positions at once (the loops over i vectorise; on x86-64 an AVX2
-// clone is chosen at load time where the processor has it).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-void insertion_kernel::insertion_values(int job, int* out) const {
-  const std::size_t cap = static_cast<std::size_t>(n_) + 1;
-  const int* pj = &p_[static_cast<std::size_t>(job) * m_];
-  int* f = f_.data();
-  const int count = len_ + 1;
-  for (int i = 0; i < count; ++i) {
-    f[i] = e_[static_cast<std::size_t>(i)] + pj[0];
-    out[i] = f[i] + q_[static_cast<std::size_t>(i)];
-  }
-  for (int k = 1; k < m_; ++k) {
-    const int* e = &e_[static_cast<std::size_t>(k) * cap];
-    const int* q = &q_[static_cast<std::size_t>(k) * cap];
-    const int p = pj[k];
-    for (int i = 0; i < count; ++i) {
-      f[i] = std::max(f[i], e[i]) + p;
-      out[i] = std::max(out[i], f[i] + q[i]);
-    }
-  }
-}
+namespace {
 
-std::pair<int, int> insertion_kernel::best_insertion(int job, std::uint64_t* rng_state) const {
-  insertion_values(job, values_.data());
-  int best = INT_MAX, pos = 0, ties = 0;
-  for (int i = 0; i <= len_; ++i) {
-    const int v = values_[static_cast<std::size_t>(i)];
-    if (v < best) {
-      best = v;
-      pos = i;
-      ties = 1;
-    } else if (v == best && rng_state) {
-      // Reservoir sampling over the tied positions: each is kept with probability 1/ties.
-      ++ties;
-      if (random_below(*rng_state, ties) == 0) pos = i;
-    }
-  }
-  return {pos, best};
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+#if defined(__GNUC__)
+#define PFSP_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PFSP_ALWAYS_INLINE inline
 #endif
-void insertion_kernel::insertion_values_idle(int job, int* out, int* idle) const {
-  const std::size_t cap = static_cast<std::size_t>(n_) + 1;
-  const int* pj = &p_[static_cast<std::size_t>(job) * m_];
-  int* f = f_.data();
-  const int count = len_ + 1;
+
+// The makespan of inserting the job of times pj before every position 0..count-1, machine by
+// machine over all positions at once (the loops over i vectorise); with Idle, also the idle time
+// the job meets (the sum over machines 2..m of its start minus the completion of the job before
+// it). e and q: the machine-major heads and tails, rows of cap; f: scratch of count.
+template <bool Idle>
+PFSP_ALWAYS_INLINE void insertion_row_values(const int* pj, int m, const int* e_all, const int* q_all, std::size_t cap,
+                                             int count, int* f, int* out, int* idle) {
   for (int i = 0; i < count; ++i) {
-    f[i] = e_[static_cast<std::size_t>(i)] + pj[0];
-    out[i] = f[i] + q_[static_cast<std::size_t>(i)];
-    idle[i] = 0;
+    f[i] = e_all[i] + pj[0];
+    out[i] = f[i] + q_all[i];
+    if constexpr (Idle) idle[i] = 0;
   }
-  for (int k = 1; k < m_; ++k) {
-    const int* e = &e_[static_cast<std::size_t>(k) * cap];
-    const int* q = &q_[static_cast<std::size_t>(k) * cap];
+  for (int k = 1; k < m; ++k) {
+    const int* e = e_all + static_cast<std::size_t>(k) * cap;
+    const int* q = q_all + static_cast<std::size_t>(k) * cap;
     const int p = pj[k];
     for (int i = 0; i < count; ++i) {
       const int start = std::max(f[i], e[i]);
-      idle[i] += start - e[i];
+      if constexpr (Idle) idle[i] += start - e[i];
       f[i] = start + p;
       out[i] = std::max(out[i], f[i] + q[i]);
     }
   }
 }
 
-std::pair<int, int> insertion_kernel::best_insertion_idle(int job, std::uint64_t* rng_state) const {
-  insertion_values_idle(job, values_.data(), idle_.data());
+// A position of the least value among values[0..count): the first, or with rng_state a uniformly
+// random one of the tied positions (reservoir sampling: each kept with probability 1/ties); with
+// idle, ties in value go first to the least idle time.
+std::pair<int, int> pick_position(const int* values, const int* idle, int count, std::uint64_t* rng_state) {
   int best = INT_MAX, best_idle = INT_MAX, pos = 0, ties = 0;
-  for (int i = 0; i <= len_; ++i) {
-    const int v = values_[static_cast<std::size_t>(i)], w = idle_[static_cast<std::size_t>(i)];
+  for (int i = 0; i < count; ++i) {
+    const int v = values[i], w = idle ? idle[i] : 0;
     if (v < best || (v == best && w < best_idle)) {
       best = v;
       best_idle = w;
@@ -171,6 +137,35 @@ std::pair<int, int> insertion_kernel::best_insertion_idle(int job, std::uint64_t
     }
   }
   return {pos, best};
+}
+
+}  // namespace
+
+// On x86-64 an AVX2 clone of each is chosen at load time where the processor has it.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void insertion_kernel::insertion_values(int job, int* out) const {
+  insertion_row_values<false>(&p_[static_cast<std::size_t>(job) * m_], m_, e_.data(), q_.data(),
+                              static_cast<std::size_t>(n_) + 1, len_ + 1, f_.data(), out, nullptr);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void insertion_kernel::insertion_values_idle(int job, int* out, int* idle) const {
+  insertion_row_values<true>(&p_[static_cast<std::size_t>(job) * m_], m_, e_.data(), q_.data(),
+                             static_cast<std::size_t>(n_) + 1, len_ + 1, f_.data(), out, idle);
+}
+
+std::pair<int, int> insertion_kernel::best_insertion(int job, std::uint64_t* rng_state) const {
+  insertion_values(job, values_.data());
+  return pick_position(values_.data(), nullptr, len_ + 1, rng_state);
+}
+
+std::pair<int, int> insertion_kernel::best_insertion_idle(int job, std::uint64_t* rng_state) const {
+  insertion_values_idle(job, values_.data(), idle_.data());
+  return pick_position(values_.data(), idle_.data(), len_ + 1, rng_state);
 }
 
 int insertion_kernel::makespan(const int* seq, int len) const {
