@@ -159,41 +159,52 @@ TEST(evaluate_schedule, equals_naive_and_rejects_non_permutations) {
 namespace pfsp {
 namespace {
 
-// The flat-array kernel of the incumbent engine (heuristic/insertion.hpp): every insertion value
-// equals the makespan of the sequence with the job inserted there, partial sequences included;
-// random tie-breaking picks only positions of the best value.
-TEST(insertion_kernel, values_match_inserting_and_evaluating) {
-  std::mt19937 rng(77);
-  for (const auto& s : test::small_samples(2, 14, 1, 7, 2, 900)) {
+// For each sample, a random order of its jobs: the kernel is loaded with every prefix seq of the
+// order but its last job (lengths 0..n-2), and check(sample, kernel, seq, job) runs with that last
+// job to insert.
+template <class Samples, class Check>
+void for_each_loaded_prefix(const Samples& samples, unsigned order_seed, Check check) {
+  std::mt19937 rng(order_seed);
+  for (const auto& s : samples) {
     SCOPED_TRACE(s.what);
     insertion_kernel kernel(s.inst);
     std::vector<int> jobs(static_cast<std::size_t>(s.inst.n));
     std::iota(jobs.begin(), jobs.end(), 0);
     std::shuffle(jobs.begin(), jobs.end(), rng);
-    const int job = jobs.back();
-    std::uint64_t state = seed_random(5);
     for (std::size_t len = 0; len + 1 < jobs.size(); ++len) {
       const std::vector<int> seq(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(len));
       kernel.load(seq.data(), static_cast<int>(len));
-      EXPECT_EQ(kernel.loaded_makespan(), len == 0 ? 0 : test::naive_makespan(s.inst, seq));
-      std::vector<int> values(len + 1);
-      kernel.insertion_values(job, values.data());
-      for (std::size_t pos = 0; pos <= len; ++pos) {
-        std::vector<int> trial(seq);
-        trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
-        EXPECT_EQ(values[pos], test::naive_makespan(s.inst, trial)) << "position " << pos;
-        EXPECT_EQ(kernel.makespan(trial.data(), static_cast<int>(trial.size())), values[pos]);
-      }
-      const int best = *std::min_element(values.begin(), values.end());
-      const auto first = kernel.best_insertion(job);
-      EXPECT_EQ(first.second, best);
-      EXPECT_EQ(values[static_cast<std::size_t>(first.first)], best);
-      EXPECT_EQ(first.first, std::min_element(values.begin(), values.end()) - values.begin());
-      const auto tied = kernel.best_insertion(job, &state);
-      EXPECT_EQ(tied.second, best);
-      EXPECT_EQ(values[static_cast<std::size_t>(tied.first)], best);
+      check(s, kernel, seq, jobs.back());
     }
   }
+}
+
+// The flat-array kernel of the incumbent engine (heuristic/insertion.hpp): every insertion value
+// equals the makespan of the sequence with the job inserted there, partial sequences included;
+// random tie-breaking picks only positions of the best value.
+TEST(insertion_kernel, values_match_inserting_and_evaluating) {
+  std::uint64_t state = seed_random(5);
+  for_each_loaded_prefix(test::small_samples(2, 14, 1, 7, 2, 900), 77,
+                         [&](const auto& s, insertion_kernel& kernel, const std::vector<int>& seq, int job) {
+                           const std::size_t len = seq.size();
+                           EXPECT_EQ(kernel.loaded_makespan(), len == 0 ? 0 : test::naive_makespan(s.inst, seq));
+                           std::vector<int> values(len + 1);
+                           kernel.insertion_values(job, values.data());
+                           for (std::size_t pos = 0; pos <= len; ++pos) {
+                             std::vector<int> trial(seq);
+                             trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
+                             EXPECT_EQ(values[pos], test::naive_makespan(s.inst, trial)) << "position " << pos;
+                             EXPECT_EQ(kernel.makespan(trial.data(), static_cast<int>(trial.size())), values[pos]);
+                           }
+                           const int best = *std::min_element(values.begin(), values.end());
+                           const auto first = kernel.best_insertion(job);
+                           EXPECT_EQ(first.second, best);
+                           EXPECT_EQ(values[static_cast<std::size_t>(first.first)], best);
+                           EXPECT_EQ(first.first, std::min_element(values.begin(), values.end()) - values.begin());
+                           const auto tied = kernel.best_insertion(job, &state);
+                           EXPECT_EQ(tied.second, best);
+                           EXPECT_EQ(values[static_cast<std::size_t>(tied.first)], best);
+                         });
 }
 
 // The idle time a job meets at an insertion position, from the completion times of the trial
@@ -217,38 +228,29 @@ int naive_idle(const instance& inst, const std::vector<int>& trial, std::size_t 
 // The idle-time tie-break: the same values as insertion_values, the idle times of brute force, and
 // a position of the smallest makespan and, among those, of the least idle time.
 TEST(insertion_kernel, idle_tie_break_matches_brute_force) {
-  std::mt19937 rng(91);
-  for (const auto& s : test::small_samples(2, 12, 1, 6, 3, 515)) {
-    SCOPED_TRACE(s.what);
-    insertion_kernel kernel(s.inst);
-    std::vector<int> jobs(static_cast<std::size_t>(s.inst.n));
-    std::iota(jobs.begin(), jobs.end(), 0);
-    std::shuffle(jobs.begin(), jobs.end(), rng);
-    const int job = jobs.back();
-    std::uint64_t state = seed_random(9);
-    for (std::size_t len = 0; len + 1 < jobs.size(); ++len) {
-      const std::vector<int> seq(jobs.begin(), jobs.begin() + static_cast<std::ptrdiff_t>(len));
-      kernel.load(seq.data(), static_cast<int>(len));
-      std::vector<int> values(len + 1), plain(len + 1), idle(len + 1);
-      kernel.insertion_values(job, plain.data());
-      kernel.insertion_values_idle(job, values.data(), idle.data());
-      EXPECT_EQ(values, plain);
-      int least = INT_MAX;
-      const int best = *std::min_element(values.begin(), values.end());
-      for (std::size_t pos = 0; pos <= len; ++pos) {
-        std::vector<int> trial(seq);
-        trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
-        EXPECT_EQ(idle[pos], naive_idle(s.inst, trial, pos)) << "position " << pos;
-        if (values[pos] == best) least = std::min(least, idle[pos]);
-      }
-      for (std::uint64_t* rs : {static_cast<std::uint64_t*>(nullptr), &state}) {
-        const auto [pos, value] = kernel.best_insertion_idle(job, rs);
-        EXPECT_EQ(value, best);
-        EXPECT_EQ(values[static_cast<std::size_t>(pos)], best);
-        EXPECT_EQ(idle[static_cast<std::size_t>(pos)], least);
-      }
-    }
-  }
+  std::uint64_t state = seed_random(9);
+  for_each_loaded_prefix(test::small_samples(2, 12, 1, 6, 3, 515), 91,
+                         [&](const auto& s, insertion_kernel& kernel, const std::vector<int>& seq, int job) {
+                           const std::size_t len = seq.size();
+                           std::vector<int> values(len + 1), plain(len + 1), idle(len + 1);
+                           kernel.insertion_values(job, plain.data());
+                           kernel.insertion_values_idle(job, values.data(), idle.data());
+                           EXPECT_EQ(values, plain);
+                           int least = INT_MAX;
+                           const int best = *std::min_element(values.begin(), values.end());
+                           for (std::size_t pos = 0; pos <= len; ++pos) {
+                             std::vector<int> trial(seq);
+                             trial.insert(trial.begin() + static_cast<std::ptrdiff_t>(pos), job);
+                             EXPECT_EQ(idle[pos], naive_idle(s.inst, trial, pos)) << "position " << pos;
+                             if (values[pos] == best) least = std::min(least, idle[pos]);
+                           }
+                           for (std::uint64_t* rs : {static_cast<std::uint64_t*>(nullptr), &state}) {
+                             const auto [pos, value] = kernel.best_insertion_idle(job, rs);
+                             EXPECT_EQ(value, best);
+                             EXPECT_EQ(values[static_cast<std::size_t>(pos)], best);
+                             EXPECT_EQ(idle[static_cast<std::size_t>(pos)], least);
+                           }
+                         });
 }
 
 // load_removed (the local search's half-price load) gives the values load() gives for the
