@@ -18,6 +18,7 @@
 #include "search/expander.hpp"
 #include "search/sequential.hpp"
 #include "search/types.hpp"
+#include "time_limit_check.hpp"
 
 namespace pfsp {
 namespace {
@@ -125,30 +126,8 @@ TEST(time_limits, the_limit_counts_from_the_time_origin) {
 // 2-core dev machine, 4 to 13 s when it was overloaded) and whole LB2 nodes finished after the
 // limit (0.2 to 0.4 s each at 500 x 20, seconds on an overloaded machine). The unit tests above
 // check the mechanisms themselves.
-constexpr double kT = 2.0, kRequired = kT + 1.0, kOutside = kRequired + 0.5;
-
-double json_number(const std::string& json, const std::string& key) {
-  const std::size_t at = json.find("\"" + key + "\":");
-  if (at == std::string::npos) return -1;
-  return std::stod(json.substr(at + key.size() + 3));
-}
-
 void expect_ends_in_time(const std::vector<std::string>& extra) {
-  test::temp_dir dir;
-  const std::string json = dir.file("result.json");
-  std::vector<std::string> args{"solve", "ta111", "--time-limit", "2", "--no-progress", "-q", "--json", json};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto r = test::run_pfsp(args, -1, 60);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_EQ(r.exit_code, 3) << r.describe();
-  const std::string text = test::slurp(json);
-  const double own = json_number(text, "wall_seconds");
-  ASSERT_GE(own, 0) << "no wall_seconds in " << text;
-  EXPECT_LE(own, kRequired) << "pfsp's own wall time (start heuristic " << json_number(text, "heuristic_seconds")
-                            << " s, search " << json_number(text, "time_seconds") << " s)\n"
-                            << r.describe();
-  EXPECT_LE(wall, kOutside) << r.describe();
+  test::expect_solve_ends_in_time("ta111", 2.0, 0.5, extra);
 }
 
 TEST(time_limits, cpu_ta111_ends_in_time) { expect_ends_in_time({"--backend", "cpu"}); }
