@@ -11,7 +11,7 @@
 #   PFSP=build/cpu/pfsp CORES=2 LIMIT=20 SEEDS="1 2 3 4" INSTANCES="ta081 ta111" \
 #     CONFIGS="--heuristic-share=0.5|--heuristic-share=1" scripts/bench_cpu_pinned.sh
 set -u -o pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 PFSP=${PFSP:-build/cpu/pfsp}
 OUT=${OUT:-out/device}
 CORES=${CORES:-2}
@@ -22,34 +22,17 @@ CONFIGS=${CONFIGS:-"--heuristic-share=0.5|--heuristic-share=1"}
 DIR=$OUT/pinned
 mkdir -p "$DIR"
 IFS='|' read -r -a configs <<<"$CONFIGS"
-SLOTS=$(($(nproc) / CORES))
-((SLOTS >= 1)) || SLOTS=1
-jobs_file=$DIR/jobs.txt
-: >"$jobs_file"
-for c in "${!configs[@]}"; do
-  mkdir -p "$DIR/$c"
-  for name in $INSTANCES; do
-    for s in $SEEDS; do echo "$c $name $s" >>"$jobs_file"; done
-  done
-done
-echo "pinned: $(wc -l <"$jobs_file") solves, $SLOTS at a time on $CORES cores each, --time-limit $LIMIT"
-run_slot() {
-  local slot=$1 k=0 c name s first=$((slot * CORES))
-  while read -r c name s; do
-    if ((k++ % SLOTS != slot)); then continue; fi
-    # shellcheck disable=SC2086
-    taskset -c "$first-$((first + CORES - 1))" "$PFSP" solve "$name" --backend cpu-mt --threads "$CORES" \
-      --time-limit "$LIMIT" --seed "$s" --no-progress ${configs[$c]} --json "$DIR/$c/$name-$s.json" \
-      >/dev/null 2>"$DIR/$c/$name-$s.err"
-    echo "config $c $name seed $s: exit $?"
-  done <"$jobs_file"
+# shellcheck source=scripts/pinned_jobs.sh
+source scripts/pinned_jobs.sh
+solve_pinned() {  # CPU_LIST CONFIG INSTANCE SEED
+  local c=$2 name=$3 s=$4
+  # shellcheck disable=SC2086
+  taskset -c "$1" "$PFSP" solve "$name" --backend cpu-mt --threads "$CORES" --time-limit "$LIMIT" --seed "$s" \
+    --no-progress ${configs[$c]} --json "$DIR/$c/$name-$s.json" >/dev/null 2>"$DIR/$c/$name-$s.err"
+  echo "config $c $name seed $s: exit $?"
 }
-pids=()
-for ((slot = 0; slot < SLOTS; ++slot)); do
-  run_slot "$slot" &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
+echo -n "pinned, --time-limit $LIMIT: "
+pinned_jobs "$DIR" "$CORES" solve_pinned
 python3 - "$DIR" "$CONFIGS" <<'PY' | tee "$DIR/summary.md"
 import glob, json, os, sys
 from collections import defaultdict

@@ -8,7 +8,7 @@
 #   BENCH=build/pin/pfsp_bench_heuristic SECONDS_PER_RUN=30 SEEDS="1 2 3" INSTANCES="ta082 ta101 ta111" \
 #     CONFIGS="--destruct=4|--destruct=2|--temperature=0.4" scripts/sweep_walker_options.sh
 set -u -o pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BENCH=${BENCH:-build/cpu/pfsp_bench_heuristic}
 OUT=${OUT:-out/device}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-30}
@@ -19,34 +19,17 @@ CONFIGS=${CONFIGS:-"--destruct=4|--destruct=2|--destruct=6"}
 DIR=$OUT/walker_options
 mkdir -p "$DIR"
 IFS='|' read -r -a configs <<<"$CONFIGS"
-SLOTS=$(($(nproc) / THREADS))
-((SLOTS >= 1)) || SLOTS=1
-jobs_file=$DIR/jobs.txt
-: >"$jobs_file"
-for c in "${!configs[@]}"; do
-  mkdir -p "$DIR/$c"
-  for name in $INSTANCES; do
-    for s in $SEEDS; do echo "$c $name $s" >>"$jobs_file"; done
-  done
-done
-echo "walker options: $(wc -l <"$jobs_file") runs of $SECONDS_PER_RUN s, $SLOTS at a time, $THREADS threads on $THREADS cores each"
-run_slot() {
-  local slot=$1 k=0 c name s first=$(($1 * THREADS))
-  while read -r c name s; do
-    if ((k++ % SLOTS != slot)); then continue; fi
-    # shellcheck disable=SC2086
-    taskset -c "$first-$((first + THREADS - 1))" "$BENCH" --instances "$name" --seconds "$SECONDS_PER_RUN" \
-      --threads "$THREADS" --reps 1 --seed "$s" \
-      ${configs[$c]} --json "$DIR/$c/$name-$s.json" >/dev/null 2>"$DIR/$c/$name-$s.err" ||
-      echo "config $c $name seed $s: exit $?"
-  done <"$jobs_file"
+# shellcheck source=scripts/pinned_jobs.sh
+source scripts/pinned_jobs.sh
+walk_pinned() {  # CPU_LIST CONFIG INSTANCE SEED
+  local c=$2 name=$3 s=$4
+  # shellcheck disable=SC2086
+  taskset -c "$1" "$BENCH" --instances "$name" --seconds "$SECONDS_PER_RUN" --threads "$THREADS" --reps 1 \
+    --seed "$s" ${configs[$c]} --json "$DIR/$c/$name-$s.json" >/dev/null 2>"$DIR/$c/$name-$s.err" ||
+    echo "config $c $name seed $s: exit $?"
 }
-pids=()
-for ((slot = 0; slot < SLOTS; ++slot)); do
-  run_slot "$slot" &
-  pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; done
+echo -n "walker options, $SECONDS_PER_RUN s a run, $THREADS thread(s): "
+pinned_jobs "$DIR" "$THREADS" walk_pinned
 python3 - "$DIR" "$CONFIGS" <<'PY' | tee "$DIR/summary.md"
 import glob, json, os, sys
 from collections import defaultdict
