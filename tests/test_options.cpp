@@ -209,8 +209,8 @@ TEST(options_schema, pfsp_mpi_has_every_pfsp_solve_option_with_the_same_default_
   std::set<std::string> own;
   for (const auto& [name, o] : mpi)
     if (!pfsp.count(name)) own.insert(name);
-  EXPECT_EQ(own, (std::set<std::string>{"--chunk-nodes", "--frontier-per-worker", "--local-backend", "--split-after",
-                                        "--worker-timeout"}));
+  EXPECT_EQ(own, (std::set<std::string>{"--chunk-nodes", "--frontier-per-worker", "--local-backend", "--ranks-join",
+                                        "--split-after", "--worker-timeout"}));
 }
 
 TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {

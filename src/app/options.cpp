@@ -182,6 +182,13 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->check(CLI::Range(-1.0, 1e9))
       ->capture_default_str()
       ->group("Distributed");
+  app.add_option("--ranks-join", a.dist.ranks_join,
+                 "lazy: the first chunk is the whole frontier, for one worker, and the others join when it has run "
+                 "--split-after seconds (a small tree costs one worker's time); at-once: every worker gets chunks "
+                 "from the start; auto: lazy on the GPU backend (a GPU chunk's setup costs), at-once on the CPU ones")
+      ->check(CLI::IsMember({"auto", "lazy", "at-once"}))
+      ->capture_default_str()
+      ->group("Distributed");
   app.add_option("--worker-timeout", a.dist.worker_timeout,
                  "seconds without a heartbeat after which rank 0 gives a worker's chunk to the others (the run "
                  "survives a lost rank under mpirun --enable-recovery; docs/decisions/011-lost-ranks.md)")

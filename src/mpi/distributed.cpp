@@ -64,6 +64,7 @@ class coordinator {
         ctl_(opt),
         best_(start),
         chunk_(std::max<std::size_t>(1, d.chunk_nodes)),
+        lone_start_(d.lazy_join && d.split_after >= 0 && size > 1),
         heard_(static_cast<std::size_t>(size)),
         stopped_flag_(static_cast<std::size_t>(size)),
         lost_flag_(static_cast<std::size_t>(size)) {}
@@ -121,6 +122,7 @@ class coordinator {
   void solve_alone() {
     while (!frontier_.empty() && check_stop()) {
       const std::vector<frontier_node> nodes = take_chunk(frontier_, chunk_);
+      largest_chunk_ = std::max(largest_chunk_, nodes.size());
       chunk_job job;
       job.nodes = &nodes;
       job.ub = ub();
@@ -256,7 +258,8 @@ class coordinator {
   // A chunk, or wait (parked) while other chunks may give work back, or stop.
   void hand_out(int w) {
     if (stop_ == solve_status::optimal && !frontier_.empty()) {
-      flight f{next_id_++, take_chunk(frontier_, chunk_), steady::now(), false, {}};
+      flight f{next_id_++, take_chunk(frontier_, next_chunk_size()), steady::now(), false, {}};
+      largest_chunk_ = std::max(largest_chunk_, f.nodes.size());
       work_msg m;
       m.stop = false;
       m.chunk_id = f.id;
@@ -274,6 +277,18 @@ class coordinator {
       stopped_flag_[static_cast<std::size_t>(w)] = true;
       ++stopped_;
     }
+  }
+
+  // The first chunk of a lazy join is the whole frontier (the other workers park until it is
+  // split). Later chunks grow with the frontier: one that splits made larger than the frontier
+  // built is cut into about as many chunks as the built one (a GPU worker's split returns up to
+  // millions of nodes, which chunk_nodes at a time would cost a chunk's setup each).
+  std::size_t next_chunk_size() {
+    if (lone_start_) {
+      lone_start_ = false;
+      return frontier_.size();
+    }
+    return chunk_ * std::max<std::size_t>(1, frontier_.size() / std::max<std::size_t>(1, frontier_size_));
   }
 
   // Workers silent for worker_timeout seconds (no heartbeat, no message) are dropped.
@@ -428,7 +443,7 @@ class coordinator {
   std::string summary_note() const {
     const std::size_t w = workers();
     std::string s = "frontier of " + std::to_string(frontier_size_) + " nodes " + (opt_.resume ? "resumed" : "built") +
-                    " on rank 0, " + std::to_string(chunks_) + " chunks of up to " + std::to_string(chunk_) +
+                    " on rank 0, " + std::to_string(chunks_) + " chunks of up to " + std::to_string(largest_chunk_) +
                     " nodes solved by " + (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
     s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
@@ -484,6 +499,8 @@ class coordinator {
   run_control ctl_;
   incumbent best_;
   std::size_t chunk_;
+  bool lone_start_;                // the next chunk is the first of a lazy join (next_chunk_size)
+  std::size_t largest_chunk_ = 0;  // nodes of the largest chunk handed out
   steady::time_point entered_ = steady::now();
   steady::time_point last_save_ = steady::now();
   int threshold_ = INT_MAX;

@@ -48,6 +48,13 @@ struct distributed_options {
   // for at least split_after seconds is asked back (its worker returns what it has left, which
   // goes back to the frontier). Negative: never.
   double split_after = 1.0;
+  // Ranks join when the tree is worth it (issue 22 item 6, the ranks' twin of the engines' join
+  // rule, src/gpu/join_rule.hpp): the first chunk is the whole frontier, for one worker; the
+  // others wait and join when it has run split_after seconds (it is asked back, and what it has
+  // left is handed out). A tree that ends sooner costs one worker's time, not the chunking of a
+  // frontier over every rank. false (--ranks-join at-once), or split_after < 0: every worker gets
+  // chunks from the start.
+  bool lazy_join = true;
   // Rank 0: a source of schedules beside the search (heuristic/improver.hpp), polled by rank 0
   // and broadcast like the ranks' own improvements; null: none.
   incumbent_feed* improver = nullptr;

@@ -120,6 +120,51 @@ TEST(mpi_ranks, a_better_incumbent_reaches_running_chunks_within_a_second) {
   }
 }
 
+// The workers' branched counts from the "workers' time" note, by rank.
+std::vector<std::uint64_t> branched_by_worker(const std::string& out) {
+  std::vector<std::uint64_t> v;
+  const std::regex one("rank [0-9]+ branched ([0-9]+)");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), one); it != std::sregex_iterator(); ++it)
+    v.push_back(std::stoull((*it)[1]));
+  return v;
+}
+
+TEST(mpi_ranks, ranks_join_lazily_one_worker_first_the_others_once_its_chunk_is_split) {
+  // --ranks-join lazy (the GPU backend's default): the first chunk is the whole frontier, for one
+  // worker. ta014 from its optimum (0.1 s on one core) ends before --split-after 5: one worker
+  // branches everything. ta013 (about 1.7 s) outlives --split-after 0.2: the chunk is asked back
+  // and both workers branch. Either way, exactly the sequential tree.
+  struct tree {
+    std::vector<std::string> args;
+    const char* split_after;
+    bool both;
+  };
+  const std::vector<tree> trees{{{"ta014", "--bound", "lb1", "--branching", "min-branch", "--ub", "1377"}, "5", false},
+                                {{"ta013", "--bound", "lb1", "--branching", "forward", "--ub", "1496"}, "0.2", true}};
+  for (const tree& t : trees) {
+    SCOPED_TRACE(t.args[0]);
+    std::vector<std::string> seq_args{"solve"};
+    seq_args.insert(seq_args.end(), t.args.begin(), t.args.end());
+    for (const char* a : {"--backend", "cpu", "--no-progress"}) seq_args.emplace_back(a);
+    const process_result seq = run_binary(PFSP_BINARY, seq_args);
+    ASSERT_EQ(seq.exit_code, 0) << seq.describe();
+    std::vector<std::string> args = t.args;
+    for (const char* a : {"--heuristic", "none", "--backend", "cpu", "--ranks-join", "lazy", "--split-after"})
+      args.emplace_back(a);
+    args.emplace_back(t.split_after);
+    const process_result r = run_ranks(3, args);
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_EQ(field(r.out, "branched"), field(seq.out, "branched")) << r.describe() << seq.describe();
+    const std::vector<std::uint64_t> by = branched_by_worker(r.out);
+    ASSERT_EQ(by.size(), 2u) << r.describe();
+    const auto busy = std::count_if(by.begin(), by.end(), [](std::uint64_t b) { return b > 0; });
+    EXPECT_EQ(busy, t.both ? 2 : 1) << r.describe();
+    if (t.both) {
+      EXPECT_GE(field(r.out, "chunks split"), 1u) << r.describe();
+    }
+  }
+}
+
 TEST(mpi_ranks, limits_and_bad_input) {
   {
     const process_result r =
@@ -135,6 +180,11 @@ TEST(mpi_ranks, limits_and_bad_input) {
   {
     const process_result r = run_ranks(2, {"ta001", "--chunk-nodes", "0"});
     EXPECT_EQ(r.exit_code, 2) << r.describe();
+  }
+  {
+    const process_result r = run_ranks(2, {"ta001", "--ranks-join", "sometimes"});
+    EXPECT_EQ(r.exit_code, 2) << r.describe();
+    EXPECT_NE(r.err.find("--ranks-join"), std::string::npos) << r.describe();
   }
 }
 
