@@ -94,13 +94,18 @@ void send_queue::reap() {
           MPI_SUCCESS ||
       count == MPI_UNDEFINED)
     return;
-  // Completed requests are MPI_REQUEST_NULL now: keep the others, in order.
+  // Completed requests are MPI_REQUEST_NULL now: keep the others, in order. Never move a pending
+  // buffer onto itself: a vector's self-move-assignment (libstdc++) frees its storage while MPI
+  // may still read it (a message past the eager limit goes by rendezvous, read after MPI_Isend
+  // returns: rank 0 sent freed memory, or crashed, on chunks of a few hundred bytes and more).
   std::size_t keep = 0;
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     if (requests_[i] == MPI_REQUEST_NULL) continue;
-    requests_[keep] = requests_[i];
-    buffers_[keep] = std::move(buffers_[i]);
-    peers_[keep] = peers_[i];
+    if (keep != i) {
+      requests_[keep] = requests_[i];
+      buffers_[keep] = std::move(buffers_[i]);
+      peers_[keep] = peers_[i];
+    }
     ++keep;
   }
   requests_.resize(keep);

@@ -120,6 +120,22 @@ TEST(mpi_ranks, a_better_incumbent_reaches_running_chunks_within_a_second) {
   }
 }
 
+TEST(mpi_ranks, chunks_past_the_eager_limit_branch_the_sequential_tree) {
+  // Chunks of 1500 nodes (about 270 kB at 20 jobs) go by rendezvous: MPI reads rank 0's buffer
+  // after MPI_Isend returns. A freed buffer (send_queue's compaction once moved a pending buffer
+  // onto itself, which frees it) crashed rank 0 or sent garbage.
+  const process_result seq = run_binary(PFSP_BINARY, {"solve", "ta013", "--backend", "cpu", "--bound", "lb1",
+                                                      "--branching", "forward", "--ub", "1496", "--no-progress"});
+  ASSERT_EQ(seq.exit_code, 0) << seq.describe();
+  const process_result r = run_ranks(
+      3, {"ta013", "--bound", "lb1", "--branching", "forward", "--ub", "1496", "--heuristic", "none", "--backend",
+          "cpu", "--frontier-per-worker", "3000", "--chunk-nodes", "1500", "--ranks-join", "at-once"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(field(r.out, "branched"), field(seq.out, "branched")) << r.describe() << seq.describe();
+  EXPECT_EQ(field(r.out, "bounds,"), field(seq.out, "bounds,")) << r.describe() << seq.describe();
+  EXPECT_NE(r.out.find("chunks of up to 1500 nodes"), std::string::npos) << r.describe();
+}
+
 // The workers' branched counts from the "workers' time" note, by rank.
 std::vector<std::uint64_t> branched_by_worker(const std::string& out) {
   std::vector<std::uint64_t> v;
