@@ -3,8 +3,8 @@
 
 Reads the runs' JSON files, named FRONT_gK_INSTANCE.json (FRONT: devices = `pfsp solve --devices`,
 mpi = `mpirun -n K+1 pfsp-mpi --backend gpu` (K ranks x 1 GPU), mpi1rank = one worker rank x K GPUs
-(`--devices all`), mpi2rank = two worker ranks x K/2 GPUs (`--devices local`), mpiatonce = mpi with
-`--ranks-join at-once` (every rank from the start, the behaviour before the lazy join); K GPUs; the
+(`--devices all`), mpi2rank = two worker ranks x K/2 GPUs (`--devices local`), mpilazy = mpi with
+`--ranks-join lazy` (one rank first, the others when its chunk is split); K GPUs; the
 pfsp-mpi layouts are compared with mpi's K = 1), and prints per front end and K:
 - proofs (runs that ended optimal or proven_bound): total time, total search time (time minus
   the devices' setup), branched nodes, efficiency T1 / (K * TK) on the search time and on the time;
@@ -24,9 +24,9 @@ import re
 import sys
 from collections import defaultdict
 
-NAME = re.compile(r"(devices|mpi|mpi1rank|mpi2rank|mpiatonce)_g(\d+)_(ta\d+)\.json$")
+NAME = re.compile(r"(devices|mpi|mpi1rank|mpi2rank|mpilazy)_g(\d+)_(ta\d+)\.json$")
 # The front whose K = 1 runs a front is compared with.
-BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi", "mpiatonce": "mpi"}
+BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi", "mpilazy": "mpi"}
 SMALL_TARGET = 1.1
 # "engine 0 (device 0) branched N, busy X s, idle Y s = Z %, life L s" / "rank 1 branched ..."
 PART = re.compile(r"(engine|rank) (\d+)(?: \(device \d+\))? branched (\d+), busy ([\d.]+) s, idle ([\d.]+) s = [\d.]+ %, life ([\d.]+) s")

@@ -7,7 +7,7 @@
 #   mpi_gK        mpirun -n K+1 pfsp-mpi                       (K worker ranks x 1 GPU)
 #   mpi1rank_gK   mpirun -n 2 pfsp-mpi --devices all           (1 worker rank x K GPUs)
 #   mpi2rank_gK   mpirun -n 3 pfsp-mpi --devices local         (2 ranks x K/2 GPUs; K >= 4 only)
-#   mpiatonce_gK  mpirun -n K+1 pfsp-mpi --ranks-join at-once  (K ranks from the start: the rule off)
+#   mpilazy_gK    mpirun -n K+1 pfsp-mpi --ranks-join lazy     (one rank first, the others after --split-after)
 # (pfsp-mpi's rank counts include rank 0, the coordinator) on the workloads
 #   ta056 slices: --ub 3680 (best known + 1) --time-limit SLICE: the node rate;
 #   ta021-ta030 from the optimum (--ub best-known): the time to proof, the same tree everywhere;
@@ -115,7 +115,7 @@ configs() {  # instance args...: every configuration, one after the other on thi
     # shellcheck disable=SC2046
     run mpi2rank "$GPUS" "$inst" mpirun -n 3 "$mpi" "$inst" --backend "$BACKEND" $(devices local) "$@"
   fi
-  run mpiatonce "$GPUS" "$inst" mpirun -n $((GPUS + 1)) "$mpi" "$inst" --backend "$BACKEND" --ranks-join at-once "$@"
+  run mpilazy "$GPUS" "$inst" mpirun -n $((GPUS + 1)) "$mpi" "$inst" --backend "$BACKEND" --ranks-join lazy "$@"
 }
 
 say "$GPUS GPUs ($DEVICE), backend $BACKEND, slice $SLICE s, deadline $DEADLINE s, commit ${PFSP_COMMIT:-?}"
@@ -132,8 +132,8 @@ ${PFSP_COMMIT:-?}: \`pfsp solve --devices\` (front \`devices\`: one process, one
 after the first joining by the join rule, src/gpu/join_rule.hpp), \`mpirun -n K+1 pfsp-mpi\` (front
 \`mpi\`: K worker ranks x 1 GPU), \`mpirun -n 2 pfsp-mpi --devices all\` (front \`mpi1rank\`: one
 worker rank x K GPUs), \`mpirun -n 3 pfsp-mpi --devices local\` (front \`mpi2rank\`, K >= 4) and
-\`mpirun -n K+1 pfsp-mpi --ranks-join at-once\` (front \`mpiatonce\`: every rank from the start, the
-behaviour before the lazy join; pfsp-mpi's default on the GPU backend is \`--ranks-join lazy\`), on ta021-ta030 from the optimum (\`--ub best-known\`) and on a $SLICE-s slice
+\`mpirun -n K+1 pfsp-mpi --ranks-join lazy\` (front \`mpilazy\`: one rank first, the others
+when its chunk has run --split-after seconds; the default is at-once), on ta021-ta030 from the optimum (\`--ub best-known\`) and on a $SLICE-s slice
 of ta056 from best known + 1 (\`--ub 3680\`). Runs of a configuration follow each other per
 instance. scale.json / scale.txt: bench/scale_table.py's tables (the third, "small trees", is item
 6's check: time on K GPUs over the one-GPU time of the same front, at most 1.1); runs.tgz: each

@@ -34,8 +34,8 @@ struct distributed_args {
   long long chunk_nodes = 4;           // frontier nodes a chunk
   std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
   double split_after = 1.0;            // seconds before a running chunk may be asked back (-1: never)
-  std::string ranks_join = "auto";     // lazy: one worker first, the others after split_after; at-once;
-                                       // auto: lazy on the GPU backend, at-once on the CPU ones
+  std::string ranks_join = "at-once";  // at-once: every worker from the start; lazy: one worker first,
+                                       // the others after split_after (docs/distributed.md)
   double worker_timeout = 30.0;        // seconds without a heartbeat before a worker counts as lost
   bool devices_local = false;          // --devices local (CUDA builds): the node's devices shared by its ranks
 };

@@ -52,9 +52,9 @@ struct distributed_options {
   // rule, src/gpu/join_rule.hpp): the first chunk is the whole frontier, for one worker; the
   // others wait and join when it has run split_after seconds (it is asked back, and what it has
   // left is handed out). A tree that ends sooner costs one worker's time, not the chunking of a
-  // frontier over every rank. false (--ranks-join at-once), or split_after < 0: every worker gets
-  // chunks from the start.
-  bool lazy_join = true;
+  // frontier over every rank. false (--ranks-join at-once, the default), or split_after < 0:
+  // every worker gets chunks from the start.
+  bool lazy_join = false;
   // Rank 0: a source of schedules beside the search (heuristic/improver.hpp), polled by rank 0
   // and broadcast like the ranks' own improvements; null: none.
   incumbent_feed* improver = nullptr;

@@ -135,15 +135,15 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
 // The chunks' solver of this rank. A rank with several devices runs each chunk as a new
 // multi-engine device loop, whose engines after the first join by the small-tree rule
 // (src/gpu/join_rule.hpp) that sees the chunk alone: chunks shorter than its wait would run on
-// one GPU. Once the rank's chunks have searched the rule's sure_s in all, the run is no small
-// tree, and later chunks start every engine at once.
+// one GPU. With `sticky` (--ranks-join lazy), once the rank's chunks have searched the rule's
+// sure_s in all, the run is no small tree, and later chunks start every engine at once.
 pfsp::dist::chunk_solver rank_chunk_solver(const pfsp::bound_data& data, const pfsp::solver_entry& entry,
-                                           const pfsp::gpu_cli_options& g) {
+                                           const pfsp::gpu_cli_options& g, bool sticky) {
   using namespace pfsp;
   auto searched = std::make_shared<double>(0.0);
-  return [&data, &entry, g, searched](const solve_options& o, const incumbent& s) {
+  return [&data, &entry, g, searched, sticky](const solve_options& o, const incumbent& s) {
     gpu_cli_options mine = g;
-    if (*searched >= g.policy.loop.join.sure_s) mine.policy.loop.join = gpu::join_rule::at_once();
+    if (sticky && *searched >= g.policy.loop.join.sure_s) mine.policy.loop.join = gpu::join_rule::at_once();
     solve_result r = solve(entry, data, o, s, mine);
     *searched += r.stats.total_seconds;
     return r;
@@ -286,12 +286,12 @@ int run(int argc, char** argv, int rank) {
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
   gpu_cli_options g;
   if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
-  const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g);
+  const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
   dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
   d.split_after = m.dist.split_after;
-  d.lazy_join = m.dist.ranks_join == "lazy" || (m.dist.ranks_join == "auto" && entry->caps.needs_gpu);
+  d.lazy_join = m.dist.ranks_join == "lazy";
   d.worker_timeout = m.dist.worker_timeout;
   d.save = rank == 0 ? checkpoint_writer(a) : nullptr;
   d.checkpoint_interval = a.checkpoint_interval;

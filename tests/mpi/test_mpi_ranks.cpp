@@ -146,7 +146,7 @@ std::vector<std::uint64_t> branched_by_worker(const std::string& out) {
 }
 
 TEST(mpi_ranks, ranks_join_lazily_one_worker_first_the_others_once_its_chunk_is_split) {
-  // --ranks-join lazy (the GPU backend's default): the first chunk is the whole frontier, for one
+  // --ranks-join lazy: the first chunk is the whole frontier, for one
   // worker. ta014 from its optimum (0.1 s on one core) ends before --split-after 5: one worker
   // branches everything. ta013 (about 1.7 s) outlives --split-after 0.2: the chunk is asked back
   // and both workers branch. Either way, exactly the sequential tree.
