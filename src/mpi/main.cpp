@@ -153,12 +153,7 @@ pfsp::dist::chunk_solver rank_chunk_solver(const pfsp::bound_data& data, const p
 // pfsp-mpi's options are pfsp solve's (app/options.hpp: same names, defaults and checks) and the
 // distributed ones; what the distributed search cannot honour is refused, and the remaining
 // differences are in src/mpi/README.md.
-int run(int argc, char** argv, int rank) {
-  using namespace pfsp;
-  mpi_args m;
-  solve_args& a = m.solve;
-  CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks (the options of pfsp solve)"};
-  register_mpi_options(app, m);
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, int rank) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -168,28 +163,32 @@ int run(int argc, char** argv, int rank) {
       else
         std::cerr << "pfsp-mpi: " << e.what() << "\n";
     }
-    return e.get_exit_code() == 0 ? exit_ok : exit_input;
+    return e.get_exit_code() == 0 ? pfsp::exit_ok : pfsp::exit_input;
   }
-  check_mpi_options(app, m);
-  check_solve_args(a);
+  return std::nullopt;
+}
 
-  const instance inst = load_instance(a.instance_spec);
-  if (!a.gantt.empty()) check_output_directory("--gantt", a.gantt);
-  // The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
-  // 0 for every rank, since the defaults below depend on it and the ranks must agree on them.
-  backend_choice local_backend = a.backend;
-  if (local_backend == backend_choice::auto_) {
-    int gpu = 0;
+// The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
+// 0 for every rank, since the defaults depend on it and the ranks must agree on them.
+pfsp::backend_choice agreed_backend(pfsp::backend_choice given, int rank) {
+  using namespace pfsp;
+  if (given != backend_choice::auto_) return given;
+  int gpu = 0;
 #if defined(PFSP_HAVE_GPU)
-    if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
+  if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
+#else
+  (void)rank;
 #endif
-    MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    local_backend = gpu ? backend_choice::gpu : backend_choice::cpu_mt;
-  }
-  const bool on_gpu = local_backend == backend_choice::gpu;
-  const std::string local(to_string(local_backend));
-  // pfsp's defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop, so
-  // auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere.
+  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return gpu ? backend_choice::gpu : backend_choice::cpu_mt;
+}
+
+// pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
+// so auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere; the ranks
+// sharing a node share its cores.
+pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& app, const pfsp::instance& inst,
+                                   bool on_gpu) {
+  using namespace pfsp;
   solve_options opt;
   opt.bound = a.bound.value_or(on_gpu ? bound_kind::lb1_lb2 : bound_kind::lb1);
   opt.branch =
@@ -201,44 +200,50 @@ int run(int argc, char** argv, int rank) {
   opt.shared_queue = a.shared_queue;
   opt.threads = a.threads;
   if (app.count("--threads") == 0) {
-    // pfsp's default is every core; the ranks sharing a node share its cores.
     const char* local_size = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     const int per_node = local_size ? std::max(1, std::atoi(local_size)) : 1;
     opt.threads = std::max(1, default_threads() / per_node);
   }
-  // LB2's machine pairs, checked on every rank; auto as pfsp resolves it (learn on the GPU, whose
-  // chunks run on the device loop, unless the bound is lb1; all elsewhere).
-  lb2_pairs_option lb2_spec = a.lb2_pairs;
-  if (lb2_spec.mode == lb2_pairs_mode::automatic)
-    lb2_spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
-  // --resume: the checkpoint's tree options and pairs; --checkpoint: its directory must exist.
-  std::optional<search_state> resumed;
-  std::vector<std::pair<int, int>> resumed_pairs;
-  if (!a.resume.empty()) resume_tree_options(rank, a, resumed, opt, resumed_pairs);
-  if (!a.checkpoint.empty()) on_rank0(rank, [&] { check_checkpoint_path(a.checkpoint); });
-  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
+  return opt;
+}
+
+// Every output path is checked before the search (on rank 0, which writes them): a long run never
+// loses its result to a missing directory.
+void check_output_paths(int rank, const pfsp::solve_args& a) {
+  on_rank0(rank, [&] {
+    if (!a.json.empty()) pfsp::check_output_directory("--json", a.json);
+    if (!a.gantt.empty()) pfsp::check_output_directory("--gantt", a.gantt);
+    if (!a.checkpoint.empty()) check_checkpoint_path(a.checkpoint);
+  });
+}
+
+// LB2's machine pairs: from the checkpoint when resumed, else checked on every rank; auto as pfsp
+// resolves it (learn on the GPU, whose chunks run on the device loop, unless the bound is lb1; all
+// elsewhere).
+pfsp::lb2_pairs_choice lb2_pairs_of(const pfsp::instance& inst, const pfsp::solve_args& a,
+                                    const pfsp::solve_options& opt, bool on_gpu, bool resumed,
+                                    const std::vector<std::pair<int, int>>& resumed_pairs) {
+  using namespace pfsp;
   lb2_pairs_choice pairs;
-  if (resumed_pairs.empty() && !(resumed && opt.bound != bound_kind::lb1)) {
-    pairs = check_lb2_pairs(inst, lb2_spec, opt.bound, text_checkpoint);
-  } else {
+  if (!resumed_pairs.empty() || (resumed && opt.bound != bound_kind::lb1)) {
     pairs.spec = "checkpoint";
     pairs.pairs = resumed_pairs;
+    return pairs;
   }
+  lb2_pairs_option spec = a.lb2_pairs;
+  if (spec.mode == lb2_pairs_mode::automatic)
+    spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
+  const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
+  return check_lb2_pairs(inst, spec, opt.bound, text_checkpoint);
+}
 
+// Rank 0's start: the checkpoint's incumbent, or the start heuristic's (pfsp solve's seed and
+// budget), or none; `--ub` below it is the initial bound. Fills the report's fields.
+pfsp::incumbent start_incumbent(int rank, const pfsp::instance& inst, const pfsp::solve_args& a,
+                                pfsp::solve_options& opt, const std::optional<pfsp::search_state>& resumed,
+                                pfsp::heuristic_choice heuristic, pfsp::run_info& info) {
+  using namespace pfsp;
   incumbent start;
-  run_info info;
-  info.command = "pfsp-mpi";
-  for (int i = 1; i < argc; ++i) info.command += std::string(" ") + argv[i];
-  info.backend_opt = "mpi/" + local;
-  info.threads = opt.threads;
-  info.instance_spec = a.instance_spec;
-  info.initial_ub_source = "none";
-  // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
-  // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere.
-  const int improvers = a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
-  // auto: NEH where improver threads run, iterated greedy elsewhere (pfsp solve's rule).
-  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
   opt.use_neh = heuristic != heuristic_choice::none;
   if (resumed) {
     info.resume_file = a.resume;
@@ -246,7 +251,7 @@ int run(int argc, char** argv, int rank) {
     if (rank == 0 && !resumed->best_schedule.empty()) start = incumbent(resumed->best_makespan, resumed->best_schedule);
     if (rank == 0) info.initial_ub = std::min(resumed->threshold, start.value());
   } else if (rank == 0 && heuristic != heuristic_choice::none) {
-    const neh_result h = run_start_heuristic(inst, a, heuristic);  // pfsp solve's (seed, time budget)
+    const neh_result h = run_start_heuristic(inst, a, heuristic);
     start = incumbent(h.makespan, h.schedule);
     info.initial_ub = h.makespan;
     info.initial_ub_source = to_string(heuristic);
@@ -255,62 +260,47 @@ int run(int argc, char** argv, int rank) {
     info.initial_ub = *opt.initial_ub;
     info.initial_ub_source = "--ub";
   }
-  // Learned pairs: rank 0 learns them from its start incumbent, as pfsp does, and every rank
-  // evaluates those.
-  std::string pair_note;
-  if (pairs.learn > 0) {
-    if (rank == 0) pair_note = learn_lb2_pairs(inst, pairs, initial_threshold(opt, start), info);
-    int count = static_cast<int>(pairs.pairs.size());
-    MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    std::vector<int> flat(2 * static_cast<std::size_t>(count));
-    for (std::size_t i = 0; rank == 0 && i < pairs.pairs.size(); ++i) {
-      flat[2 * i] = pairs.pairs[i].first;
-      flat[2 * i + 1] = pairs.pairs[i].second;
-    }
-    MPI_Bcast(flat.data(), 2 * count, MPI_INT, 0, MPI_COMM_WORLD);
-    pairs.pairs.clear();
-    for (int i = 0; i < count; ++i) pairs.pairs.emplace_back(flat[2 * i], flat[2 * i + 1]);
-  }
-  info.lb2_pairs = describe(pairs);
-  info.checkpoint_file = a.checkpoint;
-  const bound_data data(inst, pairs.pairs);
-  if (resumed) {
-    on_rank0(rank, [&] { check_resumable(*resumed, data, opt, a.resume); });
-    opt.resume = rank == 0 ? &*resumed : nullptr;
-  }
+  return start;
+}
 
-  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
-  // loop, which resumes from a chunk.
-  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
-  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
-  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
-  gpu_cli_options g;
-  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
-  const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
-  dist::distributed_options d;
+// Learned pairs: rank 0 learns them from its start incumbent, as pfsp does, and every rank
+// evaluates those. Returns rank 0's note on the learning.
+std::string share_learned_pairs(int rank, const pfsp::instance& inst, const pfsp::solve_options& opt,
+                                const pfsp::incumbent& start, pfsp::lb2_pairs_choice& pairs, pfsp::run_info& info) {
+  using namespace pfsp;
+  if (pairs.learn <= 0) return {};
+  std::string note;
+  if (rank == 0) note = learn_lb2_pairs(inst, pairs, initial_threshold(opt, start), info);
+  int count = static_cast<int>(pairs.pairs.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> flat(2 * static_cast<std::size_t>(count));
+  for (std::size_t i = 0; rank == 0 && i < pairs.pairs.size(); ++i) {
+    flat[2 * i] = pairs.pairs[i].first;
+    flat[2 * i + 1] = pairs.pairs[i].second;
+  }
+  MPI_Bcast(flat.data(), 2 * count, MPI_INT, 0, MPI_COMM_WORLD);
+  pairs.pairs.clear();
+  for (int i = 0; i < count; ++i) pairs.pairs.emplace_back(flat[2 * i], flat[2 * i + 1]);
+  return note;
+}
+
+pfsp::dist::distributed_options distributed_options_of(const pfsp::mpi_args& m, int rank) {
+  pfsp::dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
   d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
   d.split_after = m.dist.split_after;
   d.lazy_join = m.dist.ranks_join == "lazy";
   d.worker_timeout = m.dist.worker_timeout;
-  d.save = rank == 0 ? checkpoint_writer(a) : nullptr;
-  d.checkpoint_interval = a.checkpoint_interval;
-  d.progress_interval = a.checkpoint.empty() ? 0.0 : a.checkpoint_interval;
-  std::unique_ptr<concurrent_improver> improver;
-  if (rank == 0 && improvers > 0)
-    improver = std::make_unique<concurrent_improver>(
-        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1);
-  d.improver = improver.get();
-  solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
-  if (rank != 0) return exit_ok;
-  if (improver) {
-    improver->stop();
-    r.notes.push_back("rank 0's improver: " + std::to_string(improvers) + " threads, " +
-                      std::to_string(improver->rounds()) + " rounds, " + std::to_string(improver->improvements()) +
-                      " improvements");
-  }
-  r.backend += ", chunks on " + local;
-  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  d.save = rank == 0 ? checkpoint_writer(m.solve) : nullptr;
+  d.checkpoint_interval = m.solve.checkpoint_interval;
+  d.progress_interval = m.solve.checkpoint.empty() ? 0.0 : m.solve.checkpoint_interval;
+  return d;
+}
+
+// Rank 0's report: the makespan recomputed from the schedule, then stdout, --json and --gantt.
+int report(const pfsp::instance& inst, const pfsp::solve_args& a, const pfsp::solve_options& opt,
+           const pfsp::solve_result& r, const pfsp::run_info& info) {
+  using namespace pfsp;
   if (!r.schedule.empty()) {
     const int check = evaluate_schedule(inst, r.schedule);
     if (check != r.makespan)
@@ -329,6 +319,78 @@ int run(int argc, char** argv, int rank) {
       write_gantt(a.gantt, inst, r.schedule);
   }
   return exit_code_for(r.status);
+}
+
+int run(int argc, char** argv, int rank) {
+  using namespace pfsp;
+  mpi_args m;
+  solve_args& a = m.solve;
+  CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks (the options of pfsp solve)"};
+  register_mpi_options(app, m);
+  if (const std::optional<int> done = parse_command_line(app, argc, argv, rank)) return *done;
+  check_mpi_options(app, m);
+  check_solve_args(a);
+  const instance inst = load_instance(a.instance_spec);
+  check_output_paths(rank, a);
+  const backend_choice local_backend = agreed_backend(a.backend, rank);
+  const bool on_gpu = local_backend == backend_choice::gpu;
+  const std::string local(to_string(local_backend));
+  solve_options opt = search_options(a, app, inst, on_gpu);
+
+  // --resume: the checkpoint's tree options and pairs.
+  std::optional<search_state> resumed;
+  std::vector<std::pair<int, int>> resumed_pairs;
+  if (!a.resume.empty()) resume_tree_options(rank, a, resumed, opt, resumed_pairs);
+  lb2_pairs_choice pairs = lb2_pairs_of(inst, a, opt, on_gpu, resumed.has_value(), resumed_pairs);
+
+  run_info info;
+  info.command = "pfsp-mpi";
+  for (int i = 1; i < argc; ++i) info.command += std::string(" ") + argv[i];
+  info.backend_opt = "mpi/" + local;
+  info.threads = opt.threads;
+  info.instance_spec = a.instance_spec;
+  info.initial_ub_source = "none";
+  // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
+  // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere; the
+  // start heuristic auto: NEH where improver threads run, iterated greedy elsewhere.
+  const int improvers = a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
+  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  const incumbent start = start_incumbent(rank, inst, a, opt, resumed, heuristic, info);
+  const std::string pair_note = share_learned_pairs(rank, inst, opt, start, pairs, info);
+  info.lb2_pairs = describe(pairs);
+  info.checkpoint_file = a.checkpoint;
+  const bound_data data(inst, pairs.pairs);
+  if (resumed) {
+    on_rank0(rank, [&] { check_resumable(*resumed, data, opt, a.resume); });
+    opt.resume = rank == 0 ? &*resumed : nullptr;
+  }
+
+  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
+  // loop, which resumes from a chunk.
+  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
+  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
+  gpu_cli_options g;
+  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
+  const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
+  dist::distributed_options d = distributed_options_of(m, rank);
+  std::unique_ptr<concurrent_improver> improver;
+  if (rank == 0 && improvers > 0)
+    improver = std::make_unique<concurrent_improver>(
+        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1);
+  d.improver = improver.get();
+  solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
+  if (rank != 0) return exit_ok;
+  if (improver) {
+    improver->stop();
+    r.notes.push_back("rank 0's improver: " + std::to_string(improvers) + " threads, " +
+                      std::to_string(improver->rounds()) + " rounds, " + std::to_string(improver->improvements()) +
+                      " improvements");
+  }
+  r.backend += ", chunks on " + local;
+  if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  return report(inst, a, opt, r, info);
 }
 
 // MPI_Finalize waits for every rank (a PMIx fence). After a worker's kill -9 under mpirun

@@ -198,6 +198,14 @@ TEST(mpi_ranks, limits_and_bad_input) {
     EXPECT_EQ(r.exit_code, 2) << r.describe();
   }
   {
+    // Output paths are checked before the search: a 60-s run into a missing directory ends at once.
+    for (const char* option : {"--json", "--gantt", "--checkpoint"}) {
+      const process_result r = run_ranks(2, {"ta021", option, "/nonexistent-pfsp-dir/out", "--time-limit", "60"}, 30);
+      EXPECT_EQ(r.exit_code, 2) << r.describe();
+      EXPECT_NE(r.err.find(option), std::string::npos) << r.describe();
+    }
+  }
+  {
     const process_result r = run_ranks(2, {"ta001", "--ranks-join", "sometimes"});
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_NE(r.err.find("--ranks-join"), std::string::npos) << r.describe();
