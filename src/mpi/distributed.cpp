@@ -116,7 +116,7 @@ class coordinator {
   }
 
   int ub() const { return std::min(threshold_, best_.value()); }
-  double seconds_left() const { return opt_.time_limit > 0 ? opt_.time_limit - ctl_.elapsed() : -1.0; }
+  double seconds_left() const { return opt_.time_limit > 0 ? opt_.time_limit - ctl_.limit_elapsed() : -1.0; }
 
   // --- one rank: rank 0 solves the chunks itself ---
   void solve_alone() {

@@ -120,6 +120,7 @@ chunk_run run_chunk(const bound_data& data, const solve_options& opt, const chun
   o.initial_ub.reset();
   o.node_limit = 0;
   o.time_limit = job.seconds_left < 0 ? 0.0 : std::max(job.seconds_left, 1e-3);
+  o.time_origin.reset();  // seconds_left counts from now (rank 0's clock decided it)
   o.interrupt = job.interrupt;
   o.feed = job.feed;
   o.on_progress = nullptr;

@@ -187,9 +187,10 @@ pfsp::backend_choice agreed_backend(pfsp::backend_choice given, int rank) {
 // so auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere; the ranks
 // sharing a node share its cores.
 pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& app, const pfsp::instance& inst,
-                                   bool on_gpu) {
+                                   bool on_gpu, std::chrono::steady_clock::time_point wall_start) {
   using namespace pfsp;
   solve_options opt;
+  opt.time_origin = wall_start;  // --time-limit counts the start heuristic and the pair learning too
   opt.bound = a.bound.value_or(on_gpu ? bound_kind::lb1_lb2 : bound_kind::lb1);
   opt.branch =
       a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);
@@ -323,6 +324,7 @@ int report(const pfsp::instance& inst, const pfsp::solve_args& a, const pfsp::so
 
 int run(int argc, char** argv, int rank) {
   using namespace pfsp;
+  const auto wall_start = std::chrono::steady_clock::now();
   mpi_args m;
   solve_args& a = m.solve;
   CLI::App app{"pfsp-mpi: branch-and-bound for the permutation flow shop across MPI ranks (the options of pfsp solve)"};
@@ -335,7 +337,7 @@ int run(int argc, char** argv, int rank) {
   const backend_choice local_backend = agreed_backend(a.backend, rank);
   const bool on_gpu = local_backend == backend_choice::gpu;
   const std::string local(to_string(local_backend));
-  solve_options opt = search_options(a, app, inst, on_gpu);
+  solve_options opt = search_options(a, app, inst, on_gpu, wall_start);
 
   // --resume: the checkpoint's tree options and pairs.
   std::optional<search_state> resumed;
@@ -390,6 +392,7 @@ int run(int argc, char** argv, int rank) {
   }
   r.backend += ", chunks on " + local;
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return report(inst, a, opt, r, info);
 }
 

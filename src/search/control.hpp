@@ -74,6 +74,9 @@ class run_control {
         last_checkpoint_(start_) {}
 
   double elapsed() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+  // Seconds the time limit has consumed: since opt.time_origin where set (the run's start), else
+  // since this control's start.
+  double limit_elapsed() const { return std::chrono::duration<double>(clock::now() - origin_).count(); }
 
   // Whether the clock should be read now. The interval between checks adapts so that checks
   // happen every few milliseconds whatever a node costs (a 20x20 LB1 node takes about a
