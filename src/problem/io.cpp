@@ -81,34 +81,64 @@ int checked_time(const std::string& tok, const std::string& origin, int line, in
 // Whitespace is space, tab, CR (of a CRLF line end), vertical tab and form feed.
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-}  // namespace
-
-instance parse_instance(std::istream& in, const std::string& origin) {
-  // The whole input, then lines. Accepted: LF or CRLF line ends, tabs as spaces, a UTF-8 byte
-  // order mark. Refused: a CR not followed by LF (classic Mac OS line ends), with its line.
-  // Text lines (starting with a letter, '#' or '+') are headers and skipped before the sizes line
-  // and between it and the matrix. O(size of the input).
-  // Memory stays proportional to what an instance within the limits can need: at most
-  // max_input_bytes are read, at most max(n, m) + 2 data lines and max(n, 2m) tokens a line kept.
+// The whole input, at most max_input_bytes of it.
+std::string read_all(std::istream& in, const std::string& origin) {
   std::string text;
-  {
-    std::vector<char> buf(1 << 16);
-    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
-      text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
-      if (text.size() > max_input_bytes)
-        throw file_error(origin, 0,
-                         "larger than " + std::to_string(max_input_bytes >> 20) +
-                             " MiB: no instance within the limits needs that much (README, \"Input files\")");
-    }
+  std::vector<char> buf(1 << 16);
+  while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+    text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_input_bytes)
+      throw file_error(origin, 0,
+                       "larger than " + std::to_string(max_input_bytes >> 20) +
+                           " MiB: no instance within the limits needs that much (README, \"Input files\")");
   }
   if (in.bad()) throw file_error(origin, 0, "error while reading");
-  std::string_view rest(text);
+  return text;
+}
+
+// One line's tokens (the first `keep` kept, all counted); `text_line` says whether it is a header.
+// After the sizes line (`any_data`), a header line holds no number: one that does is a damaged
+// matrix row, reported here rather than as a truncation further on; and text inside the matrix
+// (after its first row: `rows` > 1) is refused.
+data_line tokenize(std::string_view raw, int number, std::size_t keep, bool any_data, std::size_t rows,
+                   const std::string& origin, bool& text_line) {
+  data_line dl{number, {}, 0};
+  text_line = false;
+  for (std::size_t i = 0; i < raw.size();) {
+    if (is_blank(raw[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t e = i;
+    while (e < raw.size() && !is_blank(raw[e])) ++e;
+    const std::string_view tok = raw.substr(i, e - i);
+    i = e;
+    if (dl.count == 0) text_line = is_text_line(std::string(tok.substr(0, 1)));
+    if (text_line && any_data && dl.count > 0) {
+      long long v = 0;
+      if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
+        throw file_error(origin, number,
+                         "expected a row of integer processing times, got '" + shown(dl.tokens[0]) + "'");
+    }
+    if (dl.count < keep || (text_line && dl.count == 0)) dl.tokens.emplace_back(tok);
+    ++dl.count;
+    if (text_line && any_data && rows > 1)
+      throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + shown(raw) + "'");
+  }
+  return dl;
+}
+
+// The data lines of `text` (header lines skipped). Accepted: LF or CRLF line ends, tabs as
+// spaces, a UTF-8 byte order mark. Refused: a CR not followed by LF (classic Mac OS line ends),
+// with its line. Memory stays proportional to what an instance within the limits can need: once
+// the sizes line reads as sizes, at most max(n, m) + 2 data lines and max(n, 2m) tokens a line
+// are kept. O(size of the input).
+std::vector<data_line> data_lines(std::string_view rest, const std::string& origin) {
   if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
   std::vector<data_line> lines;
   std::size_t keep = 2;                                             // tokens kept a line: 2 for the sizes line
   std::size_t max_lines = std::numeric_limits<std::size_t>::max();  // data lines worth reading
   int number = 0;
-  bool any_data = false;
   while (!rest.empty() && lines.size() < max_lines) {
     const std::size_t eol = rest.find('\n');
     const std::string_view raw = rest.substr(0, eol);
@@ -119,36 +149,12 @@ instance parse_instance(std::istream& in, const std::string& origin) {
       throw file_error(origin, number,
                        "carriage return without a line feed (classic Mac OS line ends); expected LF or CRLF "
                        "line ends");
-    data_line dl{number, {}, 0};
     bool text_line = false;
-    for (std::size_t i = 0; i < raw.size();) {
-      if (is_blank(raw[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t e = i;
-      while (e < raw.size() && !is_blank(raw[e])) ++e;
-      const std::string_view tok = raw.substr(i, e - i);
-      i = e;
-      if (dl.count == 0) text_line = is_text_line(std::string(tok.substr(0, 1)));
-      // After the sizes line, a header line ("processing times :") holds no number; a line that
-      // does is a damaged matrix row, reported here rather than as a truncation further on.
-      if (text_line && any_data && dl.count > 0) {
-        long long v = 0;
-        if (std::from_chars(tok.data(), tok.data() + tok.size(), v).ptr == tok.data() + tok.size())
-          throw file_error(origin, number,
-                           "expected a row of integer processing times, got '" + shown(dl.tokens[0]) + "'");
-      }
-      if (dl.count < keep || (text_line && dl.count == 0)) dl.tokens.emplace_back(tok);
-      ++dl.count;
-      if (text_line && any_data && lines.size() > 1)
-        throw file_error(origin, number, "unexpected text inside the processing-time matrix: '" + shown(raw) + "'");
-    }
+    data_line dl = tokenize(raw, number, keep, !lines.empty(), lines.size(), origin, text_line);
     if (dl.count == 0 || text_line) continue;
-    any_data = true;
     lines.push_back(std::move(dl));
     if (lines.size() == 1 && lines[0].count >= 2) {
-      // The sizes, if they read as such (errors are reported below): the rows to keep.
+      // The sizes, if they read as such (errors are reported by the caller): the rows to keep.
       long long n = 0, m = 0;
       const auto& t = lines[0].tokens;
       const bool ok = std::from_chars(t[0].data(), t[0].data() + t[0].size(), n).ec == std::errc() &&
@@ -159,6 +165,88 @@ instance parse_instance(std::istream& in, const std::string& origin) {
       }
     }
   }
+  return lines;
+}
+
+// Job-per-row if the first row has 2m tokens whose even positions count machines in order (from
+// 0 or 1). Detection only: a first token that is no integer is reported by the parser of the
+// layout. n == 2m: a Taillard machine row also has 2m numbers and may read "1 x 2 y ..."; then
+// the row count decides (m rows for Taillard, n != m rows for job rows).
+bool job_per_row(const data_line& first, long long n, long long m, std::size_t rows) {
+  if (first.count != static_cast<std::size_t>(2 * m)) return false;
+  auto whole_int = [](const std::string& t, long long& v) {
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && p == t.data() + t.size();
+  };
+  long long base = -1;
+  if (!whole_int(first.tokens[0], base) || (base != 0 && base != 1)) return false;
+  for (long long k = 0; k < m; ++k) {
+    long long idx = 0;
+    if (!whole_int(first.tokens[2 * k], idx) || idx != base + k) return false;
+  }
+  return !(n == 2 * m && rows == static_cast<std::size_t>(m));
+}
+
+// n rows of m "machine time" pairs.
+void read_job_rows(const std::vector<data_line>& lines, instance& inst, const std::string& origin, int limit) {
+  const long long n = inst.n, m = inst.m;
+  const std::size_t rows = lines.size() - 1;
+  const long long base = parse_int(lines[1].tokens[0], origin, lines[1].number, "machine index");
+  if (rows < static_cast<std::size_t>(n))
+    throw file_error(origin, lines.back().number,
+                     "truncated: expected " + std::to_string(n) + " job rows, found " + std::to_string(rows));
+  if (rows > static_cast<std::size_t>(n))
+    throw file_error(origin, lines[n + 1].number,
+                     "unexpected data after the " + std::to_string(n) + " job rows (one instance per file)");
+  inst.p.assign(static_cast<std::size_t>(n * m), 0);
+  for (long long j = 0; j < n; ++j) {
+    const auto& row = lines[j + 1];
+    if (row.count != static_cast<std::size_t>(2 * m))
+      throw file_error(origin, row.number,
+                       "expected " + std::to_string(m) + " 'machine time' pairs (" + std::to_string(2 * m) +
+                           " integers) for job " + std::to_string(j + 1) + ", got " + std::to_string(row.count));
+    for (long long k = 0; k < m; ++k) {
+      const long long idx = parse_int(row.tokens[2 * k], origin, row.number, "machine index");
+      if (idx != base + k)
+        throw file_error(origin, row.number,
+                         "expected machine " + std::to_string(base + k) + " in position " + std::to_string(k + 1) +
+                             " (a flow shop visits machines in order), got " + shown(row.tokens[2 * k]));
+      inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[2 * k + 1], origin, row.number, limit);
+    }
+  }
+}
+
+// m rows of n processing times (Taillard's layout).
+void read_machine_rows(const std::vector<data_line>& lines, instance& inst, const std::string& origin, int limit) {
+  const long long n = inst.n, m = inst.m;
+  const std::size_t rows = lines.size() - 1;
+  if (rows < static_cast<std::size_t>(m))
+    throw file_error(origin, lines.back().number,
+                     "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
+                         " processing times (one per machine), found " + std::to_string(rows));
+  if (rows > static_cast<std::size_t>(m))
+    throw file_error(origin, lines[m + 1].number,
+                     "unexpected data after the " + std::to_string(m) + " machine rows (one instance per file)");
+  inst.p.assign(static_cast<std::size_t>(n * m), 0);
+  for (long long k = 0; k < m; ++k) {
+    const auto& row = lines[k + 1];
+    if (row.count != static_cast<std::size_t>(n))
+      throw file_error(origin, row.number,
+                       "expected " + std::to_string(n) + " processing times for machine " + std::to_string(k + 1) +
+                           ", got " + std::to_string(row.count));
+    for (long long j = 0; j < n; ++j)
+      inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[j], origin, row.number, limit);
+  }
+}
+
+}  // namespace
+
+// Text lines (starting with a letter, '#' or '+') are headers, skipped before the sizes line and
+// between it and the matrix; the matrix is Taillard's (m rows of n times) or job rows (n rows of
+// m machine-time pairs).
+instance parse_instance(std::istream& in, const std::string& origin) {
+  const std::string text = read_all(in, origin);
+  const std::vector<data_line> lines = data_lines(text, origin);
   if (lines.empty()) throw file_error(origin, 0, "empty file: expected a line 'n m' followed by processing times");
 
   const auto& head = lines[0];
@@ -175,77 +263,16 @@ instance parse_instance(std::istream& in, const std::string& origin) {
   inst.name = std::filesystem::path(origin).stem().string();
   inst.n = static_cast<int>(n);
   inst.m = static_cast<int>(m);
-
   const std::size_t rows = lines.size() - 1;
   if (rows == 0)
     throw file_error(origin, head.number,
                      "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
                          " times (Taillard) or " + std::to_string(n) + " rows of " + std::to_string(m) +
                          " machine-time pairs after this line");
-  const auto& first = lines[1];
-  // Job-per-row if the first row has 2m tokens whose even positions count machines in order.
-  bool job_rows = false;
-  if (first.count == static_cast<std::size_t>(2 * m)) {
-    // Detection only: a first token that is no integer is reported by the parser of the layout.
-    auto whole_int = [](const std::string& t, long long& v) {
-      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      return ec == std::errc() && p == t.data() + t.size();
-    };
-    long long base = -1;
-    if (whole_int(first.tokens[0], base) && (base == 0 || base == 1)) {
-      job_rows = true;
-      for (long long k = 0; k < m && job_rows; ++k) {
-        long long idx = 0;
-        if (!whole_int(first.tokens[2 * k], idx) || idx != base + k) job_rows = false;
-      }
-    }
-    // n == 2m: a Taillard machine row also has 2m numbers and may read "1 x 2 y ..."; then the
-    // row count decides (m rows for Taillard, n != m rows for job rows).
-    if (job_rows && n == 2 * m && rows == static_cast<std::size_t>(m)) job_rows = false;
-  }
-  if (job_rows) {
-    const long long base = parse_int(first.tokens[0], origin, first.number, "machine index");
-    if (rows < static_cast<std::size_t>(n))
-      throw file_error(origin, lines.back().number,
-                       "truncated: expected " + std::to_string(n) + " job rows, found " + std::to_string(rows));
-    if (rows > static_cast<std::size_t>(n))
-      throw file_error(origin, lines[n + 1].number,
-                       "unexpected data after the " + std::to_string(n) + " job rows (one instance per file)");
-    inst.p.assign(static_cast<std::size_t>(n * m), 0);
-    for (long long j = 0; j < n; ++j) {
-      const auto& row = lines[j + 1];
-      if (row.count != static_cast<std::size_t>(2 * m))
-        throw file_error(origin, row.number,
-                         "expected " + std::to_string(m) + " 'machine time' pairs (" + std::to_string(2 * m) +
-                             " integers) for job " + std::to_string(j + 1) + ", got " + std::to_string(row.count));
-      for (long long k = 0; k < m; ++k) {
-        const long long idx = parse_int(row.tokens[2 * k], origin, row.number, "machine index");
-        if (idx != base + k)
-          throw file_error(origin, row.number,
-                           "expected machine " + std::to_string(base + k) + " in position " + std::to_string(k + 1) +
-                               " (a flow shop visits machines in order), got " + shown(row.tokens[2 * k]));
-        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[2 * k + 1], origin, row.number, limit);
-      }
-    }
-  } else {
-    if (rows < static_cast<std::size_t>(m))
-      throw file_error(origin, lines.back().number,
-                       "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
-                           " processing times (one per machine), found " + std::to_string(rows));
-    if (rows > static_cast<std::size_t>(m))
-      throw file_error(origin, lines[m + 1].number,
-                       "unexpected data after the " + std::to_string(m) + " machine rows (one instance per file)");
-    inst.p.assign(static_cast<std::size_t>(n * m), 0);
-    for (long long k = 0; k < m; ++k) {
-      const auto& row = lines[k + 1];
-      if (row.count != static_cast<std::size_t>(n))
-        throw file_error(origin, row.number,
-                         "expected " + std::to_string(n) + " processing times for machine " + std::to_string(k + 1) +
-                             ", got " + std::to_string(row.count));
-      for (long long j = 0; j < n; ++j)
-        inst.p[static_cast<std::size_t>(k * n + j)] = checked_time(row.tokens[j], origin, row.number, limit);
-    }
-  }
+  if (job_per_row(lines[1], n, m, rows))
+    read_job_rows(lines, inst, origin, limit);
+  else
+    read_machine_rows(lines, inst, origin, limit);
   validate(inst, origin);
   return inst;
 }
