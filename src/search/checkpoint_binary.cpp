@@ -390,9 +390,20 @@ std::string to_binary(const search_state& s) {
   return bytes;
 }
 
-search_state parse_binary_search_state(std::string_view bytes, const std::string& file) {
-  const byte_reader r(bytes, file);
-  const std::size_t size = bytes.size();
+namespace {
+
+// The header's sizes and encodings: what the rest of the file holds and how it is written.
+struct binary_layout {
+  std::size_t w = 1;  // bytes a job
+  int b = 1;          // bytes a node's bound (above lb_base)
+  std::uint8_t flags = 0;
+  std::int32_t lb_base = 0;
+  std::size_t name_bytes = 0, backend_bytes = 0, pair_count = 0, stacks = 0;
+  std::uint64_t count = 0;  // open nodes
+  bool has_incumbent() const { return (flags & flag_incumbent) != 0; }
+};
+
+void check_magic_and_version(const byte_reader& r, std::size_t size) {
   const std::size_t head = std::min(size, sizeof magic);
   for (std::size_t i = 0; i < head; ++i)
     if (*r.at(i) != magic[i])
@@ -401,40 +412,40 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   if (size < header_bytes + checksum_bytes)
     r.fail("truncated: " + std::to_string(size) + " bytes; a binary checkpoint has at least " +
            std::to_string(header_bytes + checksum_bytes) + " (its header and checksum)");
-  {
-    const std::uint32_t v = r.get<std::uint32_t>(8);
-    if (v != search_state::binary_format_version)
-      r.fail(8, "checkpoint format version " + std::to_string(v) +
-                    " is not supported; this pfsp reads binary version " +
-                    std::to_string(search_state::binary_format_version) + " and text version " +
-                    std::to_string(search_state::format_version));
-  }
-  search_state s;
+  const std::uint32_t v = r.get<std::uint32_t>(8);
+  if (v != search_state::binary_format_version)
+    r.fail(8, "checkpoint format version " + std::to_string(v) + " is not supported; this pfsp reads binary version " +
+                  std::to_string(search_state::binary_format_version) + " and text version " +
+                  std::to_string(search_state::format_version));
+}
+
+// The header's fields (byte offsets 12..131) into `s` and the layout, each checked.
+binary_layout read_header(const byte_reader& r, search_state& s) {
+  binary_layout L;
   s.n = static_cast<int>(r.field<std::uint32_t>(12, "n (jobs)", 1, 65535));
   s.m = static_cast<int>(r.field<std::uint32_t>(16, "m (machines)", 1, 1000000));
   const int n = s.n;
   s.bound = static_cast<bound_kind>(r.field<std::uint8_t>(20, "bound", 0, 2));
   s.branch = static_cast<branching>(r.field<std::uint8_t>(21, "branching", 0, 3));
-  const auto flags = static_cast<std::uint8_t>(r.field<std::uint8_t>(22, "flags", 0, 7));
-  const std::size_t w = static_cast<std::size_t>(r.field<std::uint8_t>(23, "job width", 1, 2));
-  if (w != (n <= 255 ? 1u : 2u))
-    r.fail(23, "job width " + std::to_string(w) + " for n = " + std::to_string(n) + "; expected " +
+  L.flags = static_cast<std::uint8_t>(r.field<std::uint8_t>(22, "flags", 0, 7));
+  L.w = static_cast<std::size_t>(r.field<std::uint8_t>(23, "job width", 1, 2));
+  if (L.w != (n <= 255 ? 1u : 2u))
+    r.fail(23, "job width " + std::to_string(L.w) + " for n = " + std::to_string(n) + "; expected " +
                    (n <= 255 ? "1 (n <= 255)" : "2 (n > 255)"));
-  const int b = static_cast<int>(r.field<std::uint8_t>(24, "bound width", 1, 4));
-  if (b == 3) r.fail(24, "bound width 3; expected 1, 2 or 4");
+  L.b = static_cast<int>(r.field<std::uint8_t>(24, "bound width", 1, 4));
+  if (L.b == 3) r.fail(24, "bound width 3; expected 1, 2 or 4");
   for (std::size_t i = 25; i < 28; ++i)
     if (*r.at(i) != 0) r.fail(i, "reserved byte is " + std::to_string(*r.at(i)) + "; expected 0");
   const std::int32_t ub = r.get<std::int32_t>(28);
-  if (flags & flag_ub)
+  if (L.flags & flag_ub)
     s.ub_option = static_cast<int>(r.field<std::int32_t>(28, "--ub", 1, INT_MAX));
   else if (ub != 0)
     r.fail(28, "--ub " + std::to_string(ub) + " without its flag; expected 0");
   s.threshold = static_cast<int>(r.field<std::int32_t>(32, "threshold", 0, INT_MAX));
-  const bool has_incumbent = (flags & flag_incumbent) != 0;
-  s.best_makespan = static_cast<int>(
-      r.field<std::int32_t>(36, "incumbent makespan", has_incumbent ? 1 : 0, has_incumbent ? INT_MAX : 0));
-  s.complete = (flags & flag_complete) != 0;
-  const auto lb_base = static_cast<std::int32_t>(r.field<std::int32_t>(40, "lb base", 0, INT_MAX));
+  const bool inc = L.has_incumbent();
+  s.best_makespan = static_cast<int>(r.field<std::int32_t>(36, "incumbent makespan", inc ? 1 : 0, inc ? INT_MAX : 0));
+  s.complete = (L.flags & flag_complete) != 0;
+  L.lb_base = static_cast<std::int32_t>(r.field<std::int32_t>(40, "lb base", 0, INT_MAX));
   s.times_hash = r.get<std::uint64_t>(44);
   s.stats.branched = r.get<std::uint64_t>(52);
   s.stats.bounds = r.get<std::uint64_t>(60);
@@ -443,77 +454,96 @@ search_state parse_binary_search_state(std::string_view bytes, const std::string
   s.stats.explored = r.non_negative(84, "explored");
   s.stats.total_seconds = r.non_negative(92, "elapsed seconds");
   s.stats.bound_seconds = r.non_negative(100, "bound seconds");
-  const auto name_bytes =
-      static_cast<std::size_t>(r.field<std::uint32_t>(108, "instance name length", 0, max_text_bytes));
-  const auto backend_bytes = static_cast<std::size_t>(r.field<std::uint32_t>(112, "backend length", 0, max_text_bytes));
+  L.name_bytes = static_cast<std::size_t>(r.field<std::uint32_t>(108, "instance name length", 0, max_text_bytes));
+  L.backend_bytes = static_cast<std::size_t>(r.field<std::uint32_t>(112, "backend length", 0, max_text_bytes));
   const long long all_pairs = static_cast<long long>(s.m) * (s.m - 1) / 2;
-  const auto pair_count = static_cast<std::size_t>(r.field<std::uint32_t>(
+  L.pair_count = static_cast<std::size_t>(r.field<std::uint32_t>(
       116, "LB2 pair count", 0, s.bound == bound_kind::lb1 ? 0 : std::min(all_pairs, 1LL << 32)));
-  const auto stacks = static_cast<std::size_t>(r.field<std::uint32_t>(120, "stack count", 0, max_stacks));
-  const std::uint64_t count = r.get<std::uint64_t>(124);
+  L.stacks = static_cast<std::size_t>(r.field<std::uint32_t>(120, "stack count", 0, max_stacks));
+  L.count = r.get<std::uint64_t>(124);
+  return L;
+}
 
-  // The counts against the file's size, before anything they size is allocated. Every term of
-  // `fixed` is below 2^40, so the sums cannot overflow.
-  const std::size_t record = 2 * w + static_cast<std::size_t>(b) + static_cast<std::size_t>(n) * w;
-  const std::size_t fixed = header_bytes + name_bytes + backend_bytes + 8 * pair_count +
-                            (has_incumbent ? static_cast<std::size_t>(n) * w : 0) + 8 * stacks + checksum_bytes;
-  const std::string what_header = "the header (byte offsets 108..131) counts " + std::to_string(name_bytes) + "+" +
-                                  std::to_string(backend_bytes) + " name bytes, " + std::to_string(pair_count) +
-                                  " pairs, " + std::to_string(stacks) + " stacks and " + std::to_string(count) +
+// The counts against the file's size, before anything they size is allocated, then the
+// checksum. Every term of `fixed` is below 2^40, so the sums cannot overflow.
+void check_size_and_checksum(const byte_reader& r, std::size_t size, const binary_layout& L, int n) {
+  const std::size_t record = 2 * L.w + static_cast<std::size_t>(L.b) + static_cast<std::size_t>(n) * L.w;
+  const std::size_t fixed = header_bytes + L.name_bytes + L.backend_bytes + 8 * L.pair_count +
+                            (L.has_incumbent() ? static_cast<std::size_t>(n) * L.w : 0) + 8 * L.stacks + checksum_bytes;
+  const std::string what_header = "the header (byte offsets 108..131) counts " + std::to_string(L.name_bytes) + "+" +
+                                  std::to_string(L.backend_bytes) + " name bytes, " + std::to_string(L.pair_count) +
+                                  " pairs, " + std::to_string(L.stacks) + " stacks and " + std::to_string(L.count) +
                                   " open nodes of " + std::to_string(record) + " bytes";
-  if (fixed > size || count > (size - fixed) / record)
+  if (fixed > size || L.count > (size - fixed) / record)
     r.fail("truncated or inconsistent: " + what_header + ", more than the file's " + std::to_string(size) + " bytes");
-  if (fixed + count * record != size)
-    r.fail("inconsistent: " + what_header + ", " + std::to_string(fixed + count * record) +
+  if (fixed + L.count * record != size)
+    r.fail("inconsistent: " + what_header + ", " + std::to_string(fixed + L.count * record) +
            " bytes in all; the file has " + std::to_string(size) + " (trailing bytes?)");
-  {
-    const std::uint64_t stated = r.get<std::uint64_t>(size - checksum_bytes);
-    const std::uint64_t actual = block_checksum(r.at(0), size - checksum_bytes);
-    if (stated != actual)
-      r.fail(size - checksum_bytes, "checksum " + hex64(stated) + " does not match the content (" + hex64(actual) +
-                                        "): the file was modified or corrupted");
-  }
+  const std::uint64_t stated = r.get<std::uint64_t>(size - checksum_bytes);
+  const std::uint64_t actual = block_checksum(r.at(0), size - checksum_bytes);
+  if (stated != actual)
+    r.fail(size - checksum_bytes, "checksum " + hex64(stated) + " does not match the content (" + hex64(actual) +
+                                      "): the file was modified or corrupted");
+}
 
-  std::size_t at = header_bytes;
-  s.instance_name.assign(reinterpret_cast<const char*>(r.at(at)), name_bytes);
-  at += name_bytes;
-  s.backend.assign(reinterpret_cast<const char*>(r.at(at)), backend_bytes);
-  at += backend_bytes;
-  s.lb2_pairs.reserve(pair_count);
-  for (std::size_t i = 0; i < pair_count; ++i, at += 8) {
+// The instance name, the backend, the LB2 pairs and the incumbent, from byte `at` on.
+void read_texts_pairs_incumbent(const byte_reader& r, std::size_t& at, const binary_layout& L, search_state& s) {
+  s.instance_name.assign(reinterpret_cast<const char*>(r.at(at)), L.name_bytes);
+  at += L.name_bytes;
+  s.backend.assign(reinterpret_cast<const char*>(r.at(at)), L.backend_bytes);
+  at += L.backend_bytes;
+  s.lb2_pairs.reserve(L.pair_count);
+  for (std::size_t i = 0; i < L.pair_count; ++i, at += 8) {
     const int k = static_cast<int>(r.field<std::uint32_t>(at, "LB2 pair's first machine", 0, s.m - 2));
     const int l = static_cast<int>(r.field<std::uint32_t>(at + 4, "LB2 pair's second machine", k + 1, s.m - 1));
     s.lb2_pairs.emplace_back(k, l);
   }
-  if (has_incumbent) {
-    std::vector<job_t> perm(static_cast<std::size_t>(n));
-    permutation_check check(n);
-    if (w == 1)
-      read_permutation<std::uint8_t>(r, at, check, n, perm.data(), -1);
-    else
-      read_permutation<std::uint16_t>(r, at, check, n, perm.data(), -1);
-    s.best_schedule.assign(perm.begin(), perm.end());
-    at += static_cast<std::size_t>(n) * w;
-  }
+  if (!L.has_incumbent()) return;
+  std::vector<job_t> perm(static_cast<std::size_t>(s.n));
+  permutation_check check(s.n);
+  if (L.w == 1)
+    read_permutation<std::uint8_t>(r, at, check, s.n, perm.data(), -1);
+  else
+    read_permutation<std::uint16_t>(r, at, check, s.n, perm.data(), -1);
+  s.best_schedule.assign(perm.begin(), perm.end());
+  at += static_cast<std::size_t>(s.n) * L.w;
+}
+
+// The stacks' sizes, which must add up to the open nodes' count.
+void read_stacks(const byte_reader& r, std::size_t& at, const binary_layout& L, search_state& s) {
   std::uint64_t total = 0;
-  s.stack_sizes.reserve(stacks);
-  for (std::size_t k = 0; k < stacks; ++k, at += 8) {
+  s.stack_sizes.reserve(L.stacks);
+  for (std::size_t k = 0; k < L.stacks; ++k, at += 8) {
     const std::uint64_t stack = r.get<std::uint64_t>(at);
-    if (stack > count - total)
+    if (stack > L.count - total)
       r.fail(at, "stack " + std::to_string(k) + " of " + std::to_string(stack) +
-                     " nodes: the stacks hold more than the " + std::to_string(count) + " open nodes");
+                     " nodes: the stacks hold more than the " + std::to_string(L.count) + " open nodes");
     total += stack;
     s.stack_sizes.push_back(static_cast<std::size_t>(stack));
   }
-  if (total != count)
-    r.fail(at, "the stacks hold " + std::to_string(total) + " nodes, not the " + std::to_string(count) + " open nodes");
-  if (s.complete && count != 0) r.fail(22, "marked complete but has " + std::to_string(count) + " open nodes");
-  s.nodes.resize(static_cast<std::size_t>(count));
-  s.perms.resize(static_cast<std::size_t>(count) * static_cast<std::size_t>(n));
-  if (w == 1)
-    decode_nodes<std::uint8_t>(r, at, lb_base, b, s);
+  if (total != L.count)
+    r.fail(at,
+           "the stacks hold " + std::to_string(total) + " nodes, not the " + std::to_string(L.count) + " open nodes");
+  if (s.complete && L.count != 0) r.fail(22, "marked complete but has " + std::to_string(L.count) + " open nodes");
+}
+
+}  // namespace
+
+search_state parse_binary_search_state(std::string_view bytes, const std::string& file) {
+  const byte_reader r(bytes, file);
+  check_magic_and_version(r, bytes.size());
+  search_state s;
+  const binary_layout L = read_header(r, s);
+  check_size_and_checksum(r, bytes.size(), L, s.n);
+  std::size_t at = header_bytes;
+  read_texts_pairs_incumbent(r, at, L, s);
+  read_stacks(r, at, L, s);
+  s.nodes.resize(static_cast<std::size_t>(L.count));
+  s.perms.resize(static_cast<std::size_t>(L.count) * static_cast<std::size_t>(s.n));
+  if (L.w == 1)
+    decode_nodes<std::uint8_t>(r, at, L.lb_base, L.b, s);
   else
-    decode_nodes<std::uint16_t>(r, at, lb_base, b, s);
+    decode_nodes<std::uint16_t>(r, at, L.lb_base, L.b, s);
   return s;
 }
 
