@@ -204,10 +204,15 @@ gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> sch
   return L;
 }
 
-std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
-  (void)opt;
-  const double fs = L.font_size;
-  std::ostringstream s;
+namespace {
+
+// The parts of the SVG, in drawing order; `fs` is the layout's font size, `bottom` the plot's
+// lower edge, `m` the machine rows.
+int machine_rows(const gantt_layout& L) {
+  return L.row_height > 0 ? static_cast<int>(std::lround(L.plot_h / L.row_height)) : 0;
+}
+
+void svg_header(std::ostream& s, const gantt_layout& L, double fs) {
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(L.width) << "\" height=\"" << num(L.height)
     << "\" viewBox=\"0 0 " << num(L.width) << ' ' << num(L.height) << "\" font-family=\"" << font_family
@@ -216,15 +221,15 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   s << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   s << "<text x=\"" << num(L.plot_x) << "\" y=\"" << num(fs + 8) << "\" font-size=\"" << num(fs * 1.25)
     << "\" font-weight=\"bold\">" << escape(L.title) << "</text>\n";
+}
 
+void svg_grid_and_rows(std::ostream& s, const gantt_layout& L, double fs, double bottom, int m) {
   // Grid, machine rows and labels.
-  const double bottom = L.plot_y + L.plot_h;
   s << "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
   for (const gantt_tick& t : L.ticks)
     s << "<line x1=\"" << num(t.x) << "\" y1=\"" << num(L.plot_y) << "\" x2=\"" << num(t.x) << "\" y2=\"" << num(bottom)
       << "\"/>\n";
   s << "</g>\n<g fill=\"#f4f4f4\">\n";
-  const int m = L.row_height > 0 ? static_cast<int>(std::lround(L.plot_h / L.row_height)) : 0;
   for (int k = 1; k < m; k += 2)
     s << "<rect x=\"" << num(L.plot_x) << "\" y=\"" << num(L.plot_y + k * L.row_height) << "\" width=\""
       << num(L.plot_w) << "\" height=\"" << num(L.row_height) << "\" opacity=\"0.6\"/>\n";
@@ -233,7 +238,9 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
     s << "<text x=\"" << num(L.plot_x - 8) << "\" y=\"" << num(L.plot_y + (k + 0.5) * L.row_height + 0.35 * fs)
       << "\">M" << k + 1 << "</text>\n";
   s << "</g>\n";
+}
 
+void svg_bars(std::ostream& s, const gantt_layout& L, double fs) {
   // Bars: a tooltip each (job, machine, start, end); critical ones outlined in black.
   s << "<g stroke=\"#ffffff\" stroke-width=\"0.5\">\n";
   for (const gantt_bar& b : L.bars) {
@@ -254,7 +261,9 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
         << ") rotate(-90)\">" << b.op.job + 1 << "</text>\n";
   }
   s << "</g>\n";
+}
 
+void svg_critical_path(std::ostream& s, const gantt_layout& L) {
   // The critical path: a staircase through its operations (each starts where the previous ends),
   // low in the bars so that it does not strike through their labels.
   if (!L.path.empty()) {
@@ -267,14 +276,18 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
     }
     s << "\"><title>critical path: " << L.path.size() << " operations</title></polyline>\n";
   }
+}
 
+void svg_makespan(std::ostream& s, const gantt_layout& L, double fs, double bottom) {
   // Makespan line and label.
   const double xc = L.plot_x + L.makespan * L.scale;
   s << "<line x1=\"" << num(xc) << "\" y1=\"" << num(L.plot_y - fs - 4) << "\" x2=\"" << num(xc) << "\" y2=\""
     << num(bottom + 4) << "\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n";
   s << "<text x=\"" << num(xc - 4) << "\" y=\"" << num(L.plot_y - 6) << "\" text-anchor=\"end\" fill=\"#d62728\" "
     << "font-weight=\"bold\">makespan " << L.makespan << "</text>\n";
+}
 
+void svg_time_axis(std::ostream& s, const gantt_layout& L, double fs, double bottom) {
   // Time axis.
   s << "<g stroke=\"#444444\">\n<line x1=\"" << num(L.plot_x) << "\" y1=\"" << num(bottom) << "\" x2=\""
     << num(L.plot_x + L.plot_w) << "\" y2=\"" << num(bottom) << "\"/>\n";
@@ -289,7 +302,9 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
   }
   s << "</g>\n<text x=\"" << num(L.plot_x + L.plot_w / 2) << "\" y=\"" << num(bottom + 2.4 * fs + 10)
     << "\" text-anchor=\"middle\" fill=\"#444444\">time</text>\n";
+}
 
+void svg_legend(std::ostream& s, const gantt_layout& L, const gantt_options& opt, double fs, double bottom, int m) {
   // Legend: critical path, makespan, then one swatch per job where they fit (n <= 40).
   double ly = bottom + 3.4 * fs + 12 + fs;
   double lx = L.plot_x;
@@ -324,6 +339,22 @@ std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
         << j + 1 << "</text>\n";
     }
   }
+}
+
+}  // namespace
+
+std::string gantt_svg(const gantt_layout& L, const gantt_options& opt) {
+  const double fs = L.font_size;
+  const double bottom = L.plot_y + L.plot_h;
+  const int m = machine_rows(L);
+  std::ostringstream s;
+  svg_header(s, L, fs);
+  svg_grid_and_rows(s, L, fs, bottom, m);
+  svg_bars(s, L, fs);
+  svg_critical_path(s, L);
+  svg_makespan(s, L, fs, bottom);
+  svg_time_axis(s, L, fs, bottom);
+  svg_legend(s, L, opt, fs, bottom, m);
   s << "</g>\n</svg>\n";
   return s.str();
 }
