@@ -414,111 +414,151 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
   return work_stealing_run(data, opt, start).run();
 }
 
-solve_result shared_queue(const bound_data& data, const solve_options& opt, const incumbent& start) {
-  const int n = data.view().inst.n;
-  const int T = std::max(1, opt.threads);
-  shared_state sh(opt, start, T, data.view().inst);
-  const int threshold = opt.resume ? opt.resume->threshold : initial_threshold(opt, sh.best);
-  const std::string backend = "cpu-mt (shared queue, " + std::to_string(T) + " threads)";
-  std::mutex mu;
-  std::condition_variable cv;
-  dfs_pool queue(n);
-  int busy = 0;        // workers holding a popped node or its children outside the queue
-  bool pause = false;  // a checkpoint waits for busy == 0: no node may be popped meanwhile
-  std::vector<solve_stats> stats(T);
-  if (opt.resume) {
-    PFSP_EXPECTS(opt.resume->n == n, "checkpoint for another instance size");
-    check_lb2_pairs(*opt.resume, data, "the checkpoint");
-    restore_stacks(*opt.resume, {&queue});
-  } else {
-    expander ex(data, opt.bound, opt.branch, false);
-    auto perm = identity(n);
-    const int lb = ex.root_bound(perm.data(), -1, n, threshold);
-    ++stats[0].bounds;
-    if (lb < threshold) {
-      queue.push_root(perm.data(), -1, n, lb);
+// One shared depth-first queue under a mutex (--shared-queue): a worker pops a node, expands it
+// outside the lock and pushes its children back; a checkpoint pauses the pops until no worker
+// holds a node.
+class shared_queue_run {
+ public:
+  shared_queue_run(const bound_data& data, const solve_options& opt, const incumbent& start)
+      : data_(data),
+        opt_(opt),
+        n_(data.view().inst.n),
+        T_(std::max(1, opt.threads)),
+        sh_(opt, start, T_, data.view().inst),
+        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
+        backend_("cpu-mt (shared queue, " + std::to_string(T_) + " threads)"),
+        queue_(n_),
+        stats_(T_) {}
+
+  solve_result run() {
+    seed();
+    std::vector<std::thread> threads;
+    for (int t = 1; t < T_; ++t) threads.emplace_back([this, t] { work(t); });
+    work(0);
+    for (auto& th : threads) th.join();
+    if (sh_.failure) std::rethrow_exception(sh_.failure);
+    return finish();
+  }
+
+ private:
+  // The resumed stacks into the queue, or the root, bounded before the threads start.
+  void seed() {
+    if (opt_.resume) {
+      PFSP_EXPECTS(opt_.resume->n == n_, "checkpoint for another instance size");
+      check_lb2_pairs(*opt_.resume, data_, "the checkpoint");
+      restore_stacks(*opt_.resume, {&queue_});
+      return;
+    }
+    expander ex(data_, opt_.bound, opt_.branch, false);
+    auto perm = identity(n_);
+    const int lb = ex.root_bound(perm.data(), -1, n_, threshold_);
+    ++stats_[0].bounds;
+    if (lb < threshold_) {
+      queue_.push_root(perm.data(), -1, n_, lb);
     } else {
-      ++stats[0].pruned;
-      stats[0].explored += 1.0;
+      ++stats_[0].pruned;
+      stats_[0].explored += 1.0;
     }
   }
-  // With `mu` held and busy == 0 (or after the join): the queue is every open node.
-  auto state = [&](bool complete) {
+
+  // With mu_ held and busy_ == 0 (or after the join): the queue is every open node.
+  search_state state(bool complete) const {
     solve_stats piece;
-    for (const auto& st : stats) piece += st;
-    search_state s = make_search_state(data, opt, threshold, sh.best, piece, sh.ctl.elapsed(), backend);
+    for (const auto& st : stats_) piece += st;
+    search_state s = make_search_state(data_, opt_, threshold_, sh_.best, piece, sh_.ctl.elapsed(), backend_);
     s.complete = complete;
-    s.add_stack(queue);
+    s.add_stack(queue_);
     return s;
-  };
-  auto body = [&](int id) {
-    expander ex(data, opt.bound, opt.branch, opt.profile);
-    solve_stats& st = stats[id];
-    std::vector<job_t> perm(n), leaf_perm(n);
-    dfs_pool children(n);
-    int ub = std::min(threshold, sh.best.value());
+  }
+
+  // A worker: pop under the lock, expand outside it, push the children back.
+  void work(int id) {
+    expander ex(data_, opt_.bound, opt_.branch, opt_.profile);
+    solve_stats& st = stats_[id];
+    std::vector<job_t> perm(n_), leaf_perm(n_);
+    dfs_pool children(n_);
+    int ub = std::min(threshold_, sh_.best.value());
     auto push = [&](const job_t* parent, int a, int b, int l1, int l2, int lb) {
       children.push(parent, a, b, l1, l2, lb);
     };
     auto leaf = [&](const job_t* parent, int a, int b, int value) {
-      std::copy(parent, parent + n, leaf_perm.begin());
+      std::copy(parent, parent + n_, leaf_perm.begin());
       std::swap(leaf_perm[a], leaf_perm[b]);
-      sh.offer_leaf(value, leaf_perm.data(), n);
+      sh_.offer_leaf(value, leaf_perm.data(), n_);
       ub = std::min(ub, value);
     };
-    std::unique_lock lock(mu);
+    std::unique_lock lock(mu_);
     while (true) {
-      cv.wait(lock, [&] { return sh.stopped() || (!pause && (!queue.empty() || busy == 0)); });
-      if (sh.stopped() || queue.empty() || !sh.may_expand()) break;
-      const node_meta m = queue.pop(perm.data());
-      ++busy;
+      cv_.wait(lock, [&] { return sh_.stopped() || (!pause_ && (!queue_.empty() || busy_ == 0)); });
+      if (sh_.stopped() || queue_.empty() || !sh_.may_expand()) break;
+      const node_meta m = queue_.pop(perm.data());
+      ++busy_;
       lock.unlock();
-      ub = std::min(ub, sh.best.value());
+      ub = std::min(ub, sh_.best.value());
       if (m.lb >= ub) {
         ++st.pruned;
-        st.explored += ex.weight(m.limit1 + 1 + n - m.limit2);
-      } else if (ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st, [&sh] { return sh.abandon(); })) {
-        sh.count_expansion();
+        st.explored += ex.weight(m.limit1 + 1 + n_ - m.limit2);
+      } else if (ex.expand(perm.data(), m.limit1, m.limit2, ub, push, leaf, st, [this] { return sh_.abandon(); })) {
+        sh_.count_expansion();
       } else {
         children.push_root(perm.data(), m.limit1, m.limit2, m.lb);  // given up: back to the queue, as it was
       }
-      sh.counters[id].branched.store(st.branched, std::memory_order_relaxed);
-      sh.counters[id].explored.store(st.explored, std::memory_order_relaxed);
-      const bool checkpoint = id == 0 && sh.ctl.due(st.branched) && sh.supervise(0, st.branched);
+      sh_.counters[id].branched.store(st.branched, std::memory_order_relaxed);
+      sh_.counters[id].explored.store(st.explored, std::memory_order_relaxed);
+      const bool checkpoint = id == 0 && sh_.ctl.due(st.branched) && sh_.supervise(0, st.branched);
       lock.lock();
-      children.steal_bottom(queue, children.size());
-      --busy;
-      cv.notify_all();
-      if (checkpoint) {
-        // Worker 0 holds nothing now; the others finish their node and wait (pause).
-        pause = true;
-        cv.wait(lock, [&] { return busy == 0; });
-        search_state s = state(queue.empty());  // busy == 0: nothing outside the queue
-        pause = false;
-        cv.notify_all();
-        lock.unlock();
-        sh.write_checkpoint(std::move(s));
-        lock.lock();
-      }
+      children.steal_bottom(queue_, children.size());
+      --busy_;
+      cv_.notify_all();
+      if (checkpoint) write_checkpoint(lock);
     }
-    cv.notify_all();
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < T; ++t) threads.emplace_back(body, t);
-  body(0);
-  for (auto& th : threads) th.join();
-  if (sh.failure) std::rethrow_exception(sh.failure);
-  auto stop = static_cast<solve_status>(sh.stop.load());
-  if (queue.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
-  emit_checkpoint(opt, [&] { return state(stop == solve_status::optimal); });
-  solve_stats piece;
-  for (const auto& s : stats) piece += s;
-  const solve_stats total = cumulative_stats(opt, piece, sh.ctl.elapsed());
-  solve_result r =
-      finish_result(stop, sh.best, threshold, queue.empty() ? INT_MAX : queue.min_lb(), total, total.total_seconds);
-  r.backend = backend;
-  if (sh.feed.active()) r.notes.push_back(feed_note(sh.feed));
-  return r;
+    cv_.notify_all();
+  }
+
+  // Worker 0 holds nothing now; the others finish their node and wait (pause_). Called and
+  // returns with `lock` held.
+  void write_checkpoint(std::unique_lock<std::mutex>& lock) {
+    pause_ = true;
+    cv_.wait(lock, [&] { return busy_ == 0; });
+    search_state s = state(queue_.empty());  // busy_ == 0: nothing outside the queue
+    pause_ = false;
+    cv_.notify_all();
+    lock.unlock();
+    sh_.write_checkpoint(std::move(s));
+    lock.lock();
+  }
+
+  solve_result finish() {
+    auto stop = static_cast<solve_status>(sh_.stop.load());
+    if (queue_.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
+    emit_checkpoint(opt_, [&] { return state(stop == solve_status::optimal); });
+    solve_stats piece;
+    for (const auto& s : stats_) piece += s;
+    const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
+    solve_result r = finish_result(stop, sh_.best, threshold_, queue_.empty() ? INT_MAX : queue_.min_lb(), total,
+                                   total.total_seconds);
+    r.backend = backend_;
+    if (sh_.feed.active()) r.notes.push_back(feed_note(sh_.feed));
+    return r;
+  }
+
+  const bound_data& data_;
+  const solve_options& opt_;
+  const int n_;
+  const int T_;
+  shared_state sh_;
+  const int threshold_;
+  const std::string backend_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  dfs_pool queue_;
+  int busy_ = 0;        // workers holding a popped node or its children outside the queue
+  bool pause_ = false;  // a checkpoint waits for busy_ == 0: no node may be popped meanwhile
+  std::vector<solve_stats> stats_;
+};
+
+solve_result shared_queue(const bound_data& data, const solve_options& opt, const incumbent& start) {
+  return shared_queue_run(data, opt, start).run();
 }
 
 }  // namespace
