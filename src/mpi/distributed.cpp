@@ -235,6 +235,12 @@ class coordinator {
       stop_ = r.signalled ? solve_status::interrupted : r.status;
       stop_decided();
     }
+    // A chunk that kept its open nodes to itself (no checkpoint, the run ending) leaves its lower
+    // bound for them.
+    if (!complete && r.left.empty()) {
+      dropped_lb_ = std::min(dropped_lb_, r.lower_bound);
+      ++dropped_chunks_;
+    }
     absorb(r.stats, r.makespan, r.schedule, std::move(r.left));
   }
 
@@ -386,7 +392,7 @@ class coordinator {
     for (auto& [w, f] : in_flight_)
       if (!f.asked_back) {
         f.asked_back = true;
-        send(words{kStopChunk, f.id}, w, kTagControl);
+        send(words{kStopChunk, f.id, d_.save ? 0 : 1}, w, kTagControl);  // 1: for good, nodes not wanted
       }
     serve_parked();
   }
@@ -430,9 +436,9 @@ class coordinator {
   }
 
   solve_result result(const std::vector<rank_time>& times) {
-    int open_min = INT_MAX;
+    int open_min = dropped_lb_;
     for (const frontier_node& f : frontier_) open_min = std::min(open_min, f.meta.lb);
-    if (!frontier_.empty() && stop_ == solve_status::optimal) stop_ = solve_status::interrupted;
+    if ((!frontier_.empty() || dropped_chunks_) && stop_ == solve_status::optimal) stop_ = solve_status::interrupted;
     solve_result r = finish_result(stop_, best_, threshold_, open_min, total_, ctl_.elapsed());
     r.backend = "mpi (" + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks") + ")";
     r.notes.push_back(summary_note());
@@ -448,6 +454,9 @@ class coordinator {
                     " nodes solved by " + (w ? std::to_string(w) + " worker rank" + (w == 1 ? "" : "s") : "rank 0");
     s += "; " + std::to_string(splits_) + " chunks split, " + std::to_string(broadcasts_) + " incumbents broadcast";
     if (d_.save) s += ", " + std::to_string(saves_) + " checkpoints written";
+    if (dropped_chunks_)
+      s += "; " + std::to_string(dropped_chunks_) +
+           " chunks stopped at the end kept their open nodes (no checkpoint; their lower bound counted)";
     if (lost_)
       s += "; " + std::to_string(lost_) + " worker ranks lost, their chunks (as last reported) back in the frontier";
     return s;
@@ -502,6 +511,8 @@ class coordinator {
   std::size_t chunk_;
   bool lone_start_;                // the next chunk is the first of a lazy join (next_chunk_size)
   std::size_t largest_chunk_ = 0;  // nodes of the largest chunk handed out
+  int dropped_lb_ = INT_MAX;       // the lower bound of the open nodes chunks did not return
+  std::size_t dropped_chunks_ = 0;
   steady::time_point entered_ = steady::now();
   steady::time_point last_save_ = steady::now();
   int threshold_ = INT_MAX;
@@ -555,7 +566,7 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
   solve_result r;
-  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval);
+  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval, d.checkpointing);
   r.status = solve_status::optimal;
   return r;
 }

@@ -69,6 +69,10 @@ struct distributed_options {
   // that instead of the chunk as sent and gives it to others if the worker is lost; 0: never
   // (pfsp-mpi: the checkpoint interval when --checkpoint is given).
   double progress_interval = 0;
+  // The run writes checkpoints (every rank knows: pfsp-mpi's --checkpoint). Without them, a chunk
+  // that ends on the time limit, or that rank 0 stops to end the run, returns its lower bound but
+  // not its open nodes (chunk_job::drop_left_at_stop).
+  bool checkpointing = false;
   // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
   coordinator_stats* stats = nullptr;
 };

@@ -127,8 +127,21 @@ chunk_run run_chunk(const bound_data& data, const solve_options& opt, const chun
   // The solver's states: the periodic ones go to job.on_checkpoint, the last one says what is left.
   std::optional<search_state> last;
   o.checkpoint_interval = job.on_checkpoint ? job.checkpoint_interval : 1e300;
+  // At the end, whether the final state's nodes are wanted (chunk_job::drop_left_at_stop): not
+  // when the chunk stops on its time limit (no interrupt) or for good.
+  bool dropped = false;
+  const auto drop_now = [&job] {
+    if (!job.drop_left_at_stop) return false;
+    const bool interrupted = job.interrupt && job.interrupt->load();
+    return !interrupted || (job.final_stop && job.final_stop->load());
+  };
   o.on_checkpoint = [&](const search_state& s) {
     if (job.on_checkpoint && !s.complete) job.on_checkpoint(s);
+    if (!s.complete && drop_now()) {
+      dropped = true;
+      last.reset();
+      return;
+    }
     last = s;
   };
   chunk_run out;
@@ -136,7 +149,9 @@ chunk_run run_chunk(const bound_data& data, const solve_options& opt, const chun
   const solve_status st = out.result.status;
   out.complete = st == solve_status::optimal || st == solve_status::proven_bound;
   if (out.complete) return out;
-  if (last) {
+  if (dropped && !last) {
+    out.left_dropped = true;  // result.lower_bound stands for them
+  } else if (last) {
     out.left = nodes_of(*last);
   } else {
     out.left = *job.nodes;

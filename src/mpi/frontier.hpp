@@ -70,12 +70,19 @@ struct chunk_job {
   incumbent_feed* feed = nullptr;                          // better schedules from elsewhere, polled by the solver
   std::function<void(const search_state&)> on_checkpoint;  // the chunk's periodic states (one rank)
   double checkpoint_interval = 0;
+  // The run writes no checkpoint: a chunk that ends on its time limit, or is stopped for good
+  // (`final_stop`: rank 0 asked it back to end the run, not to split it), returns its open nodes'
+  // lower bound (result.lower_bound) but not the nodes, which only a checkpoint would need (a GPU
+  // chunk holds up to millions: hundreds of MB to gather, send and queue on rank 0).
+  bool drop_left_at_stop = false;
+  const std::atomic<bool>* final_stop = nullptr;
 };
 
 struct chunk_run {
   solve_result result;              // its stats count the nodes branched in this run only
   bool complete = true;             // optimal or proven_bound: nothing left
   std::vector<frontier_node> left;  // unfinished: the open nodes still to branch
+  bool left_dropped = false;        // unfinished, its nodes not kept (chunk_job::drop_left_at_stop)
 };
 
 // Runs `solve` on the chunk resumed as a search (chunk_state). An unfinished chunk returns what

@@ -295,6 +295,7 @@ pfsp::dist::distributed_options distributed_options_of(const pfsp::mpi_args& m, 
   d.save = rank == 0 ? checkpoint_writer(m.solve) : nullptr;
   d.checkpoint_interval = m.solve.checkpoint_interval;
   d.progress_interval = m.solve.checkpoint.empty() ? 0.0 : m.solve.checkpoint_interval;
+  d.checkpointing = !m.solve.checkpoint.empty();
   return d;
 }
 

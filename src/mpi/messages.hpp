@@ -4,7 +4,9 @@
 //   result  (w -> 0, kTagResult):  [has, chunk id, status, makespan, lower bound, branched, bounds,
 //                                   pruned, leaves, explored (bits), signalled, schedule length,
 //                                   schedule..., count left, count x node]; [0] for the first request
-//   control (0 -> w, kTagControl): [kStopChunk, chunk id] (give back what is left of that chunk) or
+//   control (0 -> w, kTagControl): [kStopChunk, chunk id(, 1)] (give back what is left of that
+//                                  chunk; with 1, the run ends: without checkpoints its lower
+//                                  bound is enough, chunk_job::drop_left_at_stop) or
 //                                  [kIncumbent, makespan, sent at (double bits, rank 0's monotonic
 //                                  seconds), schedule...] (a better schedule, anywhere)
 //   found   (w -> 0, kTagFound):   [makespan, schedule...] (a better schedule found inside a chunk)

@@ -17,8 +17,9 @@ constexpr auto kPoll = std::chrono::microseconds(500);
 class worker {
  public:
   worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve, double heartbeat,
-         double progress_interval)
-      : comm_(comm),
+         double progress_interval, bool checkpointing)
+      : checkpointing_(checkpointing),
+        comm_(comm),
         data_(data),
         opt_(opt),
         solve_(solve),
@@ -67,7 +68,10 @@ class worker {
     MPI_Status st;
     while (waiting(comm_, 0, kTagControl, st)) {
       const words w = receive_matched(comm_, st);
-      if (w.size() >= 2 && w[0] == kStopChunk && w[1] == running) stop_.store(true);
+      if (w.size() >= 2 && w[0] == kStopChunk && w[1] == running) {
+        if (w.size() >= 3 && w[2] == 1) final_stop_.store(true);  // before stop_: the solver reads both
+        stop_.store(true);
+      }
       if (w.size() >= 3 && w[0] == kIncumbent)
         feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 3, w.end()), bits_double(w[2]));
     }
@@ -123,6 +127,7 @@ class worker {
   }
 
   result_msg solve_chunk(const work_msg& w) {
+    final_stop_.store(false);
     stop_.store(signalled());
     chunk_job job;
     job.nodes = &w.nodes;
@@ -130,6 +135,8 @@ class worker {
     job.seconds_left = w.seconds_left;
     job.interrupt = &stop_;
     job.feed = &feed_;
+    job.drop_left_at_stop = !checkpointing_;
+    job.final_stop = &final_stop_;
     if (progress_interval_ > 0) {
       job.checkpoint_interval = progress_interval_;
       job.on_checkpoint = [this, &w](const search_state& s) { keep_progress(w, s); };
@@ -168,6 +175,7 @@ class worker {
     return r;
   }
 
+  bool checkpointing_;
   MPI_Comm comm_;
   const bound_data& data_;
   const solve_options& opt_;
@@ -179,14 +187,15 @@ class worker {
   words progress_;  // the running chunk's last progress message, not yet sent
   steady::time_point last_beat_ = steady::now();
   std::atomic<bool> stop_{false};
+  std::atomic<bool> final_stop_{false};  // rank 0 stopped the chunk to end the run (not to split it)
   rank_feed feed_;
 };
 
 }  // namespace
 
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       double heartbeat, double progress_interval) {
-  worker w(comm, data, opt, solve, heartbeat, progress_interval);
+                       double heartbeat, double progress_interval, bool checkpointing) {
+  worker w(comm, data, opt, solve, heartbeat, progress_interval, checkpointing);
   return w.run();
 }
 

@@ -22,7 +22,9 @@ struct rank_time {
 // Every progress_interval seconds (0: never) the running chunk's progress goes to rank 0 (at most
 // kMaxProgressNodes open nodes: a larger state, e.g. a GPU's pools, is not sent).
 constexpr std::size_t kMaxProgressNodes = 20000;
+// Without `checkpointing`, a chunk stopped by its time limit or for good returns no open nodes
+// (chunk_job::drop_left_at_stop).
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       double heartbeat, double progress_interval);
+                       double heartbeat, double progress_interval, bool checkpointing);
 
 }  // namespace pfsp::dist

@@ -200,6 +200,27 @@ TEST(mpi_ranks, the_time_limit_counts_from_the_start_of_pfsp_mpi) {
   EXPECT_LE(wall, 4.0) << text;
 }
 
+TEST(mpi_ranks, without_checkpoints_chunks_stopped_at_the_end_return_their_bound_not_their_nodes) {
+  // ta021 from no heuristic for 1 s: both chunks stop on the time limit. Without --checkpoint
+  // their open nodes stay on the workers and only their lower bound comes back: the run must still
+  // end as time_limit (not as a complete search) with a lower bound at most the optimum, the same
+  // kind of result as with a checkpoint, which brings the nodes back.
+  for (bool checkpoint : {false, true}) {
+    SCOPED_TRACE(checkpoint ? "with --checkpoint" : "without");
+    temp_dir dir;
+    std::vector<std::string> args{"ta021", "--backend", "cpu", "--heuristic", "none", "--time-limit", "1"};
+    if (checkpoint) args.insert(args.end(), {"--checkpoint", dir.file("run.ck")});
+    const process_result r = run_ranks(3, args);
+    ASSERT_EQ(r.exit_code, 3) << r.describe();
+    EXPECT_NE(r.out.find("status       time_limit"), std::string::npos) << r.describe();
+    std::smatch lb;
+    ASSERT_TRUE(std::regex_search(r.out, lb, std::regex("lower bound  ([0-9]+)"))) << r.describe();
+    EXPECT_GT(std::stoi(lb[1]), 0) << r.describe();
+    EXPECT_LE(std::stoi(lb[1]), 2297) << r.describe();
+    EXPECT_EQ(r.out.find("kept their open nodes") != std::string::npos, !checkpoint) << r.describe();
+  }
+}
+
 TEST(mpi_ranks, limits_and_bad_input) {
   {
     const process_result r =
