@@ -133,6 +133,32 @@ std::vector<job_t> identity(int n) {
 // stolen nodes in transit), so that the stacks together are exactly the open nodes: what a
 // periodic checkpoint of work stealing copies (docs/decisions/003-checkpoints.md).
 // Worker 0 coordinates; the others call `wait` at their safe points when `requested` is set.
+// The root, bounded by a sequential expander before the threads start, into `pool` unless its
+// bound reaches the threshold (counted in `st` either way). Returns whether it was pushed.
+bool seed_root(const bound_data& data, const solve_options& opt, int threshold, dfs_pool& pool, solve_stats& st) {
+  const int n = data.view().inst.n;
+  expander ex(data, opt.bound, opt.branch, false);
+  auto perm = identity(n);
+  const int lb = ex.root_bound(perm.data(), -1, n, threshold);
+  ++st.bounds;
+  if (lb < threshold) {
+    pool.push_root(perm.data(), -1, n, lb);
+    return true;
+  }
+  ++st.pruned;
+  st.explored += 1.0;
+  return false;
+}
+
+// work(1..T-1) on their own threads and work(0) on this one, until all return.
+template <class Work>
+void on_threads(int T, Work work) {
+  std::vector<std::thread> threads;
+  for (int t = 1; t < T; ++t) threads.emplace_back(work, t);
+  work(0);
+  for (auto& th : threads) th.join();
+}
+
 class pause_gate {
  public:
   explicit pause_gate(int workers) : others_(workers - 1) {}
@@ -226,10 +252,7 @@ class work_stealing_run {
 
   solve_result run() {
     seed();
-    std::vector<std::thread> threads;
-    for (int t = 1; t < T_; ++t) threads.emplace_back([this, t] { work(t); });
-    work(0);
-    for (auto& th : threads) th.join();
+    on_threads(T_, [this](int t) { work(t); });
     if (sh_.failure) std::rethrow_exception(sh_.failure);
     return finish();
   }
@@ -247,17 +270,7 @@ class work_stealing_run {
       for (auto& d : dq_) d->size = d->pool.size();
       return;
     }
-    expander ex(data_, opt_.bound, opt_.branch, false);
-    auto perm = identity(n_);
-    const int lb = ex.root_bound(perm.data(), -1, n_, threshold_);
-    ++stats_[0].bounds;
-    if (lb < threshold_) {
-      dq_[0]->pool.push_root(perm.data(), -1, n_, lb);
-      dq_[0]->size = 1;
-    } else {
-      ++stats_[0].pruned;
-      stats_[0].explored += 1.0;
-    }
+    if (seed_root(data_, opt_, threshold_, dq_[0]->pool, stats_[0])) dq_[0]->size = 1;
   }
 
   // Only while every node is in a stack: the others parked, or the threads joined.
@@ -432,10 +445,7 @@ class shared_queue_run {
 
   solve_result run() {
     seed();
-    std::vector<std::thread> threads;
-    for (int t = 1; t < T_; ++t) threads.emplace_back([this, t] { work(t); });
-    work(0);
-    for (auto& th : threads) th.join();
+    on_threads(T_, [this](int t) { work(t); });
     if (sh_.failure) std::rethrow_exception(sh_.failure);
     return finish();
   }
@@ -449,16 +459,7 @@ class shared_queue_run {
       restore_stacks(*opt_.resume, {&queue_});
       return;
     }
-    expander ex(data_, opt_.bound, opt_.branch, false);
-    auto perm = identity(n_);
-    const int lb = ex.root_bound(perm.data(), -1, n_, threshold_);
-    ++stats_[0].bounds;
-    if (lb < threshold_) {
-      queue_.push_root(perm.data(), -1, n_, lb);
-    } else {
-      ++stats_[0].pruned;
-      stats_[0].explored += 1.0;
-    }
+    seed_root(data_, opt_, threshold_, queue_, stats_[0]);
   }
 
   // With mu_ held and busy_ == 0 (or after the join): the queue is every open node.
