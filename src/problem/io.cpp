@@ -187,17 +187,25 @@ bool job_per_row(const data_line& first, long long n, long long m, std::size_t r
   return !(n == 2 * m && rows == static_cast<std::size_t>(m));
 }
 
+// The matrix's rows after the sizes line: exactly `expected` (`truncated` names the shortfall at
+// the last line; a surplus is reported at the first row too many, after `rows_named`).
+void check_row_count(const std::vector<data_line>& lines, const std::string& origin, std::size_t expected,
+                     const std::string& truncated, const std::string& rows_named) {
+  const std::size_t rows = lines.size() - 1;
+  if (rows < expected) throw file_error(origin, lines.back().number, truncated);
+  if (rows > expected)
+    throw file_error(origin, lines[expected + 1].number,
+                     "unexpected data after the " + rows_named + " (one instance per file)");
+}
+
 // n rows of m "machine time" pairs.
 void read_job_rows(const std::vector<data_line>& lines, instance& inst, const std::string& origin, int limit) {
   const long long n = inst.n, m = inst.m;
   const std::size_t rows = lines.size() - 1;
   const long long base = parse_int(lines[1].tokens[0], origin, lines[1].number, "machine index");
-  if (rows < static_cast<std::size_t>(n))
-    throw file_error(origin, lines.back().number,
-                     "truncated: expected " + std::to_string(n) + " job rows, found " + std::to_string(rows));
-  if (rows > static_cast<std::size_t>(n))
-    throw file_error(origin, lines[n + 1].number,
-                     "unexpected data after the " + std::to_string(n) + " job rows (one instance per file)");
+  check_row_count(lines, origin, static_cast<std::size_t>(n),
+                  "truncated: expected " + std::to_string(n) + " job rows, found " + std::to_string(rows),
+                  std::to_string(n) + " job rows");
   inst.p.assign(static_cast<std::size_t>(n * m), 0);
   for (long long j = 0; j < n; ++j) {
     const auto& row = lines[j + 1];
@@ -220,13 +228,10 @@ void read_job_rows(const std::vector<data_line>& lines, instance& inst, const st
 void read_machine_rows(const std::vector<data_line>& lines, instance& inst, const std::string& origin, int limit) {
   const long long n = inst.n, m = inst.m;
   const std::size_t rows = lines.size() - 1;
-  if (rows < static_cast<std::size_t>(m))
-    throw file_error(origin, lines.back().number,
-                     "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
-                         " processing times (one per machine), found " + std::to_string(rows));
-  if (rows > static_cast<std::size_t>(m))
-    throw file_error(origin, lines[m + 1].number,
-                     "unexpected data after the " + std::to_string(m) + " machine rows (one instance per file)");
+  check_row_count(lines, origin, static_cast<std::size_t>(m),
+                  "truncated: expected " + std::to_string(m) + " rows of " + std::to_string(n) +
+                      " processing times (one per machine), found " + std::to_string(rows),
+                  std::to_string(m) + " machine rows");
   inst.p.assign(static_cast<std::size_t>(n * m), 0);
   for (long long k = 0; k < m; ++k) {
     const auto& row = lines[k + 1];
