@@ -10,7 +10,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -22,6 +21,7 @@
 #include "app/cli.hpp"
 #include "app/gantt_cli.hpp"
 #include "app/options.hpp"
+#include "app/output_paths.hpp"
 #include "app/solve_api.hpp"
 #include "app/solver_registry.hpp"
 #include "base/error.hpp"
@@ -99,13 +99,6 @@ std::function<void(const pfsp::search_state&)> checkpoint_writer(const pfsp::sol
       std::cerr << "pfsp-mpi: warning: checkpoint not written: " << e.what() << "\n";
     }
   };
-}
-
-void check_checkpoint_path(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-    throw pfsp::input_error("--checkpoint " + path + ": directory '" + parent.string() + "' does not exist");
 }
 
 // The GPU options of a worker rank: the device loop, with the policy's defaults, on the devices
@@ -208,14 +201,10 @@ pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& ap
   return opt;
 }
 
-// Every output path is checked before the search (on rank 0, which writes them): a long run never
-// loses its result to a missing directory.
+// Every output path is checked before the search (pfsp solve's check_output_paths, on rank 0,
+// which writes them): a long run never loses its result to a missing directory.
 void check_output_paths(int rank, const pfsp::solve_args& a) {
-  on_rank0(rank, [&] {
-    if (!a.json.empty()) pfsp::check_output_directory("--json", a.json);
-    if (!a.gantt.empty()) pfsp::check_output_directory("--gantt", a.gantt);
-    if (!a.checkpoint.empty()) check_checkpoint_path(a.checkpoint);
-  });
+  on_rank0(rank, [&] { pfsp::check_output_paths(a); });
 }
 
 // LB2's machine pairs: from the checkpoint when resumed, else checked on every rank; auto as pfsp
