@@ -5,6 +5,7 @@
 // JSON (stamped) for bench/results_page.py.
 //   pfsp_bench_heuristic --instances ta081-ta090 --seconds 20 --threads 2 --json out.json
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -31,10 +32,11 @@ struct run_record {
   int n = 0, m = 0, seed = 0, neh = 0, value = 0, best_known = 0;
   double last_improvement = 0, deviation = 0;
   std::uint64_t rounds = 0, gpu_rounds = 0;
+  int beam_width = 0, beam_improvements = 0;
 };
 
 // One run: the engine from NEH until `seconds` have passed, sampling its best every 10 ms.
-run_record run_one(const std::string& name, double seconds, int threads, int gpu_walkers, int seed,
+run_record run_one(const std::string& name, double seconds, int threads, int gpu_walkers, int beam, int seed,
                    const walk_options& walk) {
   const instance inst = load_instance(name);
   run_record r;
@@ -46,7 +48,7 @@ run_record run_one(const std::string& name, double seconds, int threads, int gpu
   const auto t0 = clock_type::now();
   const neh_result h = neh(inst);
   r.neh = h.makespan;
-  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk);
+  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk, beam != 0);
 #if defined(PFSP_HAVE_GPU)
   std::unique_ptr<gpu::gpu_walkers> on_gpu;
   if (gpu_walkers != 0)
@@ -74,6 +76,8 @@ run_record run_one(const std::string& name, double seconds, int threads, int gpu
   }
 #endif
   engine.stop();
+  r.beam_width = engine.beam_width();
+  r.beam_improvements = engine.beam_improvements();
   r.value = evaluate_schedule(inst, engine.best_schedule());
   r.rounds = engine.rounds();
   if (r.best_known > 0) r.deviation = 100.0 * (r.value - r.best_known) / r.best_known;
@@ -105,7 +109,9 @@ nlohmann::json to_json(const run_record& r) {
           {"deviation_percent", r.deviation},
           {"last_improvement_s", r.last_improvement},
           {"rounds", r.rounds},
-          {"gpu_rounds", r.gpu_rounds}};
+          {"gpu_rounds", r.gpu_rounds},
+          {"beam_width", r.beam_width},
+          {"beam_improvements", r.beam_improvements}};
 }
 
 }  // namespace
@@ -114,13 +120,16 @@ int main(int argc, char** argv) {
   CLI::App app{"pfsp_bench_heuristic: the incumbent engine (iterated-greedy walkers) alone"};
   std::string instances = "ta081-ta090", json_path;
   double seconds = 10;
-  int threads = 1, reps = 1, seed = 1, gpu_walkers = 0;
+  int threads = 1, reps = 1, seed = 1, gpu_walkers = 0, beam = 0;
   pfsp::walk_options walk;
   app.add_option("--instances", instances, "instances, e.g. ta081-ta090,ta111");
   app.add_option("--seconds", seconds, "seconds per run")->check(CLI::Range(0.01, 1e6));
   app.add_option("--threads", threads, "CPU walker threads")->check(CLI::Range(0, 1024));
   app.add_option("--gpu-walkers", gpu_walkers, "GPU walkers on device 0 (-1: two per multiprocessor; CUDA builds)")
       ->check(CLI::Range(-1, 1000000));
+  app.add_option("--beam", beam,
+                 "one of the --threads runs the bidirectional iterative beam search (heuristic/beam.hpp) (0/1)")
+      ->check(CLI::Range(0, 1));
   app.add_option("--reps", reps, "runs per instance (seeds seed, seed+1, ...)")->check(CLI::Range(1, 1000));
   app.add_option("--seed", seed, "first seed")->check(CLI::Range(0, 1 << 30));
   app.add_option("--destruct", walk.destruct, "jobs removed per round")->check(CLI::Range(1, 1000));
@@ -135,15 +144,16 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<run_record> runs;
-    pfsp::bench::table t(
-        {"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds", "GPU rounds"});
+    pfsp::bench::table t({"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds",
+                          "GPU rounds", "beam width", "beam impr."});
     for (const auto& name : pfsp::bench::expand_instances(instances)) {
       for (int r = 0; r < reps; ++r) {
-        runs.push_back(run_one(name, seconds, threads, gpu_walkers, seed + r, walk));
+        runs.push_back(run_one(name, seconds, threads, gpu_walkers, beam, seed + r, walk));
         const auto& x = runs.back();
         t.add({x.name, std::to_string(x.seed), std::to_string(x.neh), std::to_string(x.value),
                std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3),
-               pfsp::bench::fixed(x.last_improvement, 2), std::to_string(x.rounds), std::to_string(x.gpu_rounds)});
+               pfsp::bench::fixed(x.last_improvement, 2), std::to_string(x.rounds), std::to_string(x.gpu_rounds),
+               std::to_string(x.beam_width), std::to_string(x.beam_improvements)});
         std::fprintf(stderr, "%s seed %d: %d (%.3f %%)\n", x.name.c_str(), x.seed, x.value, x.deviation);
       }
     }

@@ -260,6 +260,7 @@ NB_MODULE(_core, mod) {
       .def_rw("heuristic_share", &solve_args::heuristic_share)
       .def_rw("seed", &solve_args::seed)
       .def_rw("gpu_walkers", &solve_args::gpu_walkers)
+      .def_rw("beam", &solve_args::beam)
       .def_prop_rw(
           "branching",
           [](const solve_args& a) { return std::string(to_string(a.branch.value_or(branching::min_min))); },

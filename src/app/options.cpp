@@ -40,6 +40,12 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                  "fit; 0 = none)")
       ->check(CLI::Range(-1, 1000000))
       ->capture_default_str();
+  app.add_option("--beam", a.beam,
+                 "one thread of the incumbent engine runs a bidirectional iterative beam search instead of a "
+                 "walker, its target the engine's best (-1 = auto: when the engine has two threads or more and "
+                 "n <= 200; 0 = off, 1 = on)")
+      ->check(CLI::Range(-1, 1))
+      ->capture_default_str();
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
                  "heuristic is reproducible for a seed)")

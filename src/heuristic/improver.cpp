@@ -3,13 +3,19 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "heuristic/beam.hpp"
 #include "heuristic/iterated_greedy.hpp"
 
 namespace pfsp {
 
+bool engine_uses_beam(const instance& inst, int option, int threads) {
+  if (option >= 0) return option == 1 && threads >= 1;
+  return threads >= 2 && inst.n > 20 && inst.n <= 200;
+}
+
 concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed,
-                                         walk_options walk)
-    : inst_(inst), seed_base_(seed), walk_(walk) {
+                                         walk_options walk, bool beam)
+    : inst_(inst), beam_(beam && threads > 0), seed_base_(seed), walk_(walk) {
   if (!start.empty()) {
     const int v = evaluate_schedule(inst, start);
     best_schedule_ = start;
@@ -69,17 +75,46 @@ void concurrent_improver::publish(const ig_walker& w) {
 }
 
 void concurrent_improver::publish_external(const std::vector<int>& schedule) {
+  if (publish_schedule(schedule)) external_.fetch_add(1);
+}
+
+bool concurrent_improver::publish_schedule(const std::vector<int>& schedule) {
   const int check = evaluate_schedule(inst_, schedule);  // throws unless a permutation of the jobs
   std::lock_guard lock(mu_);
-  if (check < best_.load()) {
-    best_schedule_ = schedule;
-    best_.store(check);
-    improvements_.fetch_add(1);
-    external_.fetch_add(1);
-  }
+  if (check >= best_.load()) return false;
+  best_schedule_ = schedule;
+  best_.store(check);
+  improvements_.fetch_add(1);
+  return true;
+}
+
+std::string concurrent_improver::summary() const {
+  const int walkers = static_cast<int>(threads_.size()) - (beam_ ? 1 : 0);
+  std::string s = std::to_string(walkers) + " iterated-greedy walker" + (walkers == 1 ? "" : "s") + ", " +
+                  std::to_string(rounds()) + " rounds, " + std::to_string(improvements()) + " improvements";
+  if (beam_)
+    s += "; beam search: width " + std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) +
+         " of the improvements";
+  return s;
+}
+
+// The beam search's passes, their target the engine's best (read at every depth).
+void concurrent_improver::run_beam() {
+  beam_search beam(inst_);
+  beam.run(
+      best_.load(),
+      [this, &beam](const std::vector<int>& schedule, int) {
+        if (publish_schedule(schedule)) beam_improvements_.fetch_add(1);
+      },
+      &stop_,
+      [this, &beam] {
+        beam_width_.store(beam.stats().last_width, std::memory_order_relaxed);
+        return best_.load(std::memory_order_relaxed);
+      });
 }
 
 void concurrent_improver::work(int t) {
+  if (beam_ && t == 0) return run_beam();
   ig_walker w(inst_, walk_, seed_base_ + 7919ULL * static_cast<std::uint64_t>(t));
   {
     std::lock_guard lock(mu_);

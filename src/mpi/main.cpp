@@ -369,16 +369,15 @@ int run(int argc, char** argv, int rank) {
   dist::distributed_options d = distributed_options_of(m, rank);
   std::unique_ptr<concurrent_improver> improver;
   if (rank == 0 && improvers > 0)
-    improver = std::make_unique<concurrent_improver>(
-        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1);
+    improver =
+        std::make_unique<concurrent_improver>(inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(),
+                                              improvers, 1, walk_options{}, engine_uses_beam(inst, a.beam, improvers));
   d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
   if (improver) {
     improver->stop();
-    r.notes.push_back("rank 0's improver: " + std::to_string(improvers) + " threads, " +
-                      std::to_string(improver->rounds()) + " rounds, " + std::to_string(improver->improvements()) +
-                      " improvements");
+    r.notes.push_back("rank 0's improver: " + improver->summary());
   }
   r.backend += ", chunks on " + local;
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);

@@ -1,0 +1,270 @@
+#include "heuristic/beam.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <queue>
+
+#include "heuristic/neh.hpp"
+
+namespace pfsp {
+
+// The nodes of one depth, structure of arrays: machine values at [node * m + k], job flags at
+// [node * n + j].
+struct beam_search::level {
+  int count = 0;
+  std::vector<int> front, back, left, idle_front, idle_back;
+  std::vector<std::uint8_t> used;
+  std::vector<std::uint8_t> made_forward;  // the direction the node's own job was placed in
+
+  void resize(int nodes, int n, int m) {
+    count = nodes;
+    const auto cells = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(m);
+    for (auto* v : {&front, &back, &left, &idle_front, &idle_back}) v->assign(cells, 0);
+    used.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(n), 0);
+    made_forward.assign(static_cast<std::size_t>(nodes), 0);
+  }
+};
+
+bool beam_search::candidate::operator<(const candidate& o) const {
+  if (guide != o.guide) return guide < o.guide;
+  if (parent != o.parent) return parent < o.parent;
+  return job < o.job;
+}
+
+namespace {
+
+std::size_t at(int node, int width, int k) {
+  return static_cast<std::size_t>(node) * static_cast<std::size_t>(width) + static_cast<std::size_t>(k);
+}
+
+double idle_ratio(int idle, int busy) { return busy == 0 ? 1.0 : static_cast<double>(idle) / busy; }
+
+std::int64_t pack_link(int parent, int job, bool forward) {
+  return (static_cast<std::int64_t>(parent) << 17) | (static_cast<std::int64_t>(job) << 1) | (forward ? 1 : 0);
+}
+
+}  // namespace
+
+beam_search::beam_search(const instance& inst, beam_options opt)
+    : inst_(inst),
+      opt_(opt),
+      n_(inst.n),
+      m_(inst.m),
+      pj_(static_cast<std::size_t>(inst.n) * inst.m),
+      bounds_(static_cast<std::size_t>(inst.n)),
+      other_(static_cast<std::size_t>(inst.n)) {
+  for (int j = 0; j < n_; ++j)
+    for (int k = 0; k < m_; ++k) pj_[at(j, m_, k)] = inst.time(k, j);
+}
+
+void beam_search::init_root(level& root) const {
+  root.resize(1, n_, m_);
+  for (int j = 0; j < n_; ++j)
+    for (int k = 0; k < m_; ++k) root.left[at(0, m_, k)] += pj_[at(j, m_, k)];
+}
+
+// The chained one-machine bound (LB1, bound/lb1.hpp) of a child: O(m).
+int beam_search::child_bound(const level& lv, int node, int job, bool forward) const {
+  const int* f = &lv.front[at(node, m_, 0)];
+  const int* b = &lv.back[at(node, m_, 0)];
+  const int* l = &lv.left[at(node, m_, 0)];
+  const int* p = &pj_[at(job, m_, 0)];
+  int bound = 0, chain = 0;
+  if (forward) {
+    int t = 0;
+    for (int k = 0; k < m_; ++k) {
+      t = std::max(t, f[k]) + p[k];
+      chain = std::max(chain, t + l[k] - p[k]);
+      bound = std::max(bound, chain + b[k]);
+    }
+  } else {
+    int t = 0;
+    for (int k = m_ - 1; k >= 0; --k) {
+      t = std::max(t, b[k]) + p[k];
+      chain = std::max(chain, t + l[k] - p[k]);
+      bound = std::max(bound, chain + f[k]);
+    }
+  }
+  return bound;
+}
+
+// The guide of a child (header): its idle ratios on both sides, weighted against its bound by depth.
+double beam_search::child_guide(const level& lv, int node, int job, bool forward, int bound, int depth) const {
+  const int* f = &lv.front[at(node, m_, 0)];
+  const int* b = &lv.back[at(node, m_, 0)];
+  const int* idf = &lv.idle_front[at(node, m_, 0)];
+  const int* idb = &lv.idle_back[at(node, m_, 0)];
+  const int* p = &pj_[at(job, m_, 0)];
+  double weighted = 0;
+  int t = 0;
+  if (forward) {
+    for (int k = 0; k < m_; ++k) {
+      const int start = std::max(t, f[k]);
+      const int idle = idf[k] + (k > 0 || f[k] > 0 ? start - f[k] : 0);
+      t = start + p[k];
+      weighted += idle_ratio(idle, t) + idle_ratio(idb[k], b[k]);
+    }
+  } else {
+    for (int k = m_ - 1; k >= 0; --k) {
+      const int start = std::max(t, b[k]);
+      const int idle = idb[k] + (k < m_ - 1 || b[k] > 0 ? start - b[k] : 0);
+      t = start + p[k];
+      weighted += idle_ratio(idle, t) + idle_ratio(idf[k], f[k]);
+    }
+  }
+  const double a = static_cast<double>(depth) / n_;
+  return a * bound + (1.0 - a) * weighted * bound;
+}
+
+// Forward or backward (header): fewer children under the target, then the larger sum of bounds,
+// then the opposite of the node's own direction. Leaves each free job's bound in the chosen
+// direction in bounds_[j].
+bool beam_search::choose_forward(const level& lv, int node, int depth, int target) {
+  const std::uint8_t* used = &lv.used[at(node, n_, 0)];
+  if (!opt_.bidirectional || depth <= 1) {
+    const bool fwd = !opt_.bidirectional || depth == 0;
+    for (int j = 0; j < n_; ++j)
+      if (!used[j]) bounds_[static_cast<std::size_t>(j)] = child_bound(lv, node, j, fwd);
+    return fwd;
+  }
+  int alive_f = 0, alive_b = 0;
+  long long sum_f = 0, sum_b = 0;
+  for (int j = 0; j < n_; ++j) {
+    if (used[j]) continue;
+    const int bf = child_bound(lv, node, j, true), bb = child_bound(lv, node, j, false);
+    bounds_[static_cast<std::size_t>(j)] = bf;
+    other_[static_cast<std::size_t>(j)] = bb;
+    if (bf < target) ++alive_f, sum_f += bf;
+    if (bb < target) ++alive_b, sum_b += bb;
+  }
+  bool fwd = lv.made_forward[static_cast<std::size_t>(node)] == 0;
+  if (alive_f != alive_b)
+    fwd = alive_f < alive_b;
+  else if (sum_f != sum_b)
+    fwd = sum_f > sum_b;
+  if (!fwd) bounds_.swap(other_);
+  return fwd;
+}
+
+void beam_search::make_child(const level& lv, int node, int job, bool forward, level& out, int slot) const {
+  for (auto [src, dst] :
+       {std::pair{&lv.front, &out.front}, std::pair{&lv.back, &out.back}, std::pair{&lv.left, &out.left},
+        std::pair{&lv.idle_front, &out.idle_front}, std::pair{&lv.idle_back, &out.idle_back}})
+    std::copy_n(src->begin() + static_cast<std::ptrdiff_t>(at(node, m_, 0)), m_,
+                dst->begin() + static_cast<std::ptrdiff_t>(at(slot, m_, 0)));
+  std::copy_n(lv.used.begin() + static_cast<std::ptrdiff_t>(at(node, n_, 0)), n_,
+              out.used.begin() + static_cast<std::ptrdiff_t>(at(slot, n_, 0)));
+  out.used[at(slot, n_, job)] = 1;
+  out.made_forward[static_cast<std::size_t>(slot)] = forward ? 1 : 0;
+  int* f = &out.front[at(slot, m_, 0)];
+  int* b = &out.back[at(slot, m_, 0)];
+  int* l = &out.left[at(slot, m_, 0)];
+  int* idle = forward ? &out.idle_front[at(slot, m_, 0)] : &out.idle_back[at(slot, m_, 0)];
+  const int* p = &pj_[at(job, m_, 0)];
+  int t = 0;
+  for (int s = 0; s < m_; ++s) {
+    const int k = forward ? s : m_ - 1 - s;
+    int& side = forward ? f[k] : b[k];
+    const int start = std::max(t, side);
+    if (s > 0 || side > 0) idle[k] += start - side;
+    t = start + p[k];
+    side = t;
+    l[k] -= p[k];
+  }
+}
+
+// The schedule of a leaf: forward jobs from the root down, then backward jobs from the leaf up.
+std::vector<int> beam_search::rebuild(const std::vector<std::vector<std::int64_t>>& links, int leaf) const {
+  std::vector<int> prefix, suffix;
+  int node = leaf;
+  for (int depth = n_; depth > 0; --depth) {
+    const std::int64_t link = links[static_cast<std::size_t>(depth)][static_cast<std::size_t>(node)];
+    const int job = static_cast<int>((link >> 1) & 0xFFFF);
+    ((link & 1) ? prefix : suffix).push_back(job);
+    node = static_cast<int>(link >> 17);
+  }
+  std::reverse(prefix.begin(), prefix.end());
+  prefix.insert(prefix.end(), suffix.begin(), suffix.end());
+  return prefix;
+}
+
+std::vector<int> beam_search::pass(int width, int target, const std::atomic<bool>* stop,
+                                   const std::function<int()>& outside) {
+  level cur, next;
+  init_root(cur);
+  std::vector<std::vector<std::int64_t>> links(static_cast<std::size_t>(n_) + 1);
+  std::vector<std::uint8_t> forward;
+  std::priority_queue<candidate> kept;  // the `width` best children, the worst on top
+  for (int depth = 0; depth < n_; ++depth) {
+    if (outside) target = std::min(target, outside());
+    forward.assign(static_cast<std::size_t>(cur.count), 0);
+    for (int node = 0; node < cur.count; ++node) {
+      if (stop && stop->load(std::memory_order_relaxed)) return {};
+      const bool fwd = choose_forward(cur, node, depth, target);
+      forward[static_cast<std::size_t>(node)] = fwd ? 1 : 0;
+      const std::uint8_t* used = &cur.used[at(node, n_, 0)];
+      for (int j = 0; j < n_; ++j) {
+        if (used[j]) continue;
+        const int bound = bounds_[static_cast<std::size_t>(j)];
+        ++stats_.children;
+        if (bound >= target) continue;
+        const candidate c{child_guide(cur, node, j, fwd, bound, depth + 1), node, j};
+        if (static_cast<int>(kept.size()) < width) {
+          kept.push(c);
+        } else if (c < kept.top()) {
+          kept.pop();
+          kept.push(c);
+        }
+      }
+    }
+    if (kept.empty()) return {};
+    std::vector<candidate> chosen;
+    chosen.reserve(kept.size());
+    for (; !kept.empty(); kept.pop()) chosen.push_back(kept.top());
+    std::reverse(chosen.begin(), chosen.end());
+    next.resize(static_cast<int>(chosen.size()), n_, m_);
+    auto& link = links[static_cast<std::size_t>(depth) + 1];
+    link.resize(chosen.size());
+    for (std::size_t i = 0; i < chosen.size(); ++i) {
+      const bool fwd = forward[static_cast<std::size_t>(chosen[i].parent)] != 0;
+      make_child(cur, chosen[i].parent, chosen[i].job, fwd, next, static_cast<int>(i));
+      link[i] = pack_link(chosen[i].parent, chosen[i].job, fwd);
+    }
+    std::swap(cur, next);
+  }
+  // Leaves: the bound is the makespan. The best one (the first of equals).
+  int best = 0, best_value = INT_MAX;
+  for (int node = 0; node < cur.count; ++node) {
+    int value = 0;
+    for (int k = 0; k < m_; ++k) value = std::max(value, cur.front[at(node, m_, k)] + cur.back[at(node, m_, k)]);
+    if (value < best_value) best_value = value, best = node;
+  }
+  return rebuild(links, best);
+}
+
+void beam_search::run(int target, const std::function<void(const std::vector<int>&, int)>& on_better,
+                      const std::atomic<bool>* stop, const std::function<int()>& outside) {
+  // Memory: two levels of `width` nodes (5 m ints and n flags each) stay under about 512 MiB.
+  const long long node_bytes = 20LL * m_ + n_;
+  const long long memory_cap = std::max(1LL, (256LL << 20) / node_bytes);
+  long long width = std::max(1, opt_.first_width);
+  while (!(stop && stop->load())) {
+    const int w = static_cast<int>(std::min({width, static_cast<long long>(opt_.max_width), memory_cap}));
+    if (outside) target = std::min(target, outside());
+    std::vector<int> schedule = pass(w, target, stop, outside);
+    if (stop && stop->load()) break;
+    ++stats_.passes;
+    stats_.last_width = w;
+    if (!schedule.empty()) {
+      const int value = evaluate_schedule(inst_, schedule);
+      if (value < target) {
+        ++stats_.improvements;
+        on_better(schedule, value);
+      }
+      target = std::min(target, value);
+    }
+    width *= 2;
+  }
+}
+
+}  // namespace pfsp
