@@ -48,7 +48,7 @@ run_record run_one(const std::string& name, double seconds, int threads, int gpu
   const auto t0 = clock_type::now();
   const neh_result h = neh(inst);
   r.neh = h.makespan;
-  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk, beam != 0);
+  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk, beam);
 #if defined(PFSP_HAVE_GPU)
   std::unique_ptr<gpu::gpu_walkers> on_gpu;
   if (gpu_walkers != 0)
@@ -128,8 +128,8 @@ int main(int argc, char** argv) {
   app.add_option("--gpu-walkers", gpu_walkers, "GPU walkers on device 0 (-1: two per multiprocessor; CUDA builds)")
       ->check(CLI::Range(-1, 1000000));
   app.add_option("--beam", beam,
-                 "one of the --threads runs the bidirectional iterative beam search (heuristic/beam.hpp) (0/1)")
-      ->check(CLI::Range(0, 1));
+                 "how many of the --threads run the bidirectional iterative beam search (heuristic/beam.hpp)")
+      ->check(CLI::Range(0, 1024));
   app.add_option("--reps", reps, "runs per instance (seeds seed, seed+1, ...)")->check(CLI::Range(1, 1000));
   app.add_option("--seed", seed, "first seed")->check(CLI::Range(0, 1 << 30));
   app.add_option("--destruct", walk.destruct, "jobs removed per round")->check(CLI::Range(1, 1000));

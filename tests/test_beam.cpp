@@ -58,6 +58,20 @@ TEST(beam, every_pass_returns_a_permutation_below_its_target) {
   }
 }
 
+TEST(beam, a_pass_is_the_same_on_any_number_of_threads) {
+  const instance inst = taillard_instance("ta041");  // 50 x 10
+  const int target = neh(inst).makespan + 20;
+  beam_search one(inst, beam_options{1, 1 << 20, true, 1}), four(inst, beam_options{1, 1 << 20, true, 4});
+  for (const int width : {1, 64, 300}) {
+    const std::vector<int> a = one.pass(width, target, nullptr), b = four.pass(width, target, nullptr);
+    EXPECT_EQ(a, b) << "width " << width;
+    if (width == 300) {
+      EXPECT_FALSE(a.empty());
+    }
+  }
+  EXPECT_EQ(one.stats().children, four.stats().children);
+}
+
 TEST(beam, the_iterative_run_reports_strict_improvements_and_stops) {
   const instance inst = taillard_instance("ta041");  // 50 x 10
   const int start = neh(inst).makespan;
@@ -88,7 +102,7 @@ TEST(beam, the_engine_beam_thread_publishes_exact_improvements) {
   std::vector<int> identity(static_cast<std::size_t>(inst.n));
   std::iota(identity.begin(), identity.end(), 0);
   // One thread, the beam alone: every improvement is the beam's.
-  concurrent_improver imp(inst, identity, 1, 1, walk_options{}, true);
+  concurrent_improver imp(inst, identity, 1, 1, walk_options{}, 1);
   const int start = evaluate_schedule(inst, identity);
   const auto t0 = std::chrono::steady_clock::now();
   while (imp.beam_improvements() == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
@@ -101,16 +115,28 @@ TEST(beam, the_engine_beam_thread_publishes_exact_improvements) {
   EXPECT_NE(imp.summary().find("beam search"), std::string::npos);
 }
 
-TEST(beam, auto_uses_it_with_two_engine_threads_up_to_200_jobs) {
+TEST(beam, auto_gives_it_a_quarter_of_two_or_more_engine_threads_up_to_200_jobs) {
   const instance small = random_instance(20, 5, 1, 1, 9), mid = taillard_instance("ta081"),
                  big = taillard_instance("ta111");
-  EXPECT_FALSE(engine_uses_beam(small, -1, 8));
-  EXPECT_TRUE(engine_uses_beam(mid, -1, 2));
-  EXPECT_FALSE(engine_uses_beam(mid, -1, 1));
-  EXPECT_FALSE(engine_uses_beam(big, -1, 8));
-  EXPECT_TRUE(engine_uses_beam(big, 1, 1));
-  EXPECT_FALSE(engine_uses_beam(mid, 0, 8));
-  EXPECT_FALSE(engine_uses_beam(mid, 1, 0));
+  EXPECT_EQ(engine_beam_threads(small, -1, 8), 0);
+  EXPECT_EQ(engine_beam_threads(mid, -1, 2), 1);
+  EXPECT_EQ(engine_beam_threads(mid, -1, 8), 2);
+  EXPECT_EQ(engine_beam_threads(mid, -1, 1), 0);
+  EXPECT_EQ(engine_beam_threads(big, -1, 8), 0);
+  EXPECT_EQ(engine_beam_threads(big, 1, 1), 1);
+  EXPECT_EQ(engine_beam_threads(mid, 0, 8), 0);
+  EXPECT_EQ(engine_beam_threads(mid, 3, 2), 2);
+}
+
+TEST(beam, an_engine_of_walkers_and_a_beam_on_several_threads_reports_both) {
+  const instance inst = taillard_instance("ta031");            // 50 x 5
+  concurrent_improver imp(inst, {}, 4, 1, walk_options{}, 2);  // 2 walkers, a beam on 2 threads
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  imp.stop();
+  EXPECT_GT(imp.rounds(), 0u);
+  EXPECT_NE(imp.summary().find("2 iterated-greedy walkers"), std::string::npos) << imp.summary();
+  EXPECT_NE(imp.summary().find("beam search on 2 threads"), std::string::npos) << imp.summary();
+  EXPECT_EQ(evaluate_schedule(inst, imp.best_schedule()), imp.best_value());
 }
 
 }  // namespace

@@ -41,10 +41,10 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->check(CLI::Range(-1, 1000000))
       ->capture_default_str();
   app.add_option("--beam", a.beam,
-                 "one thread of the incumbent engine runs a bidirectional iterative beam search instead of a "
-                 "walker, its target the engine's best (-1 = auto: when the engine has two threads or more and "
-                 "n <= 200; 0 = off, 1 = on)")
-      ->check(CLI::Range(-1, 1))
+                 "threads of the incumbent engine that run a bidirectional iterative beam search instead of "
+                 "walkers, its target the engine's best (-1 = auto: a quarter of the engine's threads, at least one, "
+                 "when it has two or more and 20 < n <= 200; 0 = none)")
+      ->check(CLI::Range(-1, 256))
       ->capture_default_str();
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "

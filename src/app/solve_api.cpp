@@ -55,7 +55,7 @@ void check_solve_args(const solve_args& a) {
   check_range("--heuristic-share", a.heuristic_share, -1.0, 1.0);
   check_range("--seed", a.seed, 0, 2147483647);
   check_range("--gpu-walkers", a.gpu_walkers, -1, 1000000);
-  check_range("--beam", a.beam, -1, 1);
+  check_range("--beam", a.beam, -1, 256);
   if (a.gpu_walkers > 0 && (a.backend == backend_choice::cpu || a.backend == backend_choice::cpu_mt))
     throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
@@ -452,7 +452,7 @@ struct running_engine {
     if ((plan.threads > 0 || gpu_walkers != 0) && !complete)
       improver = std::make_unique<concurrent_improver>(inst, start.schedule(), plan.threads,
                                                        static_cast<std::uint32_t>(a.seed), walk_options{},
-                                                       engine_uses_beam(inst, a.beam, plan.threads));
+                                                       engine_beam_threads(inst, a.beam, plan.threads));
     walkers = start_gpu_walkers(inst, a, gpu_walkers, improver.get());
     deadline = stop_at_deadline(walkers.get(), wall_start, a.time_limit, interrupt);
   }

@@ -102,7 +102,7 @@ struct solver_config {
   double heuristic_share = -1;      // cpu-mt: share of --threads running the incumbent engine; -1: auto
   int seed = 1;                     // the incumbent engine's and the start heuristic's random seed
   int gpu_walkers = -1;             // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
-  int beam = -1;                    // one engine thread runs the beam search; -1: auto (engine_uses_beam), 0, 1
+  int beam = -1;                    // engine threads of the beam search; -1: auto (engine_beam_threads)
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

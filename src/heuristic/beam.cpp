@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <queue>
+#include <thread>
 
 #include "heuristic/neh.hpp"
 
@@ -51,8 +52,11 @@ beam_search::beam_search(const instance& inst, beam_options opt)
       n_(inst.n),
       m_(inst.m),
       pj_(static_cast<std::size_t>(inst.n) * inst.m),
-      bounds_(static_cast<std::size_t>(inst.n)),
-      other_(static_cast<std::size_t>(inst.n)) {
+      workers_(static_cast<std::size_t>(std::max(1, opt.threads))) {
+  for (auto& w : workers_) {
+    w.bounds.resize(static_cast<std::size_t>(n_));
+    w.other.resize(static_cast<std::size_t>(n_));
+  }
   for (int j = 0; j < n_; ++j)
     for (int k = 0; k < m_; ++k) pj_[at(j, m_, k)] = inst.time(k, j);
 }
@@ -118,13 +122,13 @@ double beam_search::child_guide(const level& lv, int node, int job, bool forward
 
 // Forward or backward (header): fewer children under the target, then the larger sum of bounds,
 // then the opposite of the node's own direction. Leaves each free job's bound in the chosen
-// direction in bounds_[j].
-bool beam_search::choose_forward(const level& lv, int node, int depth, int target) {
+// direction in w.bounds[j].
+bool beam_search::choose_forward(const level& lv, int node, int depth, int target, worker& w) const {
   const std::uint8_t* used = &lv.used[at(node, n_, 0)];
   if (!opt_.bidirectional || depth <= 1) {
     const bool fwd = !opt_.bidirectional || depth == 0;
     for (int j = 0; j < n_; ++j)
-      if (!used[j]) bounds_[static_cast<std::size_t>(j)] = child_bound(lv, node, j, fwd);
+      if (!used[j]) w.bounds[static_cast<std::size_t>(j)] = child_bound(lv, node, j, fwd);
     return fwd;
   }
   int alive_f = 0, alive_b = 0;
@@ -132,8 +136,8 @@ bool beam_search::choose_forward(const level& lv, int node, int depth, int targe
   for (int j = 0; j < n_; ++j) {
     if (used[j]) continue;
     const int bf = child_bound(lv, node, j, true), bb = child_bound(lv, node, j, false);
-    bounds_[static_cast<std::size_t>(j)] = bf;
-    other_[static_cast<std::size_t>(j)] = bb;
+    w.bounds[static_cast<std::size_t>(j)] = bf;
+    w.other[static_cast<std::size_t>(j)] = bb;
     if (bf < target) ++alive_f, sum_f += bf;
     if (bb < target) ++alive_b, sum_b += bb;
   }
@@ -142,7 +146,7 @@ bool beam_search::choose_forward(const level& lv, int node, int depth, int targe
     fwd = alive_f < alive_b;
   else if (sum_f != sum_b)
     fwd = sum_f > sum_b;
-  if (!fwd) bounds_.swap(other_);
+  if (!fwd) w.bounds.swap(w.other);
   return fwd;
 }
 
@@ -188,48 +192,90 @@ std::vector<int> beam_search::rebuild(const std::vector<std::vector<std::int64_t
   return prefix;
 }
 
+namespace {
+
+// Runs body(t, begin, end) over [0, count) split into `threads` contiguous ranges, one thread each.
+template <class Body>
+void on_ranges(int count, int threads, const Body& body) {
+  if (threads <= 1) return body(0, 0, count);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      body(t, static_cast<int>(1LL * count * t / threads), static_cast<int>(1LL * count * (t + 1) / threads));
+    });
+  body(0, 0, static_cast<int>(1LL * count / threads));
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace
+
+// The children of one depth: each worker expands its range of parents into its own `width` best;
+// the merge keeps the `width` best of all in candidate order (the same for any thread count).
+// False if stopped.
+bool beam_search::expand(const level& cur, int depth, int width, int target, const std::atomic<bool>* stop,
+                         std::vector<std::uint8_t>& forward, std::vector<candidate>& chosen) {
+  const int threads = std::clamp(cur.count / 8, 1, static_cast<int>(workers_.size()));
+  std::atomic<bool> stopped{false};
+  on_ranges(cur.count, threads, [&](int t, int begin, int end) {
+    worker& w = workers_[static_cast<std::size_t>(t)];
+    for (int node = begin; node < end; ++node) {
+      if (stop && stop->load(std::memory_order_relaxed)) return stopped.store(true);
+      const bool fwd = choose_forward(cur, node, depth, target, w);
+      forward[static_cast<std::size_t>(node)] = fwd ? 1 : 0;
+      const std::uint8_t* used = &cur.used[at(node, n_, 0)];
+      for (int j = 0; j < n_; ++j) {
+        if (used[j]) continue;
+        const int bound = w.bounds[static_cast<std::size_t>(j)];
+        ++w.children;
+        if (bound >= target) continue;
+        const candidate c{child_guide(cur, node, j, fwd, bound, depth + 1), node, j};
+        if (static_cast<int>(w.kept.size()) < width) {
+          w.kept.push(c);
+        } else if (c < w.kept.top()) {
+          w.kept.pop();
+          w.kept.push(c);
+        }
+      }
+    }
+  });
+  chosen.clear();
+  for (auto& w : workers_) {
+    stats_.children += w.children;
+    w.children = 0;
+    for (; !w.kept.empty(); w.kept.pop()) chosen.push_back(w.kept.top());
+  }
+  if (stopped.load()) return false;
+  if (static_cast<int>(chosen.size()) > width) {
+    std::nth_element(chosen.begin(), chosen.begin() + width, chosen.end());
+    chosen.resize(static_cast<std::size_t>(width));
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return true;
+}
+
 std::vector<int> beam_search::pass(int width, int target, const std::atomic<bool>* stop,
                                    const std::function<int()>& outside) {
   level cur, next;
   init_root(cur);
   std::vector<std::vector<std::int64_t>> links(static_cast<std::size_t>(n_) + 1);
   std::vector<std::uint8_t> forward;
-  std::priority_queue<candidate> kept;  // the `width` best children, the worst on top
+  std::vector<candidate> chosen;
   for (int depth = 0; depth < n_; ++depth) {
     if (outside) target = std::min(target, outside());
     forward.assign(static_cast<std::size_t>(cur.count), 0);
-    for (int node = 0; node < cur.count; ++node) {
-      if (stop && stop->load(std::memory_order_relaxed)) return {};
-      const bool fwd = choose_forward(cur, node, depth, target);
-      forward[static_cast<std::size_t>(node)] = fwd ? 1 : 0;
-      const std::uint8_t* used = &cur.used[at(node, n_, 0)];
-      for (int j = 0; j < n_; ++j) {
-        if (used[j]) continue;
-        const int bound = bounds_[static_cast<std::size_t>(j)];
-        ++stats_.children;
-        if (bound >= target) continue;
-        const candidate c{child_guide(cur, node, j, fwd, bound, depth + 1), node, j};
-        if (static_cast<int>(kept.size()) < width) {
-          kept.push(c);
-        } else if (c < kept.top()) {
-          kept.pop();
-          kept.push(c);
-        }
-      }
-    }
-    if (kept.empty()) return {};
-    std::vector<candidate> chosen;
-    chosen.reserve(kept.size());
-    for (; !kept.empty(); kept.pop()) chosen.push_back(kept.top());
-    std::reverse(chosen.begin(), chosen.end());
+    if (!expand(cur, depth, width, target, stop, forward, chosen) || chosen.empty()) return {};
     next.resize(static_cast<int>(chosen.size()), n_, m_);
     auto& link = links[static_cast<std::size_t>(depth) + 1];
     link.resize(chosen.size());
-    for (std::size_t i = 0; i < chosen.size(); ++i) {
-      const bool fwd = forward[static_cast<std::size_t>(chosen[i].parent)] != 0;
-      make_child(cur, chosen[i].parent, chosen[i].job, fwd, next, static_cast<int>(i));
-      link[i] = pack_link(chosen[i].parent, chosen[i].job, fwd);
-    }
+    const int threads = std::clamp(next.count / 64, 1, static_cast<int>(workers_.size()));
+    on_ranges(next.count, threads, [&](int, int begin, int end) {
+      for (int i = begin; i < end; ++i) {
+        const candidate& c = chosen[static_cast<std::size_t>(i)];
+        const bool fwd = forward[static_cast<std::size_t>(c.parent)] != 0;
+        make_child(cur, c.parent, c.job, fwd, next, i);
+        link[static_cast<std::size_t>(i)] = pack_link(c.parent, c.job, fwd);
+      }
+    });
     std::swap(cur, next);
   }
   // Leaves: the bound is the makespan. The best one (the first of equals).

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <queue>
 #include <vector>
 
 #include "problem/instance.hpp"
@@ -30,6 +31,7 @@ struct beam_options {
   int first_width = 1;
   int max_width = 1 << 20;  // the width stops doubling here (passes go on at this width)
   bool bidirectional = true;
+  int threads = 1;  // threads of a pass (the same result for any number)
 };
 
 struct beam_stats {
@@ -64,8 +66,16 @@ class beam_search {
     int job;
     bool operator<(const candidate& o) const;
   };
+  // One thread's share of a depth: its scratch bounds and its `width` best children (worst on top).
+  struct worker {
+    std::vector<int> bounds, other;  // per job: the children's bounds in the chosen and the other direction
+    std::priority_queue<candidate> kept;
+    std::uint64_t children = 0;
+  };
   void init_root(level& root) const;
-  bool choose_forward(const level& lv, int node, int depth, int target);
+  bool choose_forward(const level& lv, int node, int depth, int target, worker& w) const;
+  bool expand(const level& cur, int depth, int width, int target, const std::atomic<bool>* stop,
+              std::vector<std::uint8_t>& forward, std::vector<candidate>& chosen);
   int child_bound(const level& lv, int node, int job, bool forward) const;
   double child_guide(const level& lv, int node, int job, bool forward, int bound, int depth) const;
   void make_child(const level& lv, int node, int job, bool forward, level& out, int slot) const;
@@ -74,8 +84,8 @@ class beam_search {
   const instance& inst_;
   beam_options opt_;
   int n_, m_;
-  std::vector<int> pj_;              // job-major times: pj_[j * m + k]
-  std::vector<int> bounds_, other_;  // per job: the children's bounds in the chosen and the other direction
+  std::vector<int> pj_;  // job-major times: pj_[j * m + k]
+  std::vector<worker> workers_;
   beam_stats stats_;
 };
 

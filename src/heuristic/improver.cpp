@@ -8,14 +8,14 @@
 
 namespace pfsp {
 
-bool engine_uses_beam(const instance& inst, int option, int threads) {
-  if (option >= 0) return option == 1 && threads >= 1;
-  return threads >= 2 && inst.n > 20 && inst.n <= 200;
+int engine_beam_threads(const instance& inst, int option, int threads) {
+  if (option >= 0) return std::min(option, threads);
+  return threads >= 2 && inst.n > 20 && inst.n <= 200 ? std::max(1, threads / 4) : 0;
 }
 
 concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed,
-                                         walk_options walk, bool beam)
-    : inst_(inst), beam_(beam && threads > 0), seed_base_(seed), walk_(walk) {
+                                         walk_options walk, int beam_threads)
+    : inst_(inst), beam_(std::clamp(beam_threads, 0, threads)), seed_base_(seed), walk_(walk) {
   if (!start.empty()) {
     const int v = evaluate_schedule(inst, start);
     best_schedule_ = start;
@@ -30,7 +30,7 @@ concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> 
   stagnation_ = walk.restart_rounds == 0  ? UINT64_MAX
                 : walk.restart_rounds > 0 ? static_cast<std::uint64_t>(walk.restart_rounds)
                                           : static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
-  for (int t = 0; t < threads; ++t) threads_.emplace_back([this, t] { work(t); });
+  for (int t = 0; t < threads - std::max(0, beam_ - 1); ++t) threads_.emplace_back([this, t] { work(t); });
 }
 
 concurrent_improver::~concurrent_improver() { stop(); }
@@ -89,18 +89,18 @@ bool concurrent_improver::publish_schedule(const std::vector<int>& schedule) {
 }
 
 std::string concurrent_improver::summary() const {
-  const int walkers = static_cast<int>(threads_.size()) - (beam_ ? 1 : 0);
+  const int walkers = static_cast<int>(threads_.size()) - (beam_ > 0 ? 1 : 0);
   std::string s = std::to_string(walkers) + " iterated-greedy walker" + (walkers == 1 ? "" : "s") + ", " +
                   std::to_string(rounds()) + " rounds, " + std::to_string(improvements()) + " improvements";
   if (beam_)
-    s += "; beam search: width " + std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) +
-         " of the improvements";
+    s += "; beam search on " + std::to_string(beam_) + " thread" + (beam_ == 1 ? "" : "s") + ": width " +
+         std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) + " of the improvements";
   return s;
 }
 
 // The beam search's passes, their target the engine's best (read at every depth).
 void concurrent_improver::run_beam() {
-  beam_search beam(inst_);
+  beam_search beam(inst_, beam_options{.threads = beam_});
   beam.run(
       best_.load(),
       [this, &beam](const std::vector<int>& schedule, int) {
@@ -114,7 +114,7 @@ void concurrent_improver::run_beam() {
 }
 
 void concurrent_improver::work(int t) {
-  if (beam_ && t == 0) return run_beam();
+  if (beam_ > 0 && t == 0) return run_beam();
   ig_walker w(inst_, walk_, seed_base_ + 7919ULL * static_cast<std::uint64_t>(t));
   {
     std::lock_guard lock(mu_);

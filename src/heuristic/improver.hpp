@@ -22,17 +22,19 @@
 
 namespace pfsp {
 
-// Whether one of the engine's `threads` runs the beam search: option 1 (on) or 0 (off); -1 (auto)
-// where the engine has two threads or more and 20 < n <= 200 (measured: it helps at 100x20 and
-// breaks even at 200x20; at 500x20 its passes are too slow to pay for the walker they replace).
-bool engine_uses_beam(const instance& inst, int option, int threads);
+// How many of the engine's `threads` run the beam search: option K >= 0 (at most threads), or -1
+// (auto): a quarter of them (at least one) where the engine has two threads or more and
+// 20 < n <= 200 (measured: it helps at 100x20 and breaks even at 200x20; at 500x20 its passes are
+// too slow to pay for the walkers they replace), else none.
+int engine_beam_threads(const instance& inst, int option, int threads);
 
 class concurrent_improver final : public incumbent_feed {
  public:
   // start: the first seed (e.g. the start heuristic's schedule); threads >= 0 (0: no CPU walkers,
-  // only publish_external improves it); beam: thread 0 runs the beam search (when threads >= 1).
+  // only publish_external improves it); beam_threads (at most threads): they run the beam search's
+  // passes instead of walkers.
   concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed = 1,
-                      walk_options walk = {}, bool beam = false);
+                      walk_options walk = {}, int beam_threads = 0);
   ~concurrent_improver() override;
   concurrent_improver(const concurrent_improver&) = delete;
   concurrent_improver& operator=(const concurrent_improver&) = delete;
@@ -59,7 +61,7 @@ class concurrent_improver final : public incumbent_feed {
   bool take_seed(ig_walker& w);
   void publish(const ig_walker& w);
   const instance& inst_;
-  bool beam_ = false;  // thread 0 runs the beam search
+  int beam_ = 0;  // threads of the beam search (thread 0 runs it and its passes spawn the others)
   std::atomic<int> best_{INT_MAX};
   std::vector<int> best_schedule_;
   std::vector<int> seed_;  // the newest seed, taken once by the next thread that restarts

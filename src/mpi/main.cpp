@@ -369,9 +369,9 @@ int run(int argc, char** argv, int rank) {
   dist::distributed_options d = distributed_options_of(m, rank);
   std::unique_ptr<concurrent_improver> improver;
   if (rank == 0 && improvers > 0)
-    improver =
-        std::make_unique<concurrent_improver>(inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(),
-                                              improvers, 1, walk_options{}, engine_uses_beam(inst, a.beam, improvers));
+    improver = std::make_unique<concurrent_improver>(
+        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
+        engine_beam_threads(inst, a.beam, improvers));
   d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
