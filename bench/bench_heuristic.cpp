@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
       j["config"] = {{"seconds", seconds},
                      {"threads", threads},
                      {"gpu_walkers", gpu_walkers},
+                     {"beam", beam},
                      {"destruct", walk.destruct},
                      {"temperature", walk.temperature},
                      {"partial_ls", walk.partial_ls},

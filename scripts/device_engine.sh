@@ -6,7 +6,8 @@
 #
 #   STAGES=build,test,bench INSTANCES=ta081,ta111 SECONDS_PER_RUN=10 CONFIGS="1:0 8:0 0:-1 8:-1" scripts/device_engine.sh
 #
-# CONFIGS: CPU_THREADS:GPU_WALKERS pairs (-1: two walkers per multiprocessor). Dependencies the
+# CONFIGS: CPU_THREADS:GPU_WALKERS pairs (-1: two walkers per multiprocessor). Stage pinned: CPU-only
+# pairs THREADS:BEAM side by side on disjoint cores (PINNED="8:0 8:2" CORES_PER=8). Dependencies the
 # machine lacks come as .deb files in .deps/ (scripts/device_run.sh does the same).
 set -u -o pipefail
 ROOT=$PWD
@@ -42,6 +43,48 @@ if has bench; then
     say "bench: $t CPU threads, $g GPU walkers"
     "$BUILD"/pfsp_bench_heuristic --instances "$INSTANCES" --seconds "$SECONDS_PER_RUN" --threads "$t" --gpu-walkers "$g" \
       --json "$OUT/engine_t${t}_g${g}.json" 2>/dev/null | tee -a "$LOG"
+  done
+fi
+if has pinned; then
+  # CPU-only configurations side by side, each run taskset to its own CORES_PER cores: PINNED is a
+  # list of THREADS:BEAM pairs (pfsp_bench_heuristic --threads --beam); every (pair, instance) run is
+  # a job, the jobs spread over the host's cores / CORES_PER slots. One merged JSON per pair:
+  # $OUT/pinned_tT_bB.json (bench/engine_table.py heuristic reads it).
+  CORES_PER=${CORES_PER:-8}
+  SLOTS=$(($(nproc) / CORES_PER))
+  PARTS=$OUT/pinned_parts
+  mkdir -p "$PARTS"
+  jobs=()
+  for c in ${PINNED:-"8:0 8:2"}; do
+    for name in ${INSTANCES//,/ }; do jobs+=("${c%%:*} ${c##*:} $name"); done
+  done
+  say "pinned: ${#jobs[@]} runs of $SECONDS_PER_RUN s on $SLOTS slots of $CORES_PER cores"
+  for ((s = 0; s < SLOTS; s++)); do
+    (
+      for ((i = s; i < ${#jobs[@]}; i += SLOTS)); do
+        read -r t b name <<<"${jobs[$i]}"
+        taskset -c "$((s * CORES_PER))-$((s * CORES_PER + CORES_PER - 1))" "$BUILD"/pfsp_bench_heuristic --instances "$name" \
+          --seconds "$SECONDS_PER_RUN" --threads "$t" --beam "$b" --json "$PARTS/t${t}_b${b}_$name.json" >/dev/null 2>&1
+      done
+    ) &
+  done
+  wait
+  for c in ${PINNED:-"8:0 8:2"}; do
+    t=${c%%:*} b=${c##*:}
+    python3 - "$OUT/pinned_t${t}_b${b}.json" "$PARTS"/t${t}_b${b}_*.json <<'PY'
+import json, sys
+parts = [json.load(open(p)) for p in sorted(sys.argv[2:])]
+merged = dict(parts[0])
+merged["runs"] = [r for p in parts for r in p["runs"]]
+merged["machine"]["command"] = "pfsp_bench_heuristic per instance, each run pinned to its own cores (scripts/device_engine.sh pinned)"
+json.dump(merged, open(sys.argv[1], "w"), indent=1)
+PY
+    python3 - "$OUT/pinned_t${t}_b${b}.json" <<'PY' | tee -a "$LOG"
+import json, sys, collections
+d = json.load(open(sys.argv[1])); by = collections.defaultdict(list)
+for r in d["runs"]: by[f"{r['n']}x{r['m']}"].append(r["deviation_percent"])
+print(sys.argv[1].rsplit("/", 1)[-1], "; ".join(f"{k}: {sum(v)/len(v):.3f} % ({len(v)})" for k, v in sorted(by.items())))
+PY
   done
 fi
 if has rate; then
