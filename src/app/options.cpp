@@ -43,7 +43,7 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("--beam", a.beam,
                  "threads of the incumbent engine that run a bidirectional iterative beam search instead of "
                  "walkers, its target the engine's best (-1 = auto: a quarter of the engine's threads, at least one, "
-                 "when it has two or more and 20 < n <= 200; 0 = none)")
+                 "when it has two or more and 20 < n < 200; 0 = none)")
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();
   app.add_option("--seed", a.seed,

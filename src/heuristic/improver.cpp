@@ -10,7 +10,7 @@ namespace pfsp {
 
 int engine_beam_threads(const instance& inst, int option, int threads) {
   if (option >= 0) return std::min(option, threads);
-  return threads >= 2 && inst.n > 20 && inst.n <= 200 ? std::max(1, threads / 4) : 0;
+  return threads >= 2 && inst.n > 20 && inst.n < 200 ? std::max(1, threads / 4) : 0;
 }
 
 concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed,

@@ -24,8 +24,9 @@ namespace pfsp {
 
 // How many of the engine's `threads` run the beam search: option K >= 0 (at most threads), or -1
 // (auto): a quarter of them (at least one) where the engine has two threads or more and
-// 20 < n <= 200 (measured: it helps at 100x20 and breaks even at 200x20; at 500x20 its passes are
-// too slow to pay for the walkers they replace), else none.
+// 20 < n < 200, else none. Measured (8 threads, 20 s, bench/results/2026-11-27-h100x4-big60-beam):
+// at 100x20 0.68 % with it against 0.86 % without; at 200x20 no gain (0.81 against 0.73 %); at
+// 500x20 its passes are too slow to pay for the walkers they replace.
 int engine_beam_threads(const instance& inst, int option, int threads);
 
 class concurrent_improver final : public incumbent_feed {
