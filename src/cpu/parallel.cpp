@@ -232,23 +232,11 @@ struct stealing_worker {
   int ub;
 };
 
-// One work-stealing solve, in named steps: seed the stacks (the root, or a checkpoint's stacks),
-// run the workers (expand from the own stack; when it is empty, steal the bottom half of a
-// victim's; worker 0 supervises and checkpoints), then gather the result.
-class work_stealing_run {
+// What the two cpu-mt runs share: their inputs, the shared state, the threshold and the per-thread
+// counters; run() seeds, runs work(t) on T threads and finishes; summarize() gathers the result.
+class mt_run {
  public:
-  work_stealing_run(const bound_data& data, const solve_options& opt, const incumbent& start)
-      : data_(data),
-        opt_(opt),
-        n_(data.view().inst.n),
-        T_(std::max(1, opt.threads)),
-        sh_(opt, start, T_, data.view().inst),
-        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
-        backend_("cpu-mt (work stealing, " + std::to_string(T_) + " threads)"),
-        stats_(T_),
-        gate_(T_) {
-    for (int t = 0; t < T_; ++t) dq_.push_back(std::make_unique<worker_deque>(n_));
-  }
+  virtual ~mt_run() = default;
 
   solve_result run() {
     seed();
@@ -257,10 +245,56 @@ class work_stealing_run {
     return finish();
   }
 
+ protected:
+  mt_run(const bound_data& data, const solve_options& opt, const incumbent& start, const std::string& kind)
+      : data_(data),
+        opt_(opt),
+        n_(data.view().inst.n),
+        T_(std::max(1, opt.threads)),
+        sh_(opt, start, T_, data.view().inst),
+        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
+        backend_("cpu-mt (" + kind + ", " + std::to_string(T_) + " threads)"),
+        stats_(T_) {}
+
+  virtual void seed() = 0;
+  virtual void work(int t) = 0;
+  virtual solve_result finish() = 0;
+
+  // The result of a run that ended with `stop`, its open nodes' least bound open_min.
+  solve_result summarize(solve_status stop, int open_min) const {
+    solve_stats piece;
+    for (const auto& s : stats_) piece += s;
+    const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
+    solve_result r = finish_result(stop, sh_.best, threshold_, open_min, total, total.total_seconds);
+    r.backend = backend_;
+    if (sh_.feed.active()) r.notes.push_back(feed_note(sh_.feed));
+    return r;
+  }
+
+  const bound_data& data_;
+  const solve_options& opt_;
+  const int n_;
+  const int T_;
+  shared_state sh_;
+  const int threshold_;
+  const std::string backend_;
+  std::vector<solve_stats> stats_;
+};
+
+// One work-stealing solve, in named steps: seed the stacks (the root, or a checkpoint's stacks),
+// run the workers (expand from the own stack; when it is empty, steal the bottom half of a
+// victim's; worker 0 supervises and checkpoints), then gather the result.
+class work_stealing_run final : public mt_run {
+ public:
+  work_stealing_run(const bound_data& data, const solve_options& opt, const incumbent& start)
+      : mt_run(data, opt, start, "work stealing"), gate_(T_) {
+    for (int t = 0; t < T_; ++t) dq_.push_back(std::make_unique<worker_deque>(n_));
+  }
+
  private:
   // The resumed stacks dealt to the threads in turn (the thread count may differ), or the root,
   // bounded by worker 0's expander before the threads start.
-  void seed() {
+  void seed() override {
     if (opt_.resume) {
       PFSP_EXPECTS(opt_.resume->n == n_, "checkpoint for another instance size");
       check_lb2_pairs(*opt_.resume, data_, "the checkpoint");
@@ -294,7 +328,7 @@ class work_stealing_run {
     sh_.write_checkpoint(std::move(s));
   }
 
-  void work(int id) {
+  void work(int id) override {
     stealing_worker w(data_, opt_, id, stats_[id], *dq_[id], n_, std::min(threshold_, sh_.best.value()));
     while (!sh_.stopped()) {
       if (id != 0 && gate_.requested()) gate_.wait();  // safe point: all my nodes are in my stack
@@ -393,32 +427,18 @@ class work_stealing_run {
     return got;
   }
 
-  solve_result finish() {
+  solve_result finish() override {
     auto stop = static_cast<solve_status>(sh_.stop.load());
     // A limit noticed as the last node closed: every stack is empty, so the search is complete.
     if (std::all_of(dq_.begin(), dq_.end(), [](const auto& d) { return d->pool.empty(); }))
       stop = solve_status::optimal;
     emit_checkpoint(opt_, [&] { return state(stop == solve_status::optimal); });
-    solve_stats piece;
-    for (const auto& s : stats_) piece += s;
     int open_min = INT_MAX;
     for (auto& d : dq_) open_min = std::min(open_min, d->pool.min_lb());
-    const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
-    solve_result r = finish_result(stop, sh_.best, threshold_, open_min, total, total.total_seconds);
-    r.backend = backend_;
-    if (sh_.feed.active()) r.notes.push_back(feed_note(sh_.feed));
-    return r;
+    return summarize(stop, open_min);
   }
 
-  const bound_data& data_;
-  const solve_options& opt_;
-  const int n_;
-  const int T_;
-  shared_state sh_;
-  const int threshold_;
-  const std::string backend_;
   std::vector<std::unique_ptr<worker_deque>> dq_;
-  std::vector<solve_stats> stats_;
   std::atomic<int> idle_{0};
   pause_gate gate_;
 };
@@ -430,29 +450,14 @@ solve_result work_stealing(const bound_data& data, const solve_options& opt, con
 // One shared depth-first queue under a mutex (--shared-queue): a worker pops a node, expands it
 // outside the lock and pushes its children back; a checkpoint pauses the pops until no worker
 // holds a node.
-class shared_queue_run {
+class shared_queue_run final : public mt_run {
  public:
   shared_queue_run(const bound_data& data, const solve_options& opt, const incumbent& start)
-      : data_(data),
-        opt_(opt),
-        n_(data.view().inst.n),
-        T_(std::max(1, opt.threads)),
-        sh_(opt, start, T_, data.view().inst),
-        threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
-        backend_("cpu-mt (shared queue, " + std::to_string(T_) + " threads)"),
-        queue_(n_),
-        stats_(T_) {}
-
-  solve_result run() {
-    seed();
-    on_threads(T_, [this](int t) { work(t); });
-    if (sh_.failure) std::rethrow_exception(sh_.failure);
-    return finish();
-  }
+      : mt_run(data, opt, start, "shared queue"), queue_(n_) {}
 
  private:
   // The resumed stacks into the queue, or the root, bounded before the threads start.
-  void seed() {
+  void seed() override {
     if (opt_.resume) {
       PFSP_EXPECTS(opt_.resume->n == n_, "checkpoint for another instance size");
       check_lb2_pairs(*opt_.resume, data_, "the checkpoint");
@@ -473,7 +478,7 @@ class shared_queue_run {
   }
 
   // A worker: pop under the lock, expand outside it, push the children back.
-  void work(int id) {
+  void work(int id) override {
     expander ex(data_, opt_.bound, opt_.branch, opt_.profile);
     solve_stats& st = stats_[id];
     std::vector<job_t> perm(n_), leaf_perm(n_);
@@ -529,33 +534,18 @@ class shared_queue_run {
     lock.lock();
   }
 
-  solve_result finish() {
+  solve_result finish() override {
     auto stop = static_cast<solve_status>(sh_.stop.load());
     if (queue_.empty()) stop = solve_status::optimal;  // a limit noticed as the last node closed
     emit_checkpoint(opt_, [&] { return state(stop == solve_status::optimal); });
-    solve_stats piece;
-    for (const auto& s : stats_) piece += s;
-    const solve_stats total = cumulative_stats(opt_, piece, sh_.ctl.elapsed());
-    solve_result r = finish_result(stop, sh_.best, threshold_, queue_.empty() ? INT_MAX : queue_.min_lb(), total,
-                                   total.total_seconds);
-    r.backend = backend_;
-    if (sh_.feed.active()) r.notes.push_back(feed_note(sh_.feed));
-    return r;
+    return summarize(stop, queue_.empty() ? INT_MAX : queue_.min_lb());
   }
 
-  const bound_data& data_;
-  const solve_options& opt_;
-  const int n_;
-  const int T_;
-  shared_state sh_;
-  const int threshold_;
-  const std::string backend_;
   std::mutex mu_;
   std::condition_variable cv_;
   dfs_pool queue_;
   int busy_ = 0;        // workers holding a popped node or its children outside the queue
   bool pause_ = false;  // a checkpoint waits for busy_ == 0: no node may be popped meanwhile
-  std::vector<solve_stats> stats_;
 };
 
 solve_result shared_queue(const bound_data& data, const solve_options& opt, const incumbent& start) {

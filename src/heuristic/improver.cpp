@@ -103,7 +103,7 @@ void concurrent_improver::run_beam() {
   beam_search beam(inst_, beam_options{.threads = beam_});
   beam.run(
       best_.load(),
-      [this, &beam](const std::vector<int>& schedule, int) {
+      [this](const std::vector<int>& schedule, int) {
         if (publish_schedule(schedule)) beam_improvements_.fetch_add(1);
       },
       &stop_,
