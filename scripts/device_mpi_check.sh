@@ -4,7 +4,8 @@
 # the time limit counted from the start, the end-of-run lower bound instead of the open nodes,
 # --ranks-join lazy). Builds pfsp and pfsp-mpi (scripts/device_mpi_scaling.sh build), then, with
 # two worker ranks sharing GPU 0:
-#   exact   EXACT (ta023) from the optimum: pfsp solve, pfsp-mpi at-once and lazy branch the same nodes;
+#   exact   EXACT (ta023) from the optimum: pfsp solve, pfsp-mpi at-once, lazy, and at-once with
+#           chunks split after 0.2 s branch the same nodes;
 #   limit   ta056 --time-limit LIMIT from best known + 1, at-once, lazy and --chunk-nodes 300
 #           (chunks past the eager limit): exit code 3, no crash, rank 0's wall_seconds within
 #           LIMIT + max(1 s, 5 %);
@@ -65,7 +66,10 @@ say "pfsp-mpi checks, backend $BACKEND, commit ${PFSP_COMMIT:-?}, limit $LIMIT s
 run exact_solve 0 "$BUILD/pfsp" solve "$EXACT" --backend "$BACKEND" "${GPU_ARGS[@]}" --ub best-known --no-progress
 run exact_atonce 0 "${MPI[@]}" "$EXACT" --backend "$BACKEND" "${GPU_ARGS[@]}" --ub best-known
 run exact_lazy 0 "${MPI[@]}" "$EXACT" --backend "$BACKEND" "${GPU_ARGS[@]}" --ub best-known --ranks-join lazy
-for name in exact_atonce exact_lazy; do
+# Splits without the lazy join: chunks asked back after 0.2 s (is it the split or the lazy start?).
+run exact_split 0 "${MPI[@]}" "$EXACT" --backend "$BACKEND" "${GPU_ARGS[@]}" --ub best-known --split-after 0.2 \
+  --chunk-nodes 64
+for name in exact_atonce exact_lazy exact_split; do
   if [ ! -s "$DIR/runs/$name.json" ] || [ ! -s "$DIR/runs/exact_solve.json" ]; then continue; fi
   [ "$(field "$DIR/runs/$name.json" branched)" = "$(field "$DIR/runs/exact_solve.json" branched)" ] ||
     fail "$name: branched $(field "$DIR/runs/$name.json" branched), pfsp solve $(field "$DIR/runs/exact_solve.json" branched)"

@@ -8,7 +8,7 @@
 # (the same as a list, plus the totals), the JSON results and the stderr logs (packed into
 # sweep_logs.tgz). Exit status 0 when every run passed, 1 otherwise.
 #
-#   PFSP=build/device/src/app/pfsp LIMIT=30 INSTANCES="ta001 ta056 ta112" GPUS=4 EXTRA_ARGS="" scripts/sweep_taillard.sh
+#   PFSP=build/device/src/app/pfsp LIMIT=30 INSTANCES="ta001 ta056 ta112" GPUS=4 EXTRA_ARGS="" PIN=1 scripts/sweep_taillard.sh
 #
 # Run ON the GPU machine from the repository root (scripts/device_run.sh's sweep30 stage builds
 # pfsp first and calls it).
@@ -28,6 +28,13 @@ GPUS=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
 # pessimistic one of the makespans).
 PER_GPU=${PER_GPU:-1}
 SLOTS=$((GPUS * PER_GPU))
+# PIN=1 (default where taskset exists and SLOTS > 1): slot s runs on its own block of nproc / SLOTS
+# cores (taskset), so that each process's engine sizes its threads for one GPU's share of the host.
+PIN=${PIN:-1}
+command -v taskset >/dev/null || PIN=0
+((SLOTS > 1)) || PIN=0
+CORES_PER_SLOT=$(($(nproc) / SLOTS))
+((CORES_PER_SLOT >= 1)) || PIN=0
 mkdir -p "$DIR/results" "$DIR/logs"
 [[ -x $PFSP ]] || { echo "sweep_taillard.sh: no pfsp at $PFSP (set PFSP)" >&2; exit 1; }
 
@@ -43,7 +50,9 @@ run_share() {
     local t0 t1 rc
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES=$((g % GPUS)) timeout $((LIMIT * 3 + 120)) "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
+    local pin=()
+    ((PIN)) && pin=(taskset -c "$((g * CORES_PER_SLOT))-$(((g + 1) * CORES_PER_SLOT - 1))")
+    CUDA_VISIBLE_DEVICES=$((g % GPUS)) timeout $((LIMIT * 3 + 120)) "${pin[@]}" "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
       --no-progress $EXTRA_ARGS >"$log.out" 2>"$log"
     rc=$?
     t1=$(date +%s.%N)
@@ -68,7 +77,7 @@ PY
 }
 
 rm -f "$DIR"/share_*.tsv
-echo "sweep: $(echo $INSTANCES | wc -w) instances, --time-limit $LIMIT, $GPUS GPU(s) x $PER_GPU, pfsp $PFSP $EXTRA_ARGS"
+echo "sweep: $(echo $INSTANCES | wc -w) instances, --time-limit $LIMIT, $GPUS GPU(s) x $PER_GPU, $( ((PIN)) && echo "each pinned to $CORES_PER_SLOT of $(nproc) cores" || echo "unpinned"), pfsp $PFSP $EXTRA_ARGS"
 pids=()
 for ((g = 0; g < SLOTS; ++g)); do
   run_share "$g" &

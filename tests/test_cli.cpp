@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -11,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cores.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/taillard.hpp"
 #include "run_process.hpp"
@@ -75,6 +79,36 @@ TEST(cli, solve_with_every_backend_and_bound) {
       EXPECT_EQ(r.out, "optimal 1081 1081\n") << r.describe();
     }
 }
+
+#if defined(__linux__)
+// The engine sizes its threads by the cores the process may run on (its affinity mask), not the
+// machine's: pinned to one core, `--backend cpu` keeps that core for the search and runs no
+// walker; unpinned, it takes the cores but one.
+TEST(cli, engine_threads_follow_the_affinity_mask) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  const int all = usable_cores();
+  EXPECT_EQ(all, CPU_COUNT(&saved));
+  test::temp_dir dir;
+  const auto engine_threads = [&](const std::string& name) {
+    const std::string path = dir.file(name + ".json");
+    const auto r = run_pfsp({"solve", "ta081", "--backend", "cpu", "--time-limit", "0.5", "--json", path, "-q"});
+    EXPECT_EQ(r.exit_code, 3) << r.describe();
+    return nlohmann::json::parse(test::slurp(path)).at("engine_threads").get<int>();
+  };
+  EXPECT_EQ(engine_threads("all"), std::min(all - 1, 32));
+  int first = 0;
+  while (!CPU_ISSET(first, &saved)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+  EXPECT_EQ(usable_cores(), 1);
+  const int pinned = engine_threads("one");
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  EXPECT_EQ(pinned, 0);
+}
+#endif
 
 TEST(cli, json_report) {
   test::temp_dir dir;

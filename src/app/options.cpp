@@ -23,9 +23,9 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                           "fastest measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)");
   app.add_option("--improver-threads", a.improver_threads,
                  "threads of the incumbent engine (iterated-greedy walkers) beside the search, every backend: "
-                 "seeded by its best leaves, feeding it better incumbents (-1 = auto: gpu: the cores but one, at "
-                 "most 8; cpu: the cores but one, at most 8, when n > 20; cpu-mt: --heuristic-share of --threads; "
-                 "0 = none)")
+                 "seeded by its best leaves, feeding it better incumbents (-1 = auto, of the cores the process may run "
+                 "on: gpu: the cores but one, at most 8 below 100 jobs, 32 from 100; cpu: the same when n > 20; "
+                 "cpu-mt: --heuristic-share of --threads; 0 = none)")
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();
   app.add_option("--heuristic-share", a.heuristic_share,

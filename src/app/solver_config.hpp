@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "app/gpu_cli.hpp"  // gpu_cli_options: plain C++ (a gpu_policy and a plan_request)
+#include "base/cores.hpp"
 #include "base/enum_names.hpp"
 #include "bound/bound_kind.hpp"
 #include "gpu/strategy.hpp"
@@ -30,10 +31,7 @@
 
 namespace pfsp {
 
-inline int default_threads() {
-  const unsigned h = std::thread::hardware_concurrency();
-  return h == 0 ? 1 : static_cast<int>(h);
-}
+inline int default_threads() { return usable_cores(); }
 
 // --backend: auto (gpu where there is a device, else cpu-mt) is resolved by solve_instance.
 enum class backend_choice : int { auto_ = 0, cpu = 1, cpu_mt = 2, gpu = 3 };

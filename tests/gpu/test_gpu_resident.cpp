@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <thread>
 
 #include "base/error.hpp"
 #include "bound/pair_learning.hpp"
@@ -398,6 +400,53 @@ TEST(GpuResident, CheckpointPiecesKeepLearnedPairs) {
   solve_options again = o;
   again.resume = &*first;
   EXPECT_THROW(gpu::solve_resident(all_pairs, again, p, incumbent()), input_error);
+}
+
+// What pfsp-mpi's chunk split does to a GPU worker (issue 22: a lazy join on ta023 branched 460
+// nodes more than pfsp solve after one split): with the optimum as ub the tree is fixed, so a
+// search of the default chain (lb1-lb2, learned pairs, min-min) stopped by its interrupt flag at
+// arbitrary moments, each piece resumed from the previous one's final checkpoint, branches and
+// bounds exactly what one uninterrupted device-loop search does.
+TEST(GpuResident, InterruptedPiecesEqualTheUninterruptedSearch) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta022", "ta021"}) {
+    const instance inst = taillard_instance(name);
+    solve_options o;
+    o.bound = bound_kind::lb1_lb2;
+    o.branch = branching::min_min;
+    o.initial_ub = inst.known->ub;
+    const bound_data data(inst, learn_pairs(inst, inst.m - 1, *o.initial_ub).pairs);
+    gpu::gpu_policy p;
+    const solve_result whole = gpu::solve_resident(data, o, p, incumbent());
+    ASSERT_EQ(whole.status, solve_status::proven_bound) << name;
+    std::optional<search_state> saved;
+    solve_result r;
+    int pieces = 0;
+    do {
+      solve_options piece = o;
+      piece.resume = saved ? &*saved : nullptr;
+      std::optional<search_state> written;
+      piece.on_checkpoint = [&](const search_state& st) { written = parse_checkpoint(to_binary(st), "piece"); };
+      std::atomic<bool> stop{false};
+      piece.interrupt = &stop;
+      std::thread stopper([&stop, pieces] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 + 7 * (pieces % 5)));
+        stop.store(true);
+      });
+      r = gpu::solve_resident(data, piece, p, incumbent());
+      stopper.join();
+      ASSERT_TRUE(written) << name << " piece " << pieces;
+      saved = written;
+      ++pieces;
+    } while (!saved->complete && pieces < 400);
+    const std::string what = std::string(name) + ", " + std::to_string(pieces) + " pieces";
+    ASSERT_TRUE(saved->complete) << what;
+    EXPECT_GE(pieces, 3) << what;
+    EXPECT_EQ(r.stats.branched, whole.stats.branched) << what;
+    EXPECT_EQ(r.stats.bounds, whole.stats.bounds) << what;
+    EXPECT_EQ(r.stats.pruned, whole.stats.pruned) << what;
+    EXPECT_EQ(r.lower_bound, inst.known->ub) << what;
+  }
 }
 
 // Several loop engines (here on one device; EnginesOnEveryDevice below runs them across devices)
