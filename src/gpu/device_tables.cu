@@ -125,6 +125,9 @@ void device_tables::build(const bound_data& d) {
   put(tables_.off_tails, d.tails());
   blob_ = device_buffer<int>(blob.size());
   PFSP_CUDA_TRY(cudaMemcpy(blob_.data(), blob.data(), blob.size() * sizeof(int), cudaMemcpyHostToDevice));
+  // From pageable memory cudaMemcpy returns before its DMA lands, and the kernels that read the
+  // tables run on non-blocking streams, which do not wait for the legacy stream: wait here.
+  PFSP_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
   tables_.blob = blob_.data();
   const std::size_t bytes = static_cast<std::size_t>(tables_.shared_ints) * sizeof(int);
   shared_ = policy_.memory == memory_placement::shared && bytes <= dev_.shared_per_block_optin;

@@ -108,7 +108,8 @@ class loop_engine {
     if (c == child_cap_) return;
     use();
     child_cap_ = c;
-    PFSP_CUDA_TRY(cudaMemcpy(d_child_cap_.data(), &c, sizeof c, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(d_child_cap_.data(), &c, sizeof c, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
   }
 
   // Grows the stack to hold at least `want` nodes (doubling, within max_capacity()); false when
@@ -129,6 +130,7 @@ class loop_engine {
       return false;
     }
     copy_nodes(old, 0, 0, host_.top);
+    settle();  // before `old` is freed
     point_stack();
     capture_graphs();
     return to >= want;
@@ -163,7 +165,8 @@ class loop_engine {
     host_ = s;
     host_.top = top;
     host_.best = std::min(best, s.best);
-    PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
   }
 
   // Lowers the device's pruning threshold (a better incumbent found elsewhere).
@@ -183,14 +186,18 @@ class loop_engine {
     use();
     const std::size_t top = host_.top, k = b.size(), nn = static_cast<std::size_t>(n_);
     PFSP_EXPECTS(top + k <= capacity_, "device loop: a push beyond the stack's capacity (the coordinator makes room)");
-    PFSP_CUDA_TRY(cudaMemcpy2D(stack_perms_.data() + top * ld_, ld_ * sizeof(Job), b.perms.data(), nn * sizeof(Job),
-                               nn * sizeof(Job), k, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpy2DAsync(stack_perms_.data() + top * ld_, ld_ * sizeof(Job), b.perms.data(),
+                                    nn * sizeof(Job), nn * sizeof(Job), k, cudaMemcpyHostToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t),
+                                  cudaMemcpyHostToDevice, stream_.get()));
     PFSP_CUDA_TRY(
-        cudaMemcpy(stack_limits_.data() + top, b.limits.data(), k * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + top, b.w.data(), k * sizeof(float), cudaMemcpyHostToDevice));
+        cudaMemcpyAsync(stack_lbs_.data() + top, b.lbs.data(), k * sizeof(int), cudaMemcpyHostToDevice, stream_.get()));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(stack_w_.data() + top, b.w.data(), k * sizeof(float), cudaMemcpyHostToDevice, stream_.get()));
     host_.top = static_cast<std::uint32_t>(top + k);
-    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
   }
 
   // Puts nodes (bottom first) under the stack's nodes: those slide up by b.size() (in chunks of
@@ -206,10 +213,13 @@ class loop_engine {
       end = at;
     }
     host_.top = 0;
-    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice, stream_.get()));
     push(b);
     host_.top = static_cast<std::uint32_t>(top + k);
-    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
   }
 
   // Copies the stack's nodes [from, from + k) out.
@@ -222,12 +232,15 @@ class loop_engine {
     b.lbs.resize(k);
     b.w.resize(k);
     if (k == 0) return b;
-    PFSP_CUDA_TRY(cudaMemcpy2D(b.perms.data(), nn * sizeof(Job), stack_perms_.data() + from * ld_, ld_ * sizeof(Job),
-                               nn * sizeof(Job), k, cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpy2DAsync(b.perms.data(), nn * sizeof(Job), stack_perms_.data() + from * ld_,
+                                    ld_ * sizeof(Job), nn * sizeof(Job), k, cudaMemcpyDeviceToHost, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToHost, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost,
+                                  stream_.get()));
     PFSP_CUDA_TRY(
-        cudaMemcpy(b.limits.data(), stack_limits_.data() + from, k * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    PFSP_CUDA_TRY(cudaMemcpy(b.lbs.data(), stack_lbs_.data() + from, k * sizeof(int), cudaMemcpyDeviceToHost));
-    PFSP_CUDA_TRY(cudaMemcpy(b.w.data(), stack_w_.data() + from, k * sizeof(float), cudaMemcpyDeviceToHost));
+        cudaMemcpyAsync(b.w.data(), stack_w_.data() + from, k * sizeof(float), cudaMemcpyDeviceToHost, stream_.get()));
+    settle();
     return b;
   }
 
@@ -247,7 +260,9 @@ class loop_engine {
     if (k == 0) return;  // (a step of 0 would never end the slide)
     for (std::size_t at = k; at < top; at += k) move_nodes(at, at - k, std::min(k, top - at));
     host_.top = static_cast<std::uint32_t>(top - k);
-    PFSP_CUDA_TRY(cudaMemcpy(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(&d_state_.data()->top, &host_.top, sizeof host_.top, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
   }
 
   // Runs `batch` iterations and returns the state after them.
@@ -276,7 +291,9 @@ class loop_engine {
   std::vector<Job> best_leaf() {
     use();
     std::vector<Job> perm(static_cast<std::size_t>(n_));
-    PFSP_CUDA_TRY(cudaMemcpy(perm.data(), best_perm_.data(), perm.size() * sizeof(Job), cudaMemcpyDeviceToHost));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(perm.data(), best_perm_.data(), perm.size() * sizeof(Job), cudaMemcpyDeviceToHost,
+                                  stream_.get()));
+    settle();
     return perm;
   }
 
@@ -421,28 +438,36 @@ class loop_engine {
     capacity_ = stack_limits_.size();
   }
   // len nodes from `from` of `src` to `to` of the stack.
+  // Every copy and set of the engine's buffers runs on its stream (cudaMemcpyAsync), where the
+  // iterations' graphs run: the stream is non-blocking, so a plain cudaMemcpy (the legacy default
+  // stream; from pageable memory it returns before its DMA lands) would race the next graph, which
+  // then read stale nodes (issue 22: chunks resumed by pfsp-mpi branched other nodes than the ones
+  // sent). settle() waits for them where the host reuses or frees what they touch.
+  void settle() { PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get())); }
+
   void copy_nodes(const stack_buffers& src, std::size_t from, std::size_t to, std::size_t len) {
     if (len == 0) return;
     const std::size_t ld = static_cast<std::size_t>(ld_);
-    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + to * ld, src.perms.data() + from * ld, len * ld * sizeof(Job),
-                             cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + to, src.limits.data() + from, len * sizeof(std::uint32_t),
-                             cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(
-        cudaMemcpy(stack_lbs_.data() + to, src.lbs.data() + from, len * sizeof(int), cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_w_.data() + to, src.w.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_perms_.data() + to * ld, src.perms.data() + from * ld, len * ld * sizeof(Job),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_limits_.data() + to, src.limits.data() + from, len * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_lbs_.data() + to, src.lbs.data() + from, len * sizeof(int),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_w_.data() + to, src.w.data() + from, len * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
   }
   // len nodes of the stack from `from` to `to` (the ranges must not overlap).
   void move_nodes(std::size_t from, std::size_t to, std::size_t len) {
     const std::size_t ld = static_cast<std::size_t>(ld_);
-    PFSP_CUDA_TRY(cudaMemcpy(stack_perms_.data() + to * ld, stack_perms_.data() + from * ld, len * ld * sizeof(Job),
-                             cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(cudaMemcpy(stack_limits_.data() + to, stack_limits_.data() + from, len * sizeof(std::uint32_t),
-                             cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(
-        cudaMemcpy(stack_lbs_.data() + to, stack_lbs_.data() + from, len * sizeof(int), cudaMemcpyDeviceToDevice));
-    PFSP_CUDA_TRY(
-        cudaMemcpy(stack_w_.data() + to, stack_w_.data() + from, len * sizeof(float), cudaMemcpyDeviceToDevice));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_perms_.data() + to * ld, stack_perms_.data() + from * ld,
+                                  len * ld * sizeof(Job), cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_limits_.data() + to, stack_limits_.data() + from, len * sizeof(std::uint32_t),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_lbs_.data() + to, stack_lbs_.data() + from, len * sizeof(int),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(stack_w_.data() + to, stack_w_.data() + from, len * sizeof(float),
+                                  cudaMemcpyDeviceToDevice, stream_.get()));
   }
 
   // The stack, pool and statistics buffers, CUB's scratch, and the parts path's (setup_parts).
@@ -450,7 +475,8 @@ class loop_engine {
     const std::size_t nn = static_cast<std::size_t>(n_), ld = static_cast<std::size_t>(ld_);
     d_state_ = device_buffer<loop_state>(1);
     d_child_cap_ = device_buffer<std::uint32_t>(1);
-    PFSP_CUDA_TRY(cudaMemcpy(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice, stream_.get()));
     pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
     best_perm_ = device_buffer<Job>(nn);
     pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
@@ -474,12 +500,13 @@ class loop_engine {
     open_depths_ = device_buffer<unsigned long long>(nn + 1);
     open_min_ = device_buffer<int>(1);
     open_w_ = device_buffer<double>(1);
-    PFSP_CUDA_TRY(cudaMemset(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
-    PFSP_CUDA_TRY(cudaMemset(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long)));
+    PFSP_CUDA_TRY(cudaMemsetAsync(depth_popped_.data(), 0, (nn + 1) * sizeof(unsigned long long), stream_.get()));
+    PFSP_CUDA_TRY(cudaMemsetAsync(depth_kept_.data(), 0, (nn + 1) * sizeof(unsigned long long), stream_.get()));
     const std::vector<double> weights = subtree_weights(n_);
     d_weights_ = device_buffer<double>(weights.size());
-    PFSP_CUDA_TRY(
-        cudaMemcpy(d_weights_.data(), weights.data(), weights.size() * sizeof(double), cudaMemcpyHostToDevice));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(d_weights_.data(), weights.data(), weights.size() * sizeof(double),
+                                  cudaMemcpyHostToDevice, stream_.get()));
+    settle();
     std::size_t scan_bytes = 0, sort_bytes = 0;
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, counts_.data(), incl_.data(),
                                                 static_cast<int>(max_parents_)));
@@ -563,7 +590,8 @@ class loop_engine {
   // arguments hold its pointers).
   void capture_graphs() {
     if (!h_state_.data()) {
-      PFSP_CUDA_TRY(cudaMemcpy(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice));
+      PFSP_CUDA_TRY(cudaMemcpyAsync(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice, stream_.get()));
+      settle();
       h_state_ = pinned_buffer<loop_state>(1);
       h_best_ = pinned_buffer<int>(1);
       if (profile_) events_ = std::vector<cuda_event>(kPhases + 1);

@@ -495,7 +495,9 @@ void gpu_walkers::impl::launch_loop(walker_state& s, device_buffer<int>& restart
     if (any) {
       restart_seq.upload(hooks.best_schedule(), stream);
       s.restart_value = global;
-      PFSP_CUDA_TRY(cudaMemcpy(s.restart, flags.data(), sizeof(int) * W, cudaMemcpyHostToDevice));
+      // On the walkers' stream (non-blocking: a plain cudaMemcpy's DMA could land after the next launch).
+      PFSP_CUDA_TRY(cudaMemcpyAsync(s.restart, flags.data(), sizeof(int) * W, cudaMemcpyHostToDevice, stream));
+      PFSP_CUDA_TRY(cudaStreamSynchronize(stream));
     }
   }
 }

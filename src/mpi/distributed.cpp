@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <string>
@@ -37,6 +38,13 @@ double thread_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// PFSP_MPI_TRACE set: rank 0 writes every chunk handed out and every result to stderr (what a
+// lost or repeated chunk is found with).
+bool tracing() {
+  static const bool on = std::getenv("PFSP_MPI_TRACE") != nullptr;
+  return on;
 }
 
 std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::size_t k) {
@@ -226,6 +234,14 @@ class coordinator {
   void on_result(int from, result_msg r) {
     const auto it = in_flight_.find(from);
     const bool asked_back = it != in_flight_.end() && it->second.asked_back;
+    if (tracing() && r.has)
+      std::fprintf(stderr,
+                   "trace rank0: result from %d chunk %lld (in flight %lld, %zu nodes) status %d branched %llu left "
+                   "%zu asked_back %d\n",
+                   from, static_cast<long long>(r.chunk_id),
+                   static_cast<long long>(it != in_flight_.end() ? it->second.id : -1),
+                   it != in_flight_.end() ? it->second.nodes.size() : 0, static_cast<int>(r.status),
+                   static_cast<unsigned long long>(r.stats.branched), r.left.size(), asked_back ? 1 : 0);
     if (it != in_flight_.end()) in_flight_.erase(it);
     if (!r.has) return;
     const bool complete = r.status == solve_status::optimal || r.status == solve_status::proven_bound;
@@ -273,6 +289,10 @@ class coordinator {
       m.seconds_left = seconds_left();
       m.nodes = f.nodes;
       const bool sent = send(encode(m, n_), w, kTagWork);
+      if (tracing())
+        std::fprintf(stderr, "trace rank0: chunk %lld (%zu nodes) to %d, frontier %zu, %s\n",
+                     static_cast<long long>(f.id), f.nodes.size(), w, frontier_.size(),
+                     in_flight_.count(w) ? "REPLACING A CHUNK IN FLIGHT" : "ok");
       in_flight_[w] = std::move(f);
       ++chunks_;
       if (!sent) drop(w);

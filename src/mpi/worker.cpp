@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -72,8 +74,12 @@ class worker {
         if (w.size() >= 3 && w[2] == 1) final_stop_.store(true);  // before stop_: the solver reads both
         stop_.store(true);
       }
-      if (w.size() >= 3 && w[0] == kIncumbent)
+      if (w.size() >= 3 && w[0] == kIncumbent) {
+        if (std::getenv("PFSP_MPI_TRACE"))
+          std::fprintf(stderr, "trace worker: incumbent %lld (%zu words) while chunk %lld runs, feed best %d\n",
+                       static_cast<long long>(w[1]), w.size(), static_cast<long long>(running), feed_.best_value());
         feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 3, w.end()), bits_double(w[2]));
+      }
     }
   }
 
@@ -158,7 +164,16 @@ class worker {
       progress_.clear();  // the result supersedes it
     }
     send_found();
-    return result_of(w, run);
+    result_msg r = result_of(w, run);
+    if (std::getenv("PFSP_MPI_TRACE"))
+      std::fprintf(stderr,
+                   "trace worker: chunk %lld (%zu nodes, ub %d, job ub %d) status %d branched %llu left %zu dropped %d "
+                   "stop %d pruned %llu leaves %llu makespan %d feed %d\n",
+                   static_cast<long long>(w.chunk_id), w.nodes.size(), w.ub, job.ub, static_cast<int>(r.status),
+                   static_cast<unsigned long long>(r.stats.branched), r.left.size(), run.left_dropped ? 1 : 0,
+                   stop_.load() ? 1 : 0, static_cast<unsigned long long>(r.stats.pruned),
+                   static_cast<unsigned long long>(r.stats.leaves), r.makespan, feed_.best_value());
+    return r;
   }
 
   result_msg result_of(const work_msg& w, chunk_run& run) const {

@@ -5,13 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <chrono>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "base/error.hpp"
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
 #include "problem/taillard.hpp"
+#include "search/checkpoint.hpp"
 #include "support.hpp"
 
 namespace pfsp::test {
@@ -78,6 +83,50 @@ TEST(GpuMemory, SpillingToTheHostKeepsTheTree) {
   expect_same_tree(a, b, "ta017 spilled");
   EXPECT_TRUE(has_note(b, "spills of the stacks' bottom to host memory")) << "peak " << peak;
   EXPECT_FALSE(has_note(b, "batches ran short of room")) << "peak " << peak;
+}
+
+// A spilling search stopped by its interrupt flag (what pfsp-mpi's chunk split does: issue 22's
+// lazy join lost or repeated nodes after a split on the GPU) and resumed from its final checkpoint,
+// piece after piece: with the optimum as ub the tree is fixed, so the pieces branch, bound and
+// prune exactly the uncapped search's nodes.
+TEST(GpuMemory, InterruptedSpillingPiecesKeepTheTree) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  solve_options opt;
+  opt.bound = bound_kind::lb1_lb2;
+  opt.time_limit = 60;
+  const bound_data data(inst);
+  const incumbent start(inst.known->ub, {});
+  const solve_result whole = gpu::solve_resident(data, opt, pools_4096(), start);
+  ASSERT_EQ(whole.status, solve_status::proven_bound);
+  gpu::gpu_policy p = capped(peak_open(whole));
+  p.loop.spill_chunk_bytes = 64 << 10;
+  std::optional<search_state> saved;
+  solve_result r;
+  int pieces = 0, spilled = 0;
+  do {
+    solve_options piece = opt;
+    piece.resume = saved ? &*saved : nullptr;
+    std::optional<search_state> written;
+    piece.on_checkpoint = [&](const search_state& st) { written = st; };
+    std::atomic<bool> stop{false};
+    piece.interrupt = &stop;
+    std::thread stopper([&stop, pieces] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(40 + 30 * (pieces % 4)));
+      stop.store(true);
+    });
+    r = gpu::solve_resident(data, piece, p, start);
+    stopper.join();
+    ASSERT_TRUE(written) << "piece " << pieces;
+    spilled += has_note(r, "spills of the stacks' bottom") ? 1 : 0;
+    saved = written;
+    ++pieces;
+  } while (!saved->complete && pieces < 300);
+  const std::string what = std::to_string(pieces) + " pieces, " + std::to_string(spilled) + " spilled";
+  ASSERT_TRUE(saved->complete) << what;
+  EXPECT_GE(pieces, 3) << what;
+  EXPECT_GE(spilled, 1) << what;
+  expect_same_tree(r, whole, what);
 }
 
 // No host memory to spill to: the pools shrink to the stack's room (another order of search),
