@@ -96,7 +96,7 @@ TEST(cli, engine_threads_follow_the_affinity_mask) {
     EXPECT_EQ(r.exit_code, 3) << r.describe();
     return nlohmann::json::parse(test::slurp(path)).at("engine_threads").get<int>();
   };
-  EXPECT_EQ(engine_threads("all"), std::min(all - 1, 32));
+  EXPECT_EQ(engine_threads("all"), std::min(all - 1, 8));
   int first = 0;
   while (!CPU_ISSET(first, &saved)) ++first;
   cpu_set_t one;

@@ -24,7 +24,7 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("--improver-threads", a.improver_threads,
                  "threads of the incumbent engine (iterated-greedy walkers) beside the search, every backend: "
                  "seeded by its best leaves, feeding it better incumbents (-1 = auto, of the cores the process may run "
-                 "on: gpu: the cores but one, at most 8 below 100 jobs, 32 from 100; cpu: the same when n > 20; "
+                 "on: gpu: the cores but one, at most 8; cpu: the same when n > 20; "
                  "cpu-mt: --heuristic-share of --threads; 0 = none)")
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();

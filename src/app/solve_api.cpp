@@ -150,23 +150,22 @@ struct engine_plan {
   int search_threads = 1;
 };
 
-constexpr int kMaxEngineThreads = 32;
+// At most 8 engine threads: 15 (12 walkers, the beam on 3) did no better on 100x20 than 8 in 55 s
+// (bench/results/2026-11-27-h100-engine15), and the device loop's host threads keep room.
+constexpr int kMaxEngineThreads = 8;
 
 engine_plan plan_engine(const instance& inst, const solve_args& a, backend_choice backend, bool device_loop) {
   engine_plan p;
   p.search_threads = a.threads;
   const int cores = usable_cores();   // the affinity mask's: a pinned process sizes for its own cores
   const bool worth_it = inst.n > 20;  // 20 jobs: the start heuristic is (nearly) optimal already
-  // From 100 jobs the incumbent decides the proof (the bound is tight there), so the engine takes
-  // every free core; below, at most 8, leaving the device loop's host threads room.
-  const int most = inst.n >= 100 ? kMaxEngineThreads : 8;
   if (a.improver_threads >= 0) {
     p.threads = a.improver_threads;
   } else if (backend == backend_choice::gpu) {
     // The GPU searches; the host's cores are free but for the loop's own thread(s).
-    p.threads = std::clamp(device_loop ? cores - 1 : cores / 2, 0, most);
+    p.threads = std::clamp(device_loop ? cores - 1 : cores / 2, 0, kMaxEngineThreads);
   } else if (backend == backend_choice::cpu) {
-    p.threads = worth_it ? std::clamp(cores - 1, 0, most) : 0;  // the sequential search takes one core
+    p.threads = worth_it ? std::clamp(cores - 1, 0, kMaxEngineThreads) : 0;  // the sequential search takes one core
   } else {
     // Auto: where n >= 200 and m >= 20 the search cannot prove without a better incumbent, so every
     // thread walks and the search keeps one (share 1 beat 0.5 on ta101 and ta111 on two pinned cores,
