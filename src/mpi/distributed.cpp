@@ -306,15 +306,16 @@ class coordinator {
   }
 
   // The first chunk of a lazy join is the whole frontier (the other workers park until it is
-  // split). Later chunks of a lazy join grow with the frontier: one that splits made larger than
-  // the frontier built is cut into about as many chunks as the built one (a GPU worker's split
-  // returns up to millions of nodes, which chunk_nodes at a time would cost a chunk's setup each).
+  // split). Later chunks, at-once or lazy, grow with the frontier: one that splits made larger
+  // than the frontier built is cut into about as many chunks as the built one. A GPU worker's
+  // split returns up to millions of nodes, which chunk_nodes at a time would cost a chunk's setup
+  // each: at-once on ta023 with --chunk-nodes 64 and --split-after 1 took 42.6 s (6585 chunks)
+  // where pfsp solve takes 1.6 s (bench/results/2026-11-27-h100-mpi-split-race).
   std::size_t next_chunk_size() {
     if (lone_start_) {
       lone_start_ = false;
       return frontier_.size();
     }
-    if (!d_.lazy_join) return chunk_;
     return chunk_ * std::max<std::size_t>(1, frontier_.size() / std::max<std::size_t>(1, frontier_size_));
   }
 

@@ -182,6 +182,30 @@ TEST(mpi_ranks, ranks_join_lazily_one_worker_first_the_others_once_its_chunk_is_
   }
 }
 
+TEST(mpi_ranks, chunks_grow_with_a_frontier_that_splits_enlarged) {
+  // At-once: a frontier of 4 nodes (one a worker), chunks of 1 node, chunks asked back after
+  // 0.2 s: what a split returns (dozens of nodes here; up to millions from a GPU worker) is
+  // handed out in chunks that grow with the frontier, not one node at a time, and the tree is
+  // still the sequential one.
+  const std::vector<std::string> tree{"ta013", "--bound", "lb1", "--branching", "forward", "--ub", "1496"};
+  std::vector<std::string> seq_args{"solve"};
+  seq_args.insert(seq_args.end(), tree.begin(), tree.end());
+  for (const char* a : {"--backend", "cpu", "--no-progress"}) seq_args.emplace_back(a);
+  const process_result seq = run_binary(PFSP_BINARY, seq_args);
+  ASSERT_EQ(seq.exit_code, 0) << seq.describe();
+  std::vector<std::string> args = tree;
+  for (const char* a : {"--heuristic", "none", "--backend", "cpu", "--split-after", "0.2", "--frontier-per-worker", "1",
+                        "--chunk-nodes", "1"})
+    args.emplace_back(a);
+  const process_result r = run_ranks(3, args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(field(r.out, "branched"), field(seq.out, "branched")) << r.describe() << seq.describe();
+  ASSERT_GE(field(r.out, "chunks split"), 1u) << r.describe();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("chunks of up to ([0-9]+) nodes"))) << r.describe();
+  EXPECT_GT(std::stoull(m[1]), 1u) << r.describe();
+}
+
 TEST(mpi_ranks, the_time_limit_counts_from_the_start_of_pfsp_mpi) {
   // --time-limit counts the start heuristic (iterated greedy, 10 % of the limit) and the frontier:
   // rank 0's wall time (the JSON's wall_seconds, from its start to the report) is within
