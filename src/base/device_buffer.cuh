@@ -30,8 +30,13 @@ class device_buffer {
   explicit device_buffer(std::size_t count) : size_(count) {
     if (count > 0) PFSP_CUDA_TRY(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
   }
-  // A copy of `host` (on the default stream; the copy may still be running on return).
-  explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
+  // A copy of `host`, landed on return: on the legacy default stream, then waited for, because
+  // kernels on non-blocking streams (the device loop's, the walkers') do not wait for that stream,
+  // and a copy from pageable memory returns before its DMA lands.
+  explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) {
+    upload(host);
+    PFSP_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
+  }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
   device_buffer(device_buffer&& o) noexcept

@@ -398,6 +398,7 @@ void gpu_walkers::impl::run() {
     for (int w = 0; w < W; ++w) std::copy(start.begin(), start.end(), all.begin() + static_cast<std::ptrdiff_t>(w) * n);
     cur.upload(all);
     best.upload(all);
+    PFSP_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));  // landed before the walkers' (non-blocking) stream runs
     device_buffer<int> cur_value(std::vector<int>(static_cast<std::size_t>(W), start_value));
     device_buffer<int> best_value(std::vector<int>(static_cast<std::size_t>(W), start_value));
     device_buffer<int> restart(std::vector<int>(static_cast<std::size_t>(W), 0));
