@@ -105,10 +105,13 @@ def test_incumbent_engine_options():
 
 
 def test_auto_heuristic_share_follows_the_class():
-    # cpu-mt's auto share: every thread walks on 200x20 and up (the search keeps one), half below.
+    # cpu-mt's auto share: every thread runs the engine on 100x20 and up (the search keeps one),
+    # half elsewhere (100x10: the search proves those).
     r = pfsp.solve("ta101", backend="cpu-mt", threads=2, time_limit=0.3)
     assert r.to_dict()["engine_threads"] == 2
     r = pfsp.solve("ta081", backend="cpu-mt", threads=2, time_limit=0.3)
+    assert r.to_dict()["engine_threads"] == 2
+    r = pfsp.solve("ta071", backend="cpu-mt", threads=2, time_limit=0.3)
     assert r.to_dict()["engine_threads"] == 1
 
 

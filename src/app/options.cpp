@@ -30,7 +30,7 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   app.add_option("--heuristic-share", a.heuristic_share,
                  "cpu-mt: the share of --threads that run the incumbent engine instead of the branch-and-bound "
-                 "(-1 = auto: 1 when n >= 200 and m >= 20, the search keeping one thread; 0.5 when n > 20; else 0); "
+                 "(-1 = auto: 1 when n >= 100 and m >= 20, the search keeping one thread; 0.5 when n > 20; else 0); "
                  "ignored when --improver-threads is given")
       ->check(CLI::Range(-1.0, 1.0))
       ->capture_default_str();

@@ -167,12 +167,12 @@ engine_plan plan_engine(const instance& inst, const solve_args& a, backend_choic
   } else if (backend == backend_choice::cpu) {
     p.threads = worth_it ? std::clamp(cores - 1, 0, kMaxEngineThreads) : 0;  // the sequential search takes one core
   } else {
-    // Auto: where n >= 200 and m >= 20 the search cannot prove without a better incumbent, so every
-    // thread walks and the search keeps one (share 1 beat 0.5 on ta101 and ta111 on two pinned cores,
-    // bench/results/2026-11-26-h100host-pinned, and on ta111 on the 2-core dev machine); at 100x20 the
-    // two shares are within the seeds' spread (ta081 on the dev machine: 0.5 a little better); half
-    // elsewhere when n > 20.
-    const bool incumbent_bound = inst.n >= 200 && inst.m >= 20;
+    // Auto: where n >= 100 and m >= 20 the search cannot prove without a better incumbent, so every
+    // thread runs the engine and the search keeps one (share 1 beat 0.5 on ta101 and ta111 on two
+    // pinned cores, bench/results/2026-11-26-h100host-pinned; at 100x20, where the engine's second
+    // thread runs the beam search, 0.710 % against 0.966 % over ta081-ta085 and two seeds on the
+    // 2-core dev machine, bench/results/2026-11-27-2core-share); half elsewhere when n > 20.
+    const bool incumbent_bound = inst.n >= 100 && inst.m >= 20;
     const double share = a.heuristic_share >= 0 ? a.heuristic_share : (incumbent_bound ? 1.0 : worth_it ? 0.5 : 0.0);
     p.threads = static_cast<int>(share * a.threads + 0.5);
     p.search_threads = std::max(1, a.threads - p.threads);
