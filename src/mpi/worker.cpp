@@ -165,15 +165,20 @@ class worker {
     }
     send_found();
     result_msg r = result_of(w, run);
-    if (std::getenv("PFSP_MPI_TRACE"))
-      std::fprintf(stderr,
-                   "trace worker: chunk %lld (%zu nodes, ub %d, job ub %d) status %d branched %llu left %zu dropped %d "
-                   "stop %d pruned %llu leaves %llu makespan %d feed %d\n",
-                   static_cast<long long>(w.chunk_id), w.nodes.size(), w.ub, job.ub, static_cast<int>(r.status),
-                   static_cast<unsigned long long>(r.stats.branched), r.left.size(), run.left_dropped ? 1 : 0,
-                   stop_.load() ? 1 : 0, static_cast<unsigned long long>(r.stats.pruned),
-                   static_cast<unsigned long long>(r.stats.leaves), r.makespan, feed_.best_value());
+    trace_chunk(w, job, run, r);
     return r;
+  }
+
+  // PFSP_MPI_TRACE: the chunk as solved (src/mpi/README.md, "Debugging").
+  void trace_chunk(const work_msg& w, const chunk_job& job, const chunk_run& run, const result_msg& r) const {
+    if (!std::getenv("PFSP_MPI_TRACE")) return;
+    std::fprintf(stderr,
+                 "trace worker: chunk %lld (%zu nodes, ub %d, job ub %d) status %d branched %llu left %zu dropped %d "
+                 "stop %d pruned %llu leaves %llu makespan %d feed %d\n",
+                 static_cast<long long>(w.chunk_id), w.nodes.size(), w.ub, job.ub, static_cast<int>(r.status),
+                 static_cast<unsigned long long>(r.stats.branched), r.left.size(), run.left_dropped ? 1 : 0,
+                 stop_.load() ? 1 : 0, static_cast<unsigned long long>(r.stats.pruned),
+                 static_cast<unsigned long long>(r.stats.leaves), r.makespan, feed_.best_value());
   }
 
   result_msg result_of(const work_msg& w, chunk_run& run) const {
