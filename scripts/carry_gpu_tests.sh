@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU tests without a device build (a device build takes about four minutes of the session's
+# device time): build here with nvcc for sm_90, carry the executables, run them there.
+#   scripts/carry_gpu_tests.sh pack     (here: builds pfsp, pfsp-mpi and the gpu-labelled test
+#                                        executables in BUILD, default build/cuda, a Release
+#                                        configure for sm_90, and packs them xz-compressed into
+#                                        .carry/t, about 60 MB: under the device call's 64 MiB)
+#   scripts/carry_gpu_tests.sh run      (device call, carry [".carry/t", "shared"]: unpacks them
+#                                        into BUILD, runs each test executable, writes
+#                                        $OUT/gputests/summary.txt and logs.tgz; exit 1 if any fails)
+# The binaries need the device machine's libcudart.so.13 and a glibc/libstdc++ at least this
+# machine's (Debian 12: GLIBC 2.34, GLIBCXX 3.4.30 used); pfsp-mpi needs its libmpi.so.40.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build/cuda}
+TESTS=(test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_backends test_gpu_memory
+  test_gpu_walkers test_gpu_time_limits)
+case "${1:-}" in
+  pack)
+    export PATH=$PATH:/usr/local/cuda/bin
+    [ -f "$BUILD/CMakeCache.txt" ] ||
+      cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null || exit 1
+    cmake --build "$BUILD" -j "$(nproc)" --target pfsp pfsp-mpi "${TESTS[@]}" >/dev/null || exit 1
+    mkdir -p .carry/t
+    for b in pfsp pfsp-mpi; do xz -T0 -6 -c "$BUILD/$b" >".carry/t/$b.xz"; done
+    for t in "${TESTS[@]}"; do xz -T0 -6 -c "$BUILD/tests/gpu/$t" >".carry/t/$t.xz"; done
+    du -sh .carry/t
+    ;;
+  run)
+    OUT=${OUT:-$PWD/out/device}
+    D=$OUT/gputests
+    mkdir -p "$D" "$BUILD/tests/gpu"
+    for b in pfsp pfsp-mpi; do xz -dc ".carry/t/$b.xz" >"$BUILD/$b" && chmod +x "$BUILD/$b"; done
+    [ -e ../shared ] || ln -s "$PWD/shared" ../shared  # the tests read ../shared/data
+    nvidia-smi --query-gpu=name --format=csv,noheader | tee "$D/summary.txt"
+    echo "commit ${PFSP_COMMIT:-?}" | tee -a "$D/summary.txt"
+    failed=0
+    for t in "${TESTS[@]}"; do
+      xz -dc ".carry/t/$t.xz" >"$BUILD/tests/gpu/$t" && chmod +x "$BUILD/tests/gpu/$t"
+      t0=$SECONDS
+      timeout 300 "$BUILD/tests/gpu/$t" >"$D/$t.log" 2>&1
+      rc=$?
+      [ "$rc" = 0 ] || failed=1
+      echo "$t rc=$rc $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$D/$t.log" | tr '\n' ' ')" |
+        tee -a "$D/summary.txt"
+      grep -E '^\[  FAILED  \]' "$D/$t.log" | head -5 | tee -a "$D/summary.txt"
+    done
+    (cd "$D" && tar czf logs.tgz test_*.log && rm -f test_*.log)
+    exit $failed
+    ;;
+  *)
+    sed -n '2,12p' "$0"
+    exit 2
+    ;;
+esac
