@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bound/bound_data.hpp"
@@ -165,6 +167,22 @@ inline const std::vector<gpu::pool_sort>& all_sorts() {
 // Limits and Ctrl-C end a GPU solve (`solve(data, opt, start)`, either loop) with their status:
 // ta021 from NEH, a node limit with LB2, a time limit with `time_limit_bound`, and an interrupt
 // raised before the start; the schedule reported is always a valid one.
+// `solve(opt)` with opt.interrupt raised after `ms` milliseconds by another thread (never when ms
+// is negative): a stop from outside at an arbitrary point, as pfsp-mpi asks a chunk back.
+template <class Solve>
+solve_result solve_interrupted_after(solve_options opt, int ms, Solve&& solve) {
+  std::atomic<bool> stop{false};
+  opt.interrupt = &stop;
+  std::thread stopper([&stop, ms] {
+    if (ms < 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    stop.store(true);
+  });
+  solve_result r = solve(opt);
+  stopper.join();
+  return r;
+}
+
 template <class Solve>
 void expect_limits_end_with_their_status(Solve&& solve, bound_kind time_limit_bound) {
   const instance inst = taillard_instance("ta021");

@@ -5,12 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <chrono>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "base/error.hpp"
 #include "gpu/resident.hpp"
@@ -109,14 +106,8 @@ TEST(GpuMemory, InterruptedSpillingPiecesKeepTheTree) {
     piece.resume = saved ? &*saved : nullptr;
     std::optional<search_state> written;
     piece.on_checkpoint = [&](const search_state& st) { written = st; };
-    std::atomic<bool> stop{false};
-    piece.interrupt = &stop;
-    std::thread stopper([&stop, pieces] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(40 + 30 * (pieces % 4)));
-      stop.store(true);
-    });
-    r = gpu::solve_resident(data, piece, p, start);
-    stopper.join();
+    r = solve_interrupted_after(piece, 40 + 30 * (pieces % 4),
+                                [&](const solve_options& o2) { return gpu::solve_resident(data, o2, p, start); });
     ASSERT_TRUE(written) << "piece " << pieces;
     spilled += has_note(r, "spills of the stacks' bottom") ? 1 : 0;
     saved = written;
