@@ -22,7 +22,6 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -692,9 +691,6 @@ class coordinator {
     const std::vector<int> sched = opt_.feed->best_schedule();
     std::vector<int> scratch(static_cast<std::size_t>(bv_.inst.m));
     const int cmax = makespan(bv_.inst, sched.data(), scratch.data());
-    if (std::getenv("PFSP_MPI_TRACE"))
-      std::fprintf(stderr, "trace gpu: feed %d (schedule's makespan %d) against global %d, best %d, threshold %d\n",
-                   opt_.feed->best_value(), cmax, global_best_.load(), best_.value(), threshold_);
     if (cmax < std::min(global_best_.load(), best_.value())) {
       best_.offer(cmax, sched.data(), n_);
       global_best_.store(std::min(global_best_.load(), cmax));

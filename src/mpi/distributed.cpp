@@ -40,13 +40,6 @@ double thread_cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-// PFSP_MPI_TRACE set: rank 0 writes every chunk handed out and every result to stderr (what a
-// lost or repeated chunk is found with).
-bool tracing() {
-  static const bool on = std::getenv("PFSP_MPI_TRACE") != nullptr;
-  return on;
-}
-
 std::vector<frontier_node> take_chunk(std::deque<frontier_node>& frontier, std::size_t k) {
   std::vector<frontier_node> out;
   while (!frontier.empty() && out.size() < k) {

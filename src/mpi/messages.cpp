@@ -1,6 +1,7 @@
 #include "mpi/messages.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -223,6 +224,11 @@ std::vector<double> decode_doubles(const words& w) {
   std::vector<double> v;
   for (std::int64_t b : w) v.push_back(double_of(b));
   return v;
+}
+
+bool tracing() {
+  static const bool on = std::getenv("PFSP_MPI_TRACE") != nullptr;
+  return on;
 }
 
 }  // namespace pfsp::dist

@@ -108,4 +108,8 @@ std::int64_t double_bits(double v);
 double bits_double(std::int64_t b);
 std::vector<double> decode_doubles(const words& w);
 
+// PFSP_MPI_TRACE in the environment: rank 0 and the workers write every chunk and result to
+// stderr (src/mpi/README.md, "Debugging"). Read once.
+bool tracing();
+
 }  // namespace pfsp::dist

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -75,7 +74,7 @@ class worker {
         stop_.store(true);
       }
       if (w.size() >= 3 && w[0] == kIncumbent) {
-        if (std::getenv("PFSP_MPI_TRACE"))
+        if (tracing())
           std::fprintf(stderr, "trace worker: incumbent %lld (%zu words) while chunk %lld runs, feed best %d\n",
                        static_cast<long long>(w[1]), w.size(), static_cast<long long>(running), feed_.best_value());
         feed_.receive(static_cast<int>(w[1]), std::vector<int>(w.begin() + 3, w.end()), bits_double(w[2]));
@@ -171,7 +170,7 @@ class worker {
 
   // PFSP_MPI_TRACE: the chunk as solved (src/mpi/README.md, "Debugging").
   void trace_chunk(const work_msg& w, const chunk_job& job, const chunk_run& run, const result_msg& r) const {
-    if (!std::getenv("PFSP_MPI_TRACE")) return;
+    if (!tracing()) return;
     std::fprintf(stderr,
                  "trace worker: chunk %lld (%zu nodes, ub %d, job ub %d) status %d branched %llu left %zu dropped %d "
                  "stop %d pruned %llu leaves %llu makespan %d feed %d\n",
