@@ -8,6 +8,10 @@
 #   scripts/carry_gpu_tests.sh run      (device call, carry [".carry/t", "shared"]: unpacks them
 #                                        into BUILD, runs each test executable, writes
 #                                        $OUT/gputests/summary.txt and logs.tgz; exit 1 if any fails)
+#   scripts/carry_gpu_tests.sh sanitize [GPU]  (device call, after run: compute-sanitizer memcheck
+#                                        and racecheck on the unpacked binaries, small runs of every
+#                                        loop and the resumed-piece tests, on GPU (default 0);
+#                                        writes $OUT/sanitize/summary.txt, exit 1 on any error)
 # The binaries need the device machine's libcudart.so.13 and a glibc/libstdc++ at least this
 # machine's (Debian 12: GLIBC 2.34, GLIBCXX 3.4.30 used); pfsp-mpi needs its libmpi.so.40.
 set -u -o pipefail
@@ -48,8 +52,44 @@ case "${1:-}" in
     (cd "$D" && tar czf logs.tgz test_*.log && rm -f test_*.log)
     exit $failed
     ;;
+  sanitize)
+    OUT=${OUT:-$PWD/out/device}
+    D=$OUT/sanitize
+    mkdir -p "$D"
+    export CUDA_VISIBLE_DEVICES=${2:-0}
+    P=$BUILD/pfsp T=$BUILD/tests/gpu
+    CS=(compute-sanitizer --error-exitcode 9)
+    failed=0
+    check() {  # check NAME command...: one line of summary.txt per run
+      local name=$1
+      shift
+      timeout 400 "$@" >"$D/$name.log" 2>&1
+      local rc=$?
+      [ "$rc" = 0 ] || failed=1
+      echo "$name rc=$rc: $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$D/$name.log" | sort | uniq -c | tr '\n' ' ')" |
+        tee -a "$D/summary.txt"
+    }
+    echo "commit ${PFSP_COMMIT:-?} $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >"$D/summary.txt"
+    for b in lb1 lb2 lb1-lb2; do
+      check "memcheck_device_$b" "${CS[@]}" --tool memcheck "$P" solve ta003 --backend gpu --gpu-loop device \
+        --bound "$b" --no-neh --pool-size 4096 --no-progress -q
+    done
+    check memcheck_engines "${CS[@]}" --tool memcheck "$P" solve ta017 --backend gpu --gpu-loop device \
+      --devices 0,0,0 --bound lb2 --no-neh --pool-size 16384 --no-progress -q
+    check memcheck_host_loop "${CS[@]}" --tool memcheck "$P" solve ta003 --backend gpu --gpu-loop host \
+      --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress -q
+    check racecheck_device "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
+      --bound lb2 --no-neh --pool-size 4096 --no-progress -q
+    check memcheck_resident_pieces "${CS[@]}" --tool memcheck "$T/test_gpu_resident" \
+      --gtest_filter='GpuResident.Interrupted*:GpuResident.Chunks*'
+    check memcheck_walkers "${CS[@]}" --tool memcheck "$T/test_gpu_walkers"
+    check memcheck_bounds "${CS[@]}" --tool memcheck "$T/test_gpu_bounds" \
+      --gtest_filter='GpuBounds.TwoSlotsInFlight:GpuBounds.HostAndDeviceSortGiveTheSameStableOrder'
+    (cd "$D" && tar czf logs.tgz ./*.log && rm -f ./*.log)
+    exit $failed
+    ;;
   *)
-    sed -n '2,12p' "$0"
+    sed -n '2,16p' "$0"
     exit 2
     ;;
 esac
