@@ -40,6 +40,8 @@ case "${1:-}" in
     echo "commit ${PFSP_COMMIT:-?}" | tee -a "$D/summary.txt"
     failed=0
     for t in "${TESTS[@]}"; do
+      # A call's tree is at most 64 MiB: a test left out of .carry/t (moved aside) is said, not run.
+      [ -f ".carry/t/$t.xz" ] || { echo "$t: not carried this call" | tee -a "$D/summary.txt"; continue; }
       xz -dc ".carry/t/$t.xz" >"$BUILD/tests/gpu/$t" && chmod +x "$BUILD/tests/gpu/$t"
       t0=$SECONDS
       timeout 300 "$BUILD/tests/gpu/$t" >"$D/$t.log" 2>&1
