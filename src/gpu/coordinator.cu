@@ -259,11 +259,9 @@ class coordinator {
     engine_profile_.assign(E_, depth_profile(n_));
     engine_open_min_.assign(E_, INT_MAX);
     recv_min_.assign(E_, INT_MAX);
-    engine_open_w_.assign(E_, 0.0);
-    recv_w_.assign(E_, 0.0);
-    sent_w_.assign(E_, 0.0);
+    engine_w_.assign(E_, open_weight_ledger{});
     engine_open_min_[0] = initial_open_min_;
-    engine_open_w_[0] = initial_open_w_;
+    engine_w_[0].collect(initial_open_w_);
     engine_busy_.assign(E_, 0.0);
     engine_idle_.assign(E_, 0.0);
     engine_life_.assign(E_, 0.0);
@@ -502,7 +500,7 @@ class coordinator {
         got = std::move(mail_[e]);
         mail_[e].clear();
         for (const int lb : got.lbs) recv_min_[e] = std::min(recv_min_[e], lb);
-        recv_w_[e] += got.weight();
+        engine_w_[e].receive(got.weight());
         if (idle_[e]) {
           idle_[e] = 0;
           --idle_count_;
@@ -542,9 +540,8 @@ class coordinator {
     if (e == 0) ++stats0_;
     engine_profile_[e] = std::move(prof);
     engine_open_min_[e] = mn;
-    engine_open_w_[e] = w;
+    engine_w_[e].collect(w);
     recv_min_[e] = INT_MAX;
-    recv_w_[e] = sent_w_[e] = 0;
   }
 
   // Under mu: engine e's state after a batch of dt seconds; its leaf, and the node limit.
@@ -584,7 +581,7 @@ class coordinator {
       // The lowest nodes: the spill's lowest batch, else the stack's bottom half.
       mail_[o] = spill_[e].empty() ? eng.take_bottom(s.top / 2) : spill_[e].take_bottom();
       spilled_[e] = spill_[e].size();
-      sent_w_[e] += mail_[o].weight();
+      engine_w_[e].send(mail_[o].weight());
       published_[e] = eng.state();
       ++donations_;
       donated_nodes_ += mail_[o].size();
@@ -673,7 +670,7 @@ class coordinator {
                          static_cast<double>(s.iterations));
     if (stats0_ != stats0_seen_) {  // engine 0 alone holds the tree's open weight
       stats0_seen_ = stats0_;
-      join_watch_.share(t, std::clamp(1.0 - engine_open_w_[0], 0.0, 1.0));
+      join_watch_.share(t, std::clamp(1.0 - engine_w_[0].collected, 0.0, 1.0));
     }
     if (join_watch_.ask(t)) want_stats_[0].store(true);
     if (!join_watch_.decide(t)) return;
@@ -701,10 +698,11 @@ class coordinator {
   // Under mu: the progress report. Every progress interval, the engines' last published
   // statistics (at most one batch old) and the nodes in transit: what an engine received since
   // its last statistics (smallest bound, weight) is counted beside them and what it sent is taken
-  // off, so that every open node is counted once and the snapshot is a true lower bound and a
-  // conservative closed share (never more than the truth, never less than the previous
-  // snapshot's); each engine is then asked for new ones. In between, the last snapshot's
-  // estimates.
+  // off (off the sum: what it received may go on to another engine before its next statistics;
+  // open_weight_ledger, node_spill.hpp), so that every open node is counted once and the
+  // snapshot is a true lower bound and a conservative closed share (never more than the truth,
+  // never less than the previous snapshot's); each engine is then asked for new ones. In
+  // between, the last snapshot's estimates.
   progress_info progress(const solve_stats& t, std::uint64_t open) {
     progress_info info{0, t.branched, std::min(global_best_.load(), best_.value()), open,
                        explored_before() + t.explored};
@@ -714,7 +712,7 @@ class coordinator {
       int gl = info.best;
       double open_w = 0;
       for (std::size_t e = 0; e < E_; ++e) {
-        open_w += std::max(0.0, engine_open_w_[e] - sent_w_[e]) + recv_w_[e] + mail_[e].weight();
+        open_w += engine_w_[e].open() + mail_[e].weight();
         for (std::size_t d = 0; d <= static_cast<std::size_t>(n_); ++d) {
           prof.popped[d] += engine_profile_[e].popped[d];
           prof.kept[d] += engine_profile_[e].kept[d];
@@ -936,11 +934,11 @@ class coordinator {
   // Progress statistics (global lower bound, remaining-tree estimate): the calling thread asks
   // each engine for them about every progress interval (want_stats_); the engine's thread
   // collects them between two runs (collect_statistics). Between two collections an engine
-  // takes mail and donates: recv_* and sent_w_ (progress()).
+  // takes mail and donates: recv_min_ and engine_w_ (progress()).
   std::unique_ptr<std::atomic<bool>[]> want_stats_;
   std::vector<depth_profile> engine_profile_;
   std::vector<int> engine_open_min_, recv_min_;
-  std::vector<double> engine_open_w_, recv_w_, sent_w_;
+  std::vector<open_weight_ledger> engine_w_;  // node_spill.hpp
   std::vector<progress_info> trace_;
   double last_stats_ = -1.0;
   int feed_improvements_ = 0;

@@ -145,4 +145,22 @@ class node_spill {
   std::deque<chunk> chunks_;
 };
 
+// One engine's open tree weight as the coordinator's progress snapshot counts it: the weight its
+// last statistics collection found (stack and spill), plus what it received since (mail taken),
+// less what it donated since. Weight received since the collection may be donated again before
+// the next one, so the donations come off the sum, never off the collected weight alone (that
+// counted such re-donated weight twice: once here, once in the receiver's mail or ledger).
+// Never less than the engine's true open weight (what it closed since only lowers that); the
+// clamp only absorbs rounding.
+struct open_weight_ledger {
+  double collected = 0, received = 0, sent = 0;
+  void collect(double w) {
+    collected = w;
+    received = sent = 0;
+  }
+  void receive(double w) { received += w; }
+  void send(double w) { sent += w; }
+  double open() const { return std::max(0.0, collected - sent + received); }
+};
+
 }  // namespace pfsp::gpu::device_loop

@@ -12,6 +12,7 @@
 
 #include "base/error.hpp"
 #include "bound/pair_learning.hpp"
+#include "gpu/node_spill.hpp"
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
 #include "heuristic/neh.hpp"
@@ -205,6 +206,49 @@ TEST(GpuResident, ProgressTraceIsConsistent) {
     }
     EXPECT_GT(last, 0.0) << what;
   }
+}
+
+// The progress snapshot's open-weight ledger (node_spill.hpp, coordinator.cu's progress()), no
+// device needed: an idle engine fed by engine 0 donates part of what it received to a third before
+// its next statistics; every open node is still counted once and the closed share never falls.
+// The ledger once took the donations off the collected weight alone, clamped at 0, and counted the
+// re-donated weight twice: here 1.5 open, a closed share of 0 after 0 (on an H100 with three
+// engines, ProgressTraceIsConsistent's share fell from 0.37 to 0).
+TEST(GpuResident, OpenWeightLedgerCountsRedonatedWeightOnce) {
+  using gpu::device_loop::open_weight_ledger;
+  std::vector<open_weight_ledger> eng(3);
+  std::vector<double> mail(3, 0.0);
+  auto open = [&] {
+    double w = 0;
+    for (std::size_t e = 0; e < eng.size(); ++e) w += eng[e].open() + mail[e];
+    return w;
+  };
+  auto donate = [&](std::size_t from, std::size_t to, double w) {
+    eng[from].send(w);
+    mail[to] += w;
+  };
+  auto receive = [&](std::size_t e) {
+    eng[e].receive(mail[e]);
+    mail[e] = 0;
+  };
+  eng[0].collect(1.0);  // the root; engines 1 and 2 idle (collected 0)
+  donate(0, 1, 0.625);  // engine 0's stack bottom (the shallowest nodes: most of the weight)
+  EXPECT_DOUBLE_EQ(open(), 1.0);
+  receive(1);
+  EXPECT_DOUBLE_EQ(open(), 1.0);
+  donate(1, 2, 0.5);  // engine 1, before its next statistics, to the idle engine 2
+  EXPECT_DOUBLE_EQ(open(), 1.0);
+  receive(2);
+  EXPECT_DOUBLE_EQ(open(), 1.0);
+  donate(2, 1, 0.25);  // and back again
+  receive(1);
+  EXPECT_DOUBLE_EQ(open(), 1.0);
+  eng[1].collect(0.25);  // engine 1 closed 0.125 of its 0.375
+  EXPECT_DOUBLE_EQ(open(), 0.875);
+  eng[0].collect(0.25);  // engine 0 closed 0.125 of its 0.375
+  eng[2].collect(0.25);
+  EXPECT_DOUBLE_EQ(open(), 0.75);
+  for (const open_weight_ledger& l : eng) EXPECT_GE(l.open(), 0.0);
 }
 
 // One engine repeats itself: from a start that the search improves (leaves found in parallel in
