@@ -33,7 +33,6 @@
 #include "bound/lb1.hpp"
 #include "bound/lb2.hpp"
 #include "bound/node_parts.hpp"
-#include "bound/packed_pairs.hpp"
 #include "problem/makespan.hpp"
 #include "search/types.hpp"
 #include "support.hpp"
@@ -441,66 +440,6 @@ TEST(bounds_lb2, skip_and_branch_free_forms_agree_at_every_depth) {
       }
     EXPECT_EQ(compared, n * 4 * 4);
   }
-}
-
-// The GPU's packed pair words (bound/packed_pairs.hpp) give child_bound's value for LB2 and the
-// chain, early exits included, for every child of random nodes at every depth, both directions,
-// with all pairs and with a subset in another order (as --lb2-pairs learn gives); the packing
-// refuses what does not fit its fields.
-TEST(bounds_lb2, packed_pair_words_give_the_same_child_bounds) {
-  for (const auto& [n, m, seed, hi] : std::vector<std::tuple<int, int, std::uint32_t, int>>{
-           {20, 20, 11, 99}, {50, 20, 12, 99}, {64, 9, 13, 127}, {7, 5, 14, 127}, {33, 3, 15, 1}}) {
-    const instance inst = test::random_instance(n, m, seed, 1, hi);
-    std::vector<std::pair<int, int>> subset;
-    for (int k = m - 2; k >= 0; k -= 2) subset.emplace_back(k, m - 1);  // not the papers' order
-    for (const auto& pairs : {std::vector<std::pair<int, int>>{}, subset}) {
-      const bound_data data(inst, pairs);
-      ASSERT_TRUE(pairs_pack(data)) << n << "x" << m;
-      const std::vector<std::uint32_t> words = pack_pairs(data);
-      const bound_view b = data.view();
-      const packed_pairs_view pv{n, b.npairs, b.pair_first, b.pair_second, words.data()};
-      std::mt19937 rng(seed);
-      std::vector<int> perm(static_cast<std::size_t>(n)), front(m), back(m), remain(m), s1(m), s2(m);
-      std::iota(perm.begin(), perm.end(), 0);
-      int compared = 0;
-      for (int depth = 0; depth < n; ++depth) {
-        std::shuffle(perm.begin(), perm.end(), rng);
-        const int in_prefix = static_cast<int>(rng() % static_cast<unsigned>(depth + 1));
-        const int limit1 = in_prefix - 1, limit2 = n - (depth - in_prefix);
-        node_parts(b, perm.data(), limit1, limit2, front.data(), back.data(), remain.data());
-        std::uint64_t mask = 0;
-        for (int i = 0; i < n; ++i)
-          if (i <= limit1 || i >= limit2) mask |= std::uint64_t{1} << perm[static_cast<std::size_t>(i)];
-        auto sched = [&](int j) { return ((mask >> j) & 1u) != 0; };
-        for (int i = limit1 + 1; i < limit2; ++i) {
-          const int job = perm[static_cast<std::size_t>(i)];
-          for (const bool forward : {true, false}) {
-            const int full = child_bound(bound_kind::lb2, b, front.data(), back.data(), remain.data(), sched, job,
-                                         forward, INT_MAX, s1.data());
-            for (const int ub : {INT_MAX, full + 1, full, full - 1, full / 2}) {
-              for (const bound_kind kind : {bound_kind::lb2, bound_kind::lb1_lb2}) {
-                const int want =
-                    child_bound(kind, b, front.data(), back.data(), remain.data(), sched, job, forward, ub, s1.data());
-                const int got = child_bound_packed(kind == bound_kind::lb1_lb2, b.inst, pv, front.data(), back.data(),
-                                                   remain.data(), mask, job, forward, ub, s2.data());
-                ASSERT_EQ(got, want) << n << "x" << m << " pairs " << b.npairs << " depth " << depth << " job " << job
-                                     << (forward ? " forward" : " backward") << " ub " << ub;
-                ++compared;
-              }
-            }
-          }
-        }
-      }
-      EXPECT_GT(compared, n * 10);
-    }
-  }
-  const instance wide = test::random_instance(65, 3, 1, 1, 99), deep = test::random_instance(10, 60, 1, 100, 127);
-  instance slow = test::random_instance(10, 3, 1, 1, 127);
-  EXPECT_TRUE(pairs_pack(bound_data(slow)));
-  slow.p[4] = 128;
-  EXPECT_FALSE(pairs_pack(bound_data(wide))) << "65 jobs";
-  EXPECT_FALSE(pairs_pack(bound_data(slow))) << "a time of 128";
-  EXPECT_FALSE(pairs_pack(bound_data(deep))) << "p(k, j) + lag(j) above 4095";
 }
 
 TEST(makespan, completion_times_match_the_textbook_recurrence) {

@@ -60,13 +60,6 @@ void add_kernel_options(CLI::App& solve, gpu::gpu_policy& p) {
                        "bounds, less shared memory). --compact-times[=on] whenever every time is below 256, =off "
                        "never, =auto (default) only where the int tables miss shared memory and the compact ones fit")
       ->group(kGroup);
-  solve
-      .add_option("--lb2-packed", p.packed_pairs,
-                  "gpu, device loop: LB2 reads one packed 32-bit word a rank of each machine pair's Johnson order "
-                  "(job, both times, time plus lag) where n <= 64, times are below 128 and time plus lag below "
-                  "4096; same bounds (true, the default, or false: the order, time and lag tables)")
-      ->capture_default_str()
-      ->group(kGroup);
 }
 
 // The host loop's own: its streams and the hybrid selection's thresholds.

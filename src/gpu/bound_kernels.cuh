@@ -29,9 +29,6 @@ struct tables_view {
   const int* blob = nullptr;
   int off_p = 0, off_pair_first = 0, off_pair_second = 0, off_johnson = 0, off_lags = 0;
   int off_heads = 0, off_tails = 0;
-  // LB2's packed pair words (bound/packed_pairs.hpp), after the tails, outside [0, shared_ints):
-  // only the packed kernel (loop_bound.cuh) reads them, beside [0, off_johnson). -1: none.
-  int off_packed = -1;
   int shared_ints = 0;   // multiple of 4 (16 bytes: the int4 copy of load_tables)
   bool compact = false;  // narrow element types: read through compact_bound_view (kernel_view)
 };

@@ -6,7 +6,6 @@
 #include "base/cuda_check.cuh"
 #include "base/error.hpp"
 #include "bound/compact_tables.hpp"
-#include "bound/packed_pairs.hpp"
 #include "gpu/device_tables.cuh"
 
 namespace pfsp::gpu {
@@ -36,9 +35,6 @@ device_tables::device_tables(const bound_data& data, bound_kind kind, const gpu_
   npairs_ = bv.npairs;
   jb_ = n_ <= 256 ? 1 : 2;
   size_class_ = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
-  // The packed pair words for the device loop's LB2 kernel (n <= 64 and the fields fit).
-  if (kind_ != bound_kind::lb1 && policy_.packed_pairs && size_class_ == 0 && pairs_pack(data))
-    packed_ = pack_pairs(data);
   build(data);
   kernels_ = select_kernels();
   if (policy_.kernel == kernel_variant::refactored) check_refactoring();
@@ -81,7 +77,6 @@ tables_view device_tables::layout(bool narrow, int& total_ints) const {
   t.shared_ints = off;
   t.off_heads = place(n_ * m_, 4);
   t.off_tails = place(n_ * m_, 4);
-  if (!packed_.empty()) t.off_packed = place(np * n_, 4);
   total_ints = off;
   return t;
 }
@@ -128,7 +123,6 @@ void device_tables::build(const bound_data& d) {
   put(tables_.off_pair_second, d.pair_second());
   put(tables_.off_heads, d.heads());
   put(tables_.off_tails, d.tails());
-  if (!packed_.empty()) put(tables_.off_packed, packed_);
   blob_ = device_buffer<int>(blob.size());
   PFSP_CUDA_TRY(cudaMemcpy(blob_.data(), blob.data(), blob.size() * sizeof(int), cudaMemcpyHostToDevice));
   // From pageable memory cudaMemcpy returns before its DMA lands, and the kernels that read the

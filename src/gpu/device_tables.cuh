@@ -7,9 +7,7 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 #include "base/device_buffer.cuh"
 #include "bound/bound_data.hpp"
@@ -62,7 +60,6 @@ class device_tables {
   std::string compact_why_;  // --compact-times refused by the instance: compact_misfit's reason
   std::size_t smem_bytes_ = 0;
   int occupancy_tpb_ = 128;
-  std::vector<std::uint32_t> packed_;  // LB2's packed pair words (empty: none), for the blob
   device_buffer<int> blob_;
   tables_view tables_;
   kernel_pair kernels_;

@@ -18,7 +18,6 @@
 
 #include <cstdint>
 
-#include "bound/packed_pairs.hpp"
 #include "gpu/bound_kernels.cuh"
 
 namespace pfsp::gpu {
@@ -129,60 +128,6 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
   }
 }
 
-// LB2 (max(LB1, pairs): the chain's second pass, or --bound lb2) for n <= 64 from the packed pair
-// words (bound/packed_pairs.hpp, docs/decisions/013 option C): one shared load a rank step
-// instead of four. The block copies the times and pairs ([0, off_johnson)) and the words, not
-// the Johnson orders and lags. Same bounds as parts_children_kernel<lb2> bit for bit.
-template <bool Compact, bool Shared>
-__global__ void packed_children_kernel(tables_view t, parts_view v) {
-  extern __shared__ int4 smem4[];
-  const std::uint32_t C = v.list ? *v.list_count : *v.live_children;
-  if (blockIdx.x * blockDim.x >= C) return;  // the whole block: before the __syncthreads
-  using Time = std::conditional_t<Compact, std::uint8_t, int>;
-  const int head = t.off_johnson, words = t.npairs * t.n;
-  const int* base = t.blob;
-  const int* packed = t.blob + t.off_packed;
-  if constexpr (Shared) {
-    int* s = reinterpret_cast<int*>(smem4);
-    for (int i = static_cast<int>(threadIdx.x); i < head; i += static_cast<int>(blockDim.x)) s[i] = t.blob[i];
-    for (int i = static_cast<int>(threadIdx.x); i < words; i += static_cast<int>(blockDim.x))
-      s[head + i] = t.blob[t.off_packed + i];
-    __syncthreads();
-    base = s;
-    packed = s + head;
-  }
-  const basic_instance_view<Time> inst{t.n, t.m, reinterpret_cast<const Time*>(base + t.off_p)};
-  const packed_pairs_view pv{t.n, t.npairs, base + t.off_pair_first, base + t.off_pair_second,
-                             reinterpret_cast<const std::uint32_t*>(packed)};
-  const int ub = *v.live_ub;
-  const int m = t.m;
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < C; i += gridDim.x * blockDim.x) {
-    const std::uint32_t idx = v.list ? v.list[i] : i;
-    const std::uint32_t d = v.desc[idx];
-    const std::uint32_t p = child_parent(d);
-    const int first = limit1_of(v.limits[p]) + 1;
-    const auto* perm =
-        static_cast<const std::uint8_t*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-    const int job = perm[first + child_position(d)];
-    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
-    for (int k = 0; k < m; ++k) {
-      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
-      front[k] = v.front[at];
-      back[k] = v.back[at];
-      remain[k] = v.remain[at];
-    }
-    const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
-    const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
-    v.bounds[idx] =
-        child_bound_packed(false, inst, pv, front, back, remain, mask, job, !child_backward(d), ub, scratch);
-  }
-}
-
-// Shared memory the packed kernel's block copies: the times and pairs, and the words.
-inline std::size_t packed_smem_bytes(const tables_view& t) {
-  return static_cast<std::size_t>(t.off_johnson + t.npairs * t.n) * sizeof(int);
-}
-
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
@@ -194,9 +139,8 @@ struct parts_kernels {
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
 // 0/1/2 (small, medium, large); compact tables; shared: whether the tables a kernel needs fit in
-// shared memory (per kernel, decided by the caller); packed: LB2 from the packed pair words
-// (size class 0 only; the tables hold them).
+// shared memory (per kernel, decided by the caller).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, bool packed = false);
+                                   bool shared_second);
 
 }  // namespace pfsp::gpu

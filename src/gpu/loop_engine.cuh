@@ -152,7 +152,6 @@ class loop_engine {
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
     if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
-    if (packed_) s += ", LB2 from packed pair words";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
     return s;
   }
@@ -651,15 +650,10 @@ class loop_engine {
       return policy.memory == memory_placement::shared &&
              static_cast<std::size_t>(ints) * sizeof(int) <= dev_.shared_per_block_optin;
     };
-    // LB2 from the packed pair words where the tables hold them (device_tables, n <= 64): its
-    // block copies the times, the pairs and the words instead of the orders and lags.
-    packed_ = t.off_packed >= 0;
-    const int lb2_ints = packed_ ? static_cast<int>(packed_smem_bytes(t) / sizeof(int)) : t.shared_ints;
-    if (kind == bound_kind::lb2) first_tables_.shared_ints = lb2_ints;
-    const bool s1 = fits(first_tables_.shared_ints), s2 = fits(lb2_ints);
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, packed_);
+    const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
-    second_smem_ = s2 ? static_cast<std::size_t>(lb2_ints) * sizeof(int) : 0;
+    second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
   }
 
   // One wave of resident blocks of fn per candidate block size (its shared-memory limit raised
@@ -785,7 +779,6 @@ class loop_engine {
   parts_kernels pk_;
   tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
-  bool packed_ = false;  // LB2 reads the packed pair words (packed_children_kernel)
   unsigned parents_grid_ = 1;
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
   parts_view parts_v_, list_v_;

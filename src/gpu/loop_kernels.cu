@@ -74,23 +74,10 @@ parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first
   return by_class<SC, false>(kind, m, shared_first, shared_second);
 }
 
-template <bool Compact>
-parts_kernel_fn packed_for(bool shared) {
-  if (shared) return packed_children_kernel<Compact, true>;
-  return packed_children_kernel<Compact, false>;
-}
-
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, bool packed) {
-  if (packed && size_class_id == 0 && kind != bound_kind::lb1) {
-    parts_kernels k = by_compact<size_small>(kind, m, compact, shared_first, shared_second);
-    const bool shared = kind == bound_kind::lb2 ? shared_first : shared_second;
-    parts_kernel_fn& lb2 = kind == bound_kind::lb2 ? k.first : k.second;
-    lb2 = compact ? packed_for<true>(shared) : packed_for<false>(shared);
-    return k;
-  }
+                                   bool shared_second) {
   switch (size_class_id) {
     case 0:
       return by_compact<size_small>(kind, m, compact, shared_first, shared_second);

@@ -172,9 +172,6 @@ struct gpu_policy {
   // lags (src/bound/compact_tables.hpp); about 2.6x fewer bytes of shared memory at m = 20. Same
   // bounds. An instance with a time above 255 keeps the int tables (noted in describe()).
   compact_mode compact_times = compact_mode::automatic;
-  // The device loop's LB2 kernel reads one packed word a rank of each pair's Johnson order
-  // (bound/packed_pairs.hpp) where n <= 64 and the fields fit; same bounds (--lb2-packed).
-  bool packed_pairs = true;
   int streams = 2;                            // 1 = no overlap; 2 = host branches pool k+1 while the GPU bounds pool k
   int host_threads = 1;                       // threads that prune and branch on the host
   std::size_t hybrid_max = 0;                 // open nodes; 0 = 8 x the pool size
