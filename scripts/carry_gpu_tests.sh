@@ -2,9 +2,11 @@
 # The GPU tests without a device build (a device build takes about four minutes of the session's
 # device time): build here with nvcc for sm_90, carry the executables, run them there.
 #   scripts/carry_gpu_tests.sh pack     (here: builds pfsp, pfsp-mpi and the gpu-labelled test
-#                                        executables in BUILD, default build/cuda, a Release
-#                                        configure for sm_90, and packs them xz-compressed into
-#                                        .carry/t, about 60 MB: under the device call's 64 MiB)
+#                                        executables in BUILD, default build/carry, a Release
+#                                        configure for sm_90 SASS only (90-real: no PTX, which
+#                                        nothing on the device machine JITs), and packs them
+#                                        xz-compressed into .carry/t, about 32 MB (with PTX, 90:
+#                                        about 60 MB, over the device call's 64 MiB with the tree))
 #   scripts/carry_gpu_tests.sh run      (device call, carry [".carry/t", "shared"]: unpacks them
 #                                        into BUILD, runs each test executable, writes
 #                                        $OUT/gputests/summary.txt and logs.tgz; exit 1 if any fails)
@@ -16,14 +18,14 @@
 # machine's (Debian 12: GLIBC 2.34, GLIBCXX 3.4.30 used); pfsp-mpi needs its libmpi.so.40.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build/cuda}
+BUILD=${BUILD:-build/carry}
 TESTS=(test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_backends test_gpu_memory
   test_gpu_walkers test_gpu_time_limits)
 case "${1:-}" in
   pack)
     export PATH=$PATH:/usr/local/cuda/bin
     [ -f "$BUILD/CMakeCache.txt" ] ||
-      cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null || exit 1
+      cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real >/dev/null || exit 1
     cmake --build "$BUILD" -j "$(nproc)" --target pfsp pfsp-mpi "${TESTS[@]}" >/dev/null || exit 1
     mkdir -p .carry/t
     for b in pfsp pfsp-mpi; do xz -T0 -6 -c "$BUILD/$b" >".carry/t/$b.xz"; done
