@@ -437,7 +437,6 @@ class loop_engine {
     stack_w_ = std::move(old.w);
     capacity_ = stack_limits_.size();
   }
-  // len nodes from `from` of `src` to `to` of the stack.
   // Every copy and set of the engine's buffers runs on its stream (cudaMemcpyAsync), where the
   // iterations' graphs run: the stream is non-blocking, so a plain cudaMemcpy (the legacy default
   // stream; from pageable memory it returns before its DMA lands) would race the next graph, which
@@ -445,6 +444,7 @@ class loop_engine {
   // sent). settle() waits for them where the host reuses or frees what they touch.
   void settle() { PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get())); }
 
+  // len nodes from `from` of `src` to `to` of the stack.
   void copy_nodes(const stack_buffers& src, std::size_t from, std::size_t to, std::size_t len) {
     if (len == 0) return;
     const std::size_t ld = static_cast<std::size_t>(ld_);
