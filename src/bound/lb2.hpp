@@ -103,13 +103,13 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
 #else
   auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };  // no short circuit, no branch
 #endif
-  int pairs;
-  if (forward) {
-    front_after(inst, front, job, scratch);
-    pairs = lb2_pairs(b, scratch, back, sched, ub);
-  } else {
-    pairs = lb2_pairs(b, front, scratch, sched, ub);
-  }
+  // One call of the pair loop for both directions, on pointers chosen by the direction: two calls
+  // would inline two copies of the loop, and a warp holding forward and backward children (LB1's
+  // survivors of many parents) would run both, half its lanes idle in each (decision 013, E).
+  if (forward) front_after(inst, front, job, scratch);  // backward: scratch holds the child's back
+  const int* child_front = forward ? scratch : front;
+  const int* child_back = forward ? back : scratch;
+  const int pairs = lb2_pairs(b, child_front, child_back, sched, ub);
   return pairs > lb1 ? pairs : lb1;
 }
 
