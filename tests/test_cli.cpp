@@ -136,6 +136,20 @@ TEST(cli, json_report) {
   EXPECT_FALSE(std::ifstream(path + ".tmp").good()) << "temporary file left behind";
 }
 
+// The fixed cost's parts (issue 21 item 5): no GPU context to wait for on a CPU backend; the time
+// before the solve's clock is reported.
+TEST(cli, json_reports_the_fixed_cost) {
+  test::temp_dir dir;
+  const std::string path = dir.file("result.json");
+  const auto r = run_pfsp({"solve", "ta001", "--backend", "cpu", "--json", path, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto j = nlohmann::json::parse(test::slurp(path));
+  EXPECT_EQ(j.at("context_wait_seconds").get<double>(), 0.0);
+  const double before = j.at("before_clock_seconds").get<double>();
+  EXPECT_GT(before, 0.0);
+  EXPECT_LT(before, 60.0);
+}
+
 TEST(cli, quiet_mode_prints_one_line) {
   const auto r = run_pfsp({"solve", "ta001", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();

@@ -43,6 +43,11 @@ struct run_info {
   double wall_seconds = 0;
   double heuristic_seconds = 0;
   double learn_seconds = 0;
+  // Fixed cost (issue 21 item 5): how long the search waited for the GPU's context, created on a
+  // thread meanwhile (0 without a GPU backend), and, from the CLI, the time from the process's
+  // start (pfsp's static initialisation) to the solve's clock.
+  double context_wait_seconds = 0;
+  double before_clock_seconds = 0;
   int engine_threads = 0;  // threads of the incumbent engine beside the search (0: none)
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,

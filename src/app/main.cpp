@@ -4,9 +4,11 @@
 #include <iostream>
 
 #include "app/cli.hpp"
+#include "base/process_clock.hpp"
 
 namespace {
 std::atomic<bool> g_interrupt{false};
+const auto g_started = pfsp::process_start();  // the clock of before_clock_seconds, at static initialisation
 
 extern "C" void on_sigint(int) {
   g_interrupt.store(true);

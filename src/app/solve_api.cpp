@@ -487,10 +487,18 @@ struct running_engine {
   }
 };
 
+// Joins `t` if it runs; returns the seconds spent waiting for it.
+double wait_for(std::thread& t) {
+  if (!t.joinable()) return 0;
+  const auto t0 = clock_type::now();
+  t.join();
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
 // The search itself: the backend's registered solver, or a complete checkpoint's result.
 solve_result run_search(const bound_data& data, const solve_args& a, const backend_plan& b,
                         const gpu::strategy_params& strategy, const search_state* resumed, solve_options& opt,
-                        const incumbent& start, std::thread& gpu_warm_up) {
+                        const incumbent& start) {
   if (resumed) opt.resume = resumed;
   if (resumed && resumed->complete) {
     // Nothing left to explore: the checkpoint's result is final.
@@ -503,7 +511,6 @@ solve_result run_search(const bound_data& data, const solve_args& a, const backe
   // The backend's entry in the registry (solver_registry.hpp); gpu without CUDA was refused before.
   const solver_entry* solver = solver_for_backend(b.name, b.device_loop ? gpu_loop::device : gpu_loop::host);
   PFSP_EXPECTS(solver != nullptr, "no registered solver for --backend " + b.name);
-  if (gpu_warm_up.joinable()) gpu_warm_up.join();
   gpu_cli_options g = a.gpu;
   g.policy.strategy = strategy;
   return solve(*solver, data, opt, start, g);
@@ -578,7 +585,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     opt.feed = beside.improver.get();
     info.engine_threads = engine.threads;
   }
-  solve_result r = run_search(data, a, b, strategy, resume, opt, start, gpu_warm_up);
+  info.context_wait_seconds = wait_for(gpu_warm_up);
+  solve_result r = run_search(data, a, b, strategy, resume, opt, start);
   beside.finish(inst, r);
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   check_schedule(inst, r);
