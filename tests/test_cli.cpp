@@ -148,6 +148,18 @@ TEST(cli, json_reports_the_fixed_cost) {
   const double before = j.at("before_clock_seconds").get<double>();
   EXPECT_GT(before, 0.0);
   EXPECT_LT(before, 60.0);
+  // The wall time's steps add up to the wall time (the last mark is taken just before it).
+  const auto& phases = j.at("wall_phases");
+  double sum = 0;
+  for (const char* name : {"start", "pairs", "engine", "context", "search", "finish"}) {
+    ASSERT_TRUE(phases.contains(name)) << name << " in " << phases.dump();
+    EXPECT_GE(phases.at(name).get<double>(), 0.0) << name;
+    sum += phases.at(name).get<double>();
+  }
+  EXPECT_EQ(phases.size(), 6u) << phases.dump();
+  const double wall = j.at("wall_seconds").get<double>();
+  EXPECT_LE(sum, wall + 1e-9);
+  EXPECT_GE(sum, 0.9 * wall) << phases.dump();
 }
 
 TEST(cli, quiet_mode_prints_one_line) {

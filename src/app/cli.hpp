@@ -5,6 +5,8 @@
 #include <atomic>
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "problem/instance.hpp"
 #include "search/types.hpp"
@@ -48,6 +50,10 @@ struct run_info {
   // start (pfsp's static initialisation) to the solve's clock.
   double context_wait_seconds = 0;
   double before_clock_seconds = 0;
+  // The wall time in steps: start (options, resume, start heuristic), pairs (learning), engine
+  // (the incumbent engine's start), context (the wait above), search (the backend's solve, its
+  // set-up and tear-down included), finish (the engine's stop, the schedule's check).
+  std::vector<std::pair<std::string, double>> wall_phases;
   int engine_threads = 0;  // threads of the incumbent engine beside the search (0: none)
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,

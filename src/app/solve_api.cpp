@@ -487,6 +487,18 @@ struct running_engine {
   }
 };
 
+// The solve's wall time in named steps (run_info::wall_phases): each mark closes the step since the
+// previous one.
+struct phase_clock {
+  clock_type::time_point last;
+  std::vector<std::pair<std::string, double>>* out;
+  void mark(const char* name) {
+    const auto now = clock_type::now();
+    out->emplace_back(name, std::chrono::duration<double>(now - last).count());
+    last = now;
+  }
+};
+
 // Joins `t` if it runs; returns the seconds spent waiting for it.
 double wait_for(std::thread& t) {
   if (!t.joinable()) return 0;
@@ -563,6 +575,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   } join_warm_up{gpu_warm_up};
 
   run_info info = initial_info(a, b);
+  phase_clock phases{wall_start, &info.wall_phases};
   const engine_plan engine = plan_engine(inst, a, b.resolved, b.device_loop);
   opt.threads = engine.search_threads;
   // auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
@@ -573,23 +586,29 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
   opt.use_neh = heuristic != heuristic_choice::none;
   const incumbent start = start_incumbent(inst, a, heuristic, resume, opt, info);
+  phases.mark("start");
   if (hooks.on_start) hooks.on_start(solve_plan{b.name, opt, info, resume, b.device_loop});
 
   checkpoint_writer checkpoints;
   checkpoints.attach(a, hooks, opt);
   std::string pair_note;
   const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
+  phases.mark("pairs");
   if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop});
   running_engine beside(inst, a, engine, walkers, resume && resume->complete, start, wall_start, interrupt);
   if (beside.improver) {
     opt.feed = beside.improver.get();
     info.engine_threads = engine.threads;
   }
+  phases.mark("engine");
   info.context_wait_seconds = wait_for(gpu_warm_up);
+  phases.mark("context");
   solve_result r = run_search(data, a, b, strategy, resume, opt, start);
+  phases.mark("search");
   beside.finish(inst, r);
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
   check_schedule(inst, r);
+  phases.mark("finish");
   info.wall_seconds = std::chrono::duration<double>(clock_type::now() - wall_start).count();
   if (resumed)
     r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
