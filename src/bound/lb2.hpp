@@ -56,58 +56,6 @@ PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsSchedule
   return lb;
 }
 
-// The masks form with two pairs walked at once (decision 013, option F): two independent
-// dependency chains a thread, for the latency the rank step's chain leaves unhidden. The pairs'
-// values are taken in pair order with the same early exit, so the value returned is the one-pair
-// form's, bit for bit; a pair walked beside one that reaches ub is the only extra work.
-template <class View, class IsScheduled>
-PFSP_HD int lb2_pairs_two_chains(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
-  const auto inst = b.inst;
-  const int n = inst.n;
-  const auto higher = [](int x, int y) { return x > y ? x : y; };
-  const auto walk = [&](int j, int k, int l, int lag, int& t0, int& t1) {
-    const int keep = is_scheduled(j) ? 0 : -1;
-    t0 += static_cast<int>(inst.time(k, j)) & keep;
-    const int ready = t0 + lag;
-    const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
-    t1 = (next & keep) | (t1 & ~keep);
-  };
-  int lb = 0;
-  int q = 0;
-  for (; q + 1 < b.npairs; q += 2) {
-    const int k0 = b.pair_first[q], l0 = b.pair_second[q], k1 = b.pair_first[q + 1], l1 = b.pair_second[q + 1];
-    const auto* order = b.johnson + q * n;
-    const auto* lag = b.lags + q * n;
-    int a0 = front[k0], c0 = front[l0], a1 = front[k1], c1 = front[l1];
-    for (int r = 0; r < n; ++r) {
-      const int j0 = static_cast<int>(order[r]), j1 = static_cast<int>(order[n + r]);
-      walk(j0, k0, l0, static_cast<int>(lag[j0]), a0, c0);
-      walk(j1, k1, l1, static_cast<int>(lag[n + j1]), a1, c1);
-    }
-    const int v0 = higher(a0 + back[k0], c0 + back[l0]), v1 = higher(a1 + back[k1], c1 + back[l1]);
-    if (v0 > lb) {
-      lb = v0;
-      if (lb >= ub) return lb;
-    }
-    if (v1 > lb) {
-      lb = v1;
-      if (lb >= ub) return lb;
-    }
-  }
-  if (q < b.npairs) {
-    const int k = b.pair_first[q], l = b.pair_second[q];
-    const auto* order = b.johnson + q * n;
-    const auto* lag = b.lags + q * n;
-    int t0 = front[k], t1 = front[l];
-    for (int r = 0; r < n; ++r) {
-      const int j = static_cast<int>(order[r]);
-      walk(j, k, l, static_cast<int>(lag[j]), t0, t1);
-    }
-    lb = higher(lb, higher(t0 + back[k], t1 + back[l]));
-  }
-  return lb;
-}
-
 }  // namespace detail
 
 // Max over machine pairs. `is_scheduled(j)` says whether job j is in the prefix or suffix.
@@ -121,8 +69,6 @@ PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_
 #if defined(__CUDA_ARCH__)
 #if defined(PFSP_DEVICE_LB2_SKIP)
   return detail::lb2_pairs_form<true>(b, front, back, is_scheduled, ub);
-#elif defined(PFSP_DEVICE_LB2_TWO_CHAINS)
-  return detail::lb2_pairs_two_chains(b, front, back, is_scheduled, ub);
 #else
   return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
 #endif
