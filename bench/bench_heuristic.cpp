@@ -33,6 +33,7 @@ struct run_record {
   double last_improvement = 0, deviation = 0;
   std::uint64_t rounds = 0, gpu_rounds = 0;
   int beam_width = 0, beam_improvements = 0;
+  concurrent_improver::elite_stats elite;
 };
 
 // One run: the engine from NEH until `seconds` have passed, sampling its best every 10 ms.
@@ -78,6 +79,7 @@ run_record run_one(const std::string& name, double seconds, int threads, int gpu
   engine.stop();
   r.beam_width = engine.beam_width();
   r.beam_improvements = engine.beam_improvements();
+  r.elite = engine.elite();
   r.value = evaluate_schedule(inst, engine.best_schedule());
   r.rounds = engine.rounds();
   if (r.best_known > 0) r.deviation = 100.0 * (r.value - r.best_known) / r.best_known;
@@ -111,7 +113,11 @@ nlohmann::json to_json(const run_record& r) {
           {"rounds", r.rounds},
           {"gpu_rounds", r.gpu_rounds},
           {"beam_width", r.beam_width},
-          {"beam_improvements", r.beam_improvements}};
+          {"beam_improvements", r.beam_improvements},
+          {"elite_size", r.elite.size},
+          {"elite_mean_distance", r.elite.mean_distance},
+          {"elite_accepted", r.elite.accepted},
+          {"elite_restarts", r.elite.restarts}};
 }
 
 }  // namespace
@@ -140,12 +146,20 @@ int main(int argc, char** argv) {
   app.add_option(
       "--restart-rounds", walk.restart_rounds,
       "rounds without its own improvement before a CPU walker restarts from the engine's best (-1 auto, 0 never)");
+  app.add_option("--elite", walk.elite,
+                 "elite pool size E: stagnant CPU walkers restart from a member chosen by tournament "
+                 "(heuristic/elite_pool.hpp; 0: from the engine's best)")
+      ->check(CLI::Range(0, 1024));
+  app.add_option("--elite-distance", walk.elite_distance,
+                 "least insertion distance between two elite members (-1: auto, max(destruct, n/10))")
+      ->check(CLI::Range(-1, 100000));
+  app.add_option("--relink", walk.relink, "with --elite: restart from a path-relinking child of two members (0/1)");
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
     std::vector<run_record> runs;
     pfsp::bench::table t({"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds",
-                          "GPU rounds", "beam width", "beam impr."});
+                          "GPU rounds", "beam width", "beam impr.", "elite dist."});
     for (const auto& name : pfsp::bench::expand_instances(instances)) {
       for (int r = 0; r < reps; ++r) {
         runs.push_back(run_one(name, seconds, threads, gpu_walkers, beam, seed + r, walk));
@@ -153,7 +167,8 @@ int main(int argc, char** argv) {
         t.add({x.name, std::to_string(x.seed), std::to_string(x.neh), std::to_string(x.value),
                std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3),
                pfsp::bench::fixed(x.last_improvement, 2), std::to_string(x.rounds), std::to_string(x.gpu_rounds),
-               std::to_string(x.beam_width), std::to_string(x.beam_improvements)});
+               std::to_string(x.beam_width), std::to_string(x.beam_improvements),
+               pfsp::bench::fixed(x.elite.mean_distance, 1)});
         std::fprintf(stderr, "%s seed %d: %d (%.3f %%)\n", x.name.c_str(), x.seed, x.value, x.deviation);
       }
     }
@@ -172,7 +187,10 @@ int main(int argc, char** argv) {
                      {"partial_ls", walk.partial_ls},
                      {"random_ties", walk.random_ties},
                      {"idle_ties", walk.idle_ties},
-                     {"restart_rounds", walk.restart_rounds}};
+                     {"restart_rounds", walk.restart_rounds},
+                     {"elite", walk.elite},
+                     {"elite_distance", walk.elite_distance},
+                     {"relink", walk.relink}};
       for (const auto& x : runs) j["runs"].push_back(to_json(x));
       pfsp::bench::write_text_atomically(json_path, j.dump(1) + "\n");
     }

@@ -31,6 +31,14 @@ void ig_walker::restart(const std::vector<int>& schedule, int value) {
   }
 }
 
+void ig_walker::reset(const std::vector<int>& schedule, int value) {
+  cur_ = schedule;
+  cur_value_ = value;
+  best_ = schedule;
+  best_value_ = value;
+  best_round_ = rounds_;
+}
+
 bool ig_walker::descend(const std::atomic<bool>* stop) {
   work_ = cur_;
   int value = cur_value_;

@@ -29,6 +29,15 @@ struct walk_options {
   // For concurrent_improver: rounds without an improvement of a walker's own before it restarts
   // from the engine's best, when that is better (-1: auto, 0: never).
   long long restart_rounds = -1;
+  // For concurrent_improver: the size E of its elite pool (heuristic/elite_pool.hpp), 0: none (a
+  // stagnant walker restarts from the engine's best, as before). With E > 0 a stagnant walker
+  // restarts from a pool member chosen by a binary tournament, whether or not it is the best.
+  int elite = 0;
+  int elite_distance = -1;  // least insertion distance between two pool members (-1: auto, elite_min_distance)
+  bool relink = false;      // with the pool: restart from a path-relinking child of two members (elite_pool.hpp)
+  // For concurrent_improver: each walker stops after this many rounds (0: never; for the tests,
+  // which need a fixed amount of work to compare two runs).
+  std::uint64_t max_rounds = 0;
 };
 
 class ig_walker {
@@ -37,6 +46,9 @@ class ig_walker {
 
   // Makes `schedule` (of makespan `value`) the current solution, and the best if it is better.
   void restart(const std::vector<int>& schedule, int value);
+  // Makes `schedule` the current solution and the best, even if worse than the best so far (an
+  // elite restart: the walker's old best is in the pool already). rounds_since_best() is then 0.
+  void reset(const std::vector<int>& schedule, int value);
   // Local search on the current solution; false if stopped (the current solution is then kept).
   bool descend(const std::atomic<bool>* stop);
   // One round: destruction, partial local search, greedy reconstruction, local search,

@@ -1,6 +1,7 @@
 #include "heuristic/improver.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 
 #include "heuristic/beam.hpp"
@@ -30,6 +31,11 @@ concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> 
   stagnation_ = walk.restart_rounds == 0  ? UINT64_MAX
                 : walk.restart_rounds > 0 ? static_cast<std::uint64_t>(walk.restart_rounds)
                                           : static_cast<std::uint64_t>(std::max(10, auto_ig_iterations(inst) / 10));
+  if (walk.elite > 0) {
+    elite_ = std::make_unique<elite_pool>(
+        walk.elite, walk.elite_distance > 0 ? walk.elite_distance : elite_min_distance(inst.n, walk.destruct));
+    elite_->offer(best_schedule_, best_.load());
+  }
   for (int t = 0; t < threads - std::max(0, beam_ - 1); ++t) threads_.emplace_back([this, t] { work(t); });
 }
 
@@ -81,6 +87,7 @@ void concurrent_improver::publish_external(const std::vector<int>& schedule) {
 bool concurrent_improver::publish_schedule(const std::vector<int>& schedule) {
   const int check = evaluate_schedule(inst_, schedule);  // throws unless a permutation of the jobs
   std::lock_guard lock(mu_);
+  if (elite_) elite_->offer(schedule, check);
   if (check >= best_.load()) return false;
   best_schedule_ = schedule;
   best_.store(check);
@@ -95,6 +102,11 @@ std::string concurrent_improver::summary() const {
   if (beam_)
     s += "; beam search on " + std::to_string(beam_) + " thread" + (beam_ == 1 ? "" : "s") + ": width " +
          std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) + " of the improvements";
+  if (walk_.elite > 0) {
+    const elite_stats e = elite();
+    s += "; elite pool of " + std::to_string(e.size) + " (mean distance " + std::to_string(e.mean_distance) + "), " +
+         std::to_string(e.restarts) + " restarts from it";
+  }
   return s;
 }
 
@@ -121,6 +133,7 @@ void concurrent_improver::work(int t) {
     w.restart(best_schedule_, best_.load());
   }
   if (w.descend(&stop_)) publish(w);
+  if (elite_) return walk_elite(w, t);
   while (!stop_.load(std::memory_order_relaxed)) {
     if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value()) {
       std::lock_guard lock(mu_);
@@ -129,7 +142,61 @@ void concurrent_improver::work(int t) {
     if (!w.round(&stop_)) break;
     rounds_.fetch_add(1, std::memory_order_relaxed);
     publish(w);
+    if (walk_.max_rounds > 0 && w.rounds() >= walk_.max_rounds) break;
   }
+}
+
+// ---- The engine's walkers with the elite pool ----
+
+// A walker's own improvements go to the pool (`offered`: the best it offered since its last restart).
+void concurrent_improver::offer_elite(const ig_walker& w, int& offered) {
+  if (w.best_value() >= offered) return;
+  offered = w.best_value();
+  std::lock_guard lock(mu_);
+  elite_->offer(w.best(), w.best_value());
+}
+
+// Two members drawn under the lock (the second only with walk_options::relink), the restart outside it.
+void concurrent_improver::restart_elite(ig_walker& w, std::uint64_t& rng, const insertion_kernel& kernel) {
+  elite_member a, b;
+  {
+    std::lock_guard lock(mu_);
+    const int i = elite_->pick(rng), j = walk_.relink ? elite_->pick(rng) : i;
+    a = elite_->members()[static_cast<std::size_t>(i)];
+    if (j != i) b = elite_->members()[static_cast<std::size_t>(j)];
+  }
+  elite_restarts_.fetch_add(1, std::memory_order_relaxed);
+  restart_from_elite(w, a, b, kernel, elite_->min_distance(), &stop_);
+}
+
+void concurrent_improver::walk_elite(ig_walker& w, int t) {
+  std::uint64_t rng = seed_random(seed_base_ + 7919ULL * static_cast<std::uint64_t>(t) + 1);  // the pool's draws
+  const insertion_kernel kernel(inst_);
+  int offered = INT_MAX;
+  offer_elite(w, offered);
+  while (!stop_.load(std::memory_order_relaxed)) {
+    // The walker that holds the engine's best walks on (as without the pool); the others restart.
+    if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value()) {
+      restart_elite(w, rng, kernel);
+      offered = INT_MAX;  // a relinking child may enter the pool; a member offered again stays out
+      offer_elite(w, offered);
+      publish(w);
+    }
+    if (!w.round(&stop_)) break;
+    rounds_.fetch_add(1, std::memory_order_relaxed);
+    publish(w);
+    offer_elite(w, offered);
+    if (walk_.max_rounds > 0 && w.rounds() >= walk_.max_rounds) break;
+  }
+}
+
+concurrent_improver::elite_stats concurrent_improver::elite() const {
+  std::lock_guard lock(mu_);
+  if (!elite_) return {};
+  return {.size = elite_->size(),
+          .mean_distance = elite_->mean_distance(),
+          .accepted = elite_->accepted(),
+          .restarts = elite_restarts_.load()};
 }
 
 }  // namespace pfsp

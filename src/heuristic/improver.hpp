@@ -6,16 +6,21 @@
 // their schedule. Usage: the solver calls offer_seed() with each improving leaf and polls
 // best_value() at its syncs; a better value is re-evaluated and becomes the incumbent, lowering
 // the pruning threshold. stop() returns within one insertion evaluation (about 30 us at 500x20).
+// With walk_options::elite = E > 0 the engine also keeps an elite pool (heuristic/elite_pool.hpp):
+// every walker offers its own improvements, and a stagnant walker restarts from a member chosen by
+// tournament (or a path-relinking child of two), whether or not it holds the engine's best.
 #pragma once
 
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "heuristic/elite_pool.hpp"
 #include "heuristic/ig_walker.hpp"
 #include "problem/instance.hpp"
 #include "search/incumbent_feed.hpp"
@@ -52,6 +57,13 @@ class concurrent_improver final : public incumbent_feed {
   int external_improvements() const { return external_.load(); }
   int beam_improvements() const { return beam_improvements_.load(); }
   int beam_width() const { return beam_width_.load(); }  // the width of the beam's pass running or last run
+  struct elite_stats {
+    int size = 0;                // members now (0 without a pool)
+    double mean_distance = 0;    // their mean pairwise insertion distance
+    std::uint64_t accepted = 0;  // offers that entered the pool
+    std::uint64_t restarts = 0;  // walker restarts from the pool
+  };
+  elite_stats elite() const;
   // "W iterated-greedy walkers, R rounds, I improvements" and, with the beam, its width and improvements.
   std::string summary() const;
 
@@ -61,6 +73,9 @@ class concurrent_improver final : public incumbent_feed {
   bool publish_schedule(const std::vector<int>& schedule);
   bool take_seed(ig_walker& w);
   void publish(const ig_walker& w);
+  void walk_elite(ig_walker& w, int t);
+  void offer_elite(const ig_walker& w, int& offered);
+  void restart_elite(ig_walker& w, std::uint64_t& rng, const insertion_kernel& kernel);
   const instance& inst_;
   int beam_ = 0;  // threads of the beam search (thread 0 runs it and its passes spawn the others)
   std::atomic<int> best_{INT_MAX};
@@ -76,7 +91,9 @@ class concurrent_improver final : public incumbent_feed {
   std::atomic<int> beam_width_{0};
   std::uint32_t seed_base_;
   walk_options walk_;
-  std::uint64_t stagnation_ = 10;  // rounds without a walker's own improvement before it restarts
+  std::uint64_t stagnation_ = 10;      // rounds without a walker's own improvement before it restarts
+  std::unique_ptr<elite_pool> elite_;  // walk_.elite > 0 only; guarded by mu_
+  std::atomic<std::uint64_t> elite_restarts_{0};
   std::vector<std::thread> threads_;
 };
 
