@@ -47,7 +47,7 @@ struct run_info {
   double learn_seconds = 0;
   // Fixed cost (issue 21 item 5): how long the search waited for the GPU's context, created on a
   // thread meanwhile (0 without a GPU backend), and, from the CLI, the time from the process's
-  // start (pfsp's static initialisation) to the solve's clock.
+  // start (pfsp's static initialisation) to the solve's clock (0 from the Python API).
   double context_wait_seconds = 0;
   double before_clock_seconds = 0;
   // The wall time in steps: start (options, resume, start heuristic), pairs (learning), engine

@@ -136,7 +136,7 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
     j["heuristic_seconds"] = info.heuristic_seconds;
     j["pair_learning_seconds"] = info.learn_seconds;
     j["context_wait_seconds"] = info.context_wait_seconds;
-    if (info.before_clock_seconds > 0) j["before_clock_seconds"] = info.before_clock_seconds;
+    j["before_clock_seconds"] = info.before_clock_seconds;  // 0 from the Python API (no process start of its own)
     for (const auto& [name, seconds] : info.wall_phases) j["wall_phases"][name] = seconds;
   }
   if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
