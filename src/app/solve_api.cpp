@@ -537,6 +537,59 @@ void check_schedule(const instance& inst, const solve_result& r) {
                 std::to_string(check));
 }
 
+// The GPU's context, created on a thread while the host computes the start heuristic and learns
+// the pairs (about 0.2 s on the H100 machine, docs/benchmarks.md "Fixed cost"); none without a
+// GPU backend. Joined by wait() before the search, or when it goes out of scope.
+class context_thread {
+ public:
+  context_thread(const solve_args& a, const backend_plan& b) {
+#if defined(PFSP_HAVE_GPU)
+    if (b.gpu) thread_ = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
+#else
+    (void)a;
+    (void)b;
+#endif
+  }
+  ~context_thread() {
+    if (thread_.joinable()) thread_.join();
+  }
+  context_thread(const context_thread&) = delete;
+  context_thread& operator=(const context_thread&) = delete;
+  double wait() { return wait_for(thread_); }  // the seconds waited
+
+ private:
+  std::thread thread_;
+};
+
+// auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
+// ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
+// docs/benchmarks.md), IG before the search elsewhere.
+heuristic_choice start_heuristic(const solve_args& a, const engine_plan& engine) {
+  const heuristic_choice h = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (h != heuristic_choice::auto_) return h;
+  return engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+}
+
+std::string resumed_note(const solve_args& a, const search_state& resumed) {
+  return "resumed from " + a.resume + " (" + std::to_string(resumed.stats.branched) + " nodes branched before" +
+         (resumed.complete ? "; the search was already complete" : "") + ")";
+}
+
+// The outcome, its options cut loose from this call's hooks, interrupt flag, checkpoint and feed.
+solve_outcome outcome(solve_options opt, solve_result r, run_info info, std::string checkpoint_error) {
+  opt.interrupt = nullptr;
+  opt.on_progress = nullptr;
+  opt.on_checkpoint = nullptr;
+  opt.resume = nullptr;
+  opt.feed = nullptr;
+  solve_outcome o;
+  o.opt = std::move(opt);
+  o.result = std::move(r);
+  o.info = std::move(info);
+  o.checkpoint_error = std::move(checkpoint_error);
+  return o;
+}
+
 run_info initial_info(const solve_args& a, const backend_plan& b) {
   run_info info;
   info.backend_opt = b.name;
@@ -560,30 +613,13 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   opt.on_progress = hooks.on_progress;
   const backend_plan b = plan_backend(a, strategy, resume != nullptr, opt);
   const int walkers = gpu_walker_count(inst, a, b.gpu);
-
-  // The GPU's context is created on a thread while the host computes the start heuristic
-  // (about 0.1 s on an H200 that would otherwise count in the solve's time).
-  std::thread gpu_warm_up;
-#if defined(PFSP_HAVE_GPU)
-  if (b.gpu) gpu_warm_up = std::thread([&a] { gpu_cli_warm_up(a.gpu); });
-#endif
-  struct joiner {
-    std::thread& t;
-    ~joiner() {
-      if (t.joinable()) t.join();
-    }
-  } join_warm_up{gpu_warm_up};
+  context_thread context(a, b);
 
   run_info info = initial_info(a, b);
   phase_clock phases{wall_start, &info.wall_phases};
   const engine_plan engine = plan_engine(inst, a, b.resolved, b.device_loop);
   opt.threads = engine.search_threads;
-  // auto: NEH where the engine runs beside the search anyway (the device loop's improver threads:
-  // ta021-ta030 prove in 6.1 s of wall time from NEH against 9.1 s from a 0.4 s IG start,
-  // docs/benchmarks.md), IG before the search elsewhere.
-  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_)
-    heuristic = engine.threads > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+  const heuristic_choice heuristic = start_heuristic(a, engine);
   opt.use_neh = heuristic != heuristic_choice::none;
   const incumbent start = start_incumbent(inst, a, heuristic, resume, opt, info);
   phases.mark("start");
@@ -601,7 +637,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
     info.engine_threads = engine.threads;
   }
   phases.mark("engine");
-  info.context_wait_seconds = wait_for(gpu_warm_up);
+  info.context_wait_seconds = context.wait();
   phases.mark("context");
   solve_result r = run_search(data, a, b, strategy, resume, opt, start);
   phases.mark("search");
@@ -610,22 +646,9 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   check_schedule(inst, r);
   phases.mark("finish");
   info.wall_seconds = std::chrono::duration<double>(clock_type::now() - wall_start).count();
-  if (resumed)
-    r.notes.push_back("resumed from " + a.resume + " (" + std::to_string(resumed->stats.branched) +
-                      " nodes branched before" + (resumed->complete ? "; the search was already complete" : "") + ")");
+  if (resumed) r.notes.push_back(resumed_note(a, *resumed));
   checkpoints.add_notes(a, r);
-
-  solve_outcome o;
-  opt.interrupt = nullptr;
-  opt.on_progress = nullptr;
-  opt.on_checkpoint = nullptr;
-  opt.resume = nullptr;
-  opt.feed = nullptr;
-  o.opt = std::move(opt);
-  o.result = std::move(r);
-  o.info = std::move(info);
-  o.checkpoint_error = checkpoints.error(a);
-  return o;
+  return outcome(std::move(opt), std::move(r), std::move(info), checkpoints.error(a));
 }
 
 }  // namespace pfsp
