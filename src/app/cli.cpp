@@ -5,7 +5,6 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "app/gantt_cli.hpp"
 #include "app/options.hpp"
@@ -141,29 +140,10 @@ void report_outcome(const instance& inst, const solve_args& a, const solve_outco
   }
 }
 
-// The GPU's context (0.1-0.2 s) created on a thread from the options' check on, beside the
-// instance's loading; solve_instance's own warm-up then finds it made. Nothing for --backend cpu
-// or cpu-mt, or without CUDA.
-class context_warm_up {
- public:
-  explicit context_warm_up(const solve_args& a) {
-#if defined(PFSP_HAVE_GPU)
-    if (a.backend == backend_choice::gpu || a.backend == backend_choice::auto_)
-      thread_ = std::jthread([g = a.gpu] { gpu_cli_warm_up(g); });
-#else
-    (void)a;
-#endif
-  }
-
- private:
-  std::jthread thread_;
-};
-
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
              const std::atomic<bool>* interrupt) {
   gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
   check_output_paths(a);  // --json, --gantt, --log, --checkpoint: before anything runs
-  const context_warm_up early(a);
   const instance inst = load_instance(a.instance_spec);
   std::optional<solver_log> log;
   const solve_hooks hooks = cli_hooks(inst, a, log, out, err);

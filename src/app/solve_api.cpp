@@ -499,14 +499,6 @@ struct phase_clock {
   }
 };
 
-// Joins `t` if it runs; returns the seconds spent waiting for it.
-double wait_for(std::thread& t) {
-  if (!t.joinable()) return 0;
-  const auto t0 = clock_type::now();
-  t.join();
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
 // The search itself: the backend's registered solver, or a complete checkpoint's result.
 solve_result run_search(const bound_data& data, const solve_args& a, const backend_plan& b,
                         const gpu::strategy_params& strategy, const search_state* resumed, solve_options& opt,
@@ -555,7 +547,12 @@ class context_thread {
   }
   context_thread(const context_thread&) = delete;
   context_thread& operator=(const context_thread&) = delete;
-  double wait() { return wait_for(thread_); }  // the seconds waited
+  double wait() {  // joins the thread; the seconds waited (0 without one)
+    if (!thread_.joinable()) return 0;
+    const auto t0 = clock_type::now();
+    thread_.join();
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+  }
 
  private:
   std::thread thread_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 
 #include "heuristic/beam.hpp"
 #include "heuristic/iterated_greedy.hpp"
@@ -133,17 +134,35 @@ void concurrent_improver::work(int t) {
     w.restart(best_schedule_, best_.load());
   }
   if (w.descend(&stop_)) publish(w);
-  if (elite_) return walk_elite(w, t);
+  walker_pool_side pool;
+  pool.rng = seed_random(seed_base_ + 7919ULL * static_cast<std::uint64_t>(t) + 1);
+  if (elite_) {
+    pool.kernel.emplace(inst_);
+    offer_elite(w, pool.offered);
+  }
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value()) {
-      std::lock_guard lock(mu_);
-      w.restart(best_schedule_, best_.load());
-    }
+    // The walker that holds the engine's best walks on; the others restart when stagnant.
+    if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value())
+      restart_stagnant(w, pool);
     if (!w.round(&stop_)) break;
     rounds_.fetch_add(1, std::memory_order_relaxed);
     publish(w);
+    if (elite_) offer_elite(w, pool.offered);
     if (walk_.max_rounds > 0 && w.rounds() >= walk_.max_rounds) break;
   }
+}
+
+// From the engine's best, or, with the elite pool, from a member (or a relinking child of two).
+void concurrent_improver::restart_stagnant(ig_walker& w, walker_pool_side& pool) {
+  if (!elite_) {
+    std::lock_guard lock(mu_);
+    w.restart(best_schedule_, best_.load());
+    return;
+  }
+  restart_elite(w, pool.rng, *pool.kernel);
+  pool.offered = INT_MAX;  // a relinking child may enter the pool; a member offered again stays out
+  offer_elite(w, pool.offered);
+  publish(w);
 }
 
 // ---- The engine's walkers with the elite pool ----
@@ -167,27 +186,6 @@ void concurrent_improver::restart_elite(ig_walker& w, std::uint64_t& rng, const 
   }
   elite_restarts_.fetch_add(1, std::memory_order_relaxed);
   restart_from_elite(w, a, b, kernel, elite_->min_distance(), &stop_);
-}
-
-void concurrent_improver::walk_elite(ig_walker& w, int t) {
-  std::uint64_t rng = seed_random(seed_base_ + 7919ULL * static_cast<std::uint64_t>(t) + 1);  // the pool's draws
-  const insertion_kernel kernel(inst_);
-  int offered = INT_MAX;
-  offer_elite(w, offered);
-  while (!stop_.load(std::memory_order_relaxed)) {
-    // The walker that holds the engine's best walks on (as without the pool); the others restart.
-    if (!take_seed(w) && w.rounds_since_best() >= stagnation_ && best_.load() < w.best_value()) {
-      restart_elite(w, rng, kernel);
-      offered = INT_MAX;  // a relinking child may enter the pool; a member offered again stays out
-      offer_elite(w, offered);
-      publish(w);
-    }
-    if (!w.round(&stop_)) break;
-    rounds_.fetch_add(1, std::memory_order_relaxed);
-    publish(w);
-    offer_elite(w, offered);
-    if (walk_.max_rounds > 0 && w.rounds() >= walk_.max_rounds) break;
-  }
 }
 
 concurrent_improver::elite_stats concurrent_improver::elite() const {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,7 +74,14 @@ class concurrent_improver final : public incumbent_feed {
   bool publish_schedule(const std::vector<int>& schedule);
   bool take_seed(ig_walker& w);
   void publish(const ig_walker& w);
-  void walk_elite(ig_walker& w, int t);
+  // A walker's side of the elite pool: its draws' stream, a kernel for relinking (with the pool
+  // only), the best it offered since its last restart.
+  struct walker_pool_side {
+    std::uint64_t rng = 0;
+    std::optional<insertion_kernel> kernel;
+    int offered = INT_MAX;
+  };
+  void restart_stagnant(ig_walker& w, walker_pool_side& pool);
   void offer_elite(const ig_walker& w, int& offered);
   void restart_elite(ig_walker& w, std::uint64_t& rng, const insertion_kernel& kernel);
   const instance& inst_;
