@@ -115,15 +115,15 @@ TEST(beam, the_engine_beam_thread_publishes_exact_improvements) {
   EXPECT_NE(imp.summary().find("beam search"), std::string::npos);
 }
 
-TEST(beam, auto_gives_it_a_quarter_of_two_or_more_engine_threads_below_200_jobs) {
+TEST(beam, auto_gives_it_a_quarter_of_two_or_more_engine_threads_above_20_jobs) {
   const instance small = random_instance(20, 5, 1, 1, 9), mid = taillard_instance("ta081"),
                  big = taillard_instance("ta111");
-  EXPECT_EQ(engine_beam_threads(taillard_instance("ta101"), -1, 8), 0);
+  EXPECT_EQ(engine_beam_threads(taillard_instance("ta101"), -1, 8), 2);
   EXPECT_EQ(engine_beam_threads(small, -1, 8), 0);
   EXPECT_EQ(engine_beam_threads(mid, -1, 2), 1);
   EXPECT_EQ(engine_beam_threads(mid, -1, 8), 2);
   EXPECT_EQ(engine_beam_threads(mid, -1, 1), 0);
-  EXPECT_EQ(engine_beam_threads(big, -1, 8), 0);
+  EXPECT_EQ(engine_beam_threads(big, -1, 8), 2);
   EXPECT_EQ(engine_beam_threads(big, 1, 1), 1);
   EXPECT_EQ(engine_beam_threads(mid, 0, 8), 0);
   EXPECT_EQ(engine_beam_threads(mid, 3, 2), 2);

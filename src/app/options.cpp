@@ -42,10 +42,14 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   app.add_option("--beam", a.beam,
                  "threads of the incumbent engine that run a bidirectional iterative beam search instead of "
-                 "walkers, its target the engine's best (-1 = auto: a quarter of the engine's threads, at least one, "
-                 "when it has two or more and 20 < n < 200; 0 = none)")
+                 "walkers (-1 = auto: a quarter of the engine's threads, at least one, when it has two or more and "
+                 "n > 20; 0 = none)")
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();
+  add_enum_option(app, "--beam-target", a.beam_aim,
+                  "the beam's targets: bisect (bisected between a lower bound, raised by short branch-and-bound "
+                  "probes, and the engine's best) or best (each pass for a "
+                  "schedule better than the engine's best, Libralesso et al. 2022)");
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
                  "heuristic is reproducible for a seed)")

@@ -22,6 +22,7 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
+#include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "gpu/walkers.hpp"
 #endif
@@ -64,6 +65,23 @@ void check_solve_args(const solve_args& a) {
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
   check_range("--progress-interval", a.progress_interval, 0.01, 1e6);
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
+}
+
+// The bisecting beam's prover (heuristic/aspiration.hpp): the sequential branch-and-bound with
+// `value` as its upper bound, within `seconds`; true when it closed its tree: no schedule is below
+// `value`.
+beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim) {
+  if (aim == beam_target::best) return beam_plan{.bisect = false};
+  auto prove_below = [&data, bound](int value, double seconds, const std::atomic<bool>* stop) {
+    solve_options o;
+    o.bound = bound;
+    o.initial_ub = value;
+    o.use_neh = false;
+    o.time_limit = seconds;
+    o.interrupt = stop;
+    return solve_sequential(data, o, incumbent{}).status == solve_status::proven_bound;
+  };
+  return beam_plan{.bisect = true, .prove_below = prove_below};
 }
 
 neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic) {
@@ -451,15 +469,16 @@ struct running_engine {
   std::jthread deadline;
   int threads = 0;
 
-  running_engine(const instance& inst, const solve_args& a, const engine_plan& plan, int gpu_walkers, bool complete,
-                 const incumbent& start, clock_type::time_point wall_start, const std::atomic<bool>* interrupt)
+  running_engine(const instance& inst, const bound_data& data, const solve_args& a, const solve_options& opt,
+                 const engine_plan& plan, int gpu_walkers, bool complete, const incumbent& start,
+                 clock_type::time_point wall_start)
       : threads(plan.threads) {
     if ((plan.threads > 0 || gpu_walkers != 0) && !complete)
-      improver = std::make_unique<concurrent_improver>(inst, start.schedule(), plan.threads,
-                                                       static_cast<std::uint32_t>(a.seed), walk_options{},
-                                                       engine_beam_threads(inst, a.beam, plan.threads));
+      improver = std::make_unique<concurrent_improver>(
+          inst, start.schedule(), plan.threads, static_cast<std::uint32_t>(a.seed), walk_options{},
+          engine_beam_threads(inst, a.beam, plan.threads), engine_beam_plan(data, opt.bound, a.beam_aim));
     walkers = start_gpu_walkers(inst, a, gpu_walkers, improver.get());
-    deadline = stop_at_deadline(walkers.get(), wall_start, a.time_limit, interrupt);
+    deadline = stop_at_deadline(walkers.get(), wall_start, a.time_limit, opt.interrupt);
   }
 
   void finish(const instance& inst, solve_result& r) {
@@ -628,7 +647,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
   phases.mark("pairs");
   if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop});
-  running_engine beside(inst, a, engine, walkers, resume && resume->complete, start, wall_start, interrupt);
+  running_engine beside(inst, data, a, opt, engine, walkers, resume && resume->complete, start, wall_start);
   if (beside.improver) {
     opt.feed = beside.improver.get();
     info.engine_threads = engine.threads;

@@ -15,6 +15,8 @@
 
 #include "app/cli.hpp"
 #include "app/solver_config.hpp"
+#include "bound/bound_data.hpp"
+#include "heuristic/improver.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
 #include "search/checkpoint.hpp"
@@ -30,6 +32,11 @@ void check_solve_args(const solve_args& a);
 // (auto: auto_ig_iterations), --seed, and at most a tenth of --time-limit. heuristic is ig or neh.
 // pfsp and pfsp-mpi both call it.
 neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic);
+
+// The incumbent engine's beam plan for --beam-target: bisect binds its prover to the sequential
+// branch-and-bound over `data` with `bound` (data must outlive the engine); best has none.
+// pfsp and pfsp-mpi both call it.
+beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim);
 
 // --ub (parsed: app/solver_config.hpp) for this instance: none, the makespan given, or best-known's
 // value (the instance's best known makespan, Taillard's table; input_error for an instance without

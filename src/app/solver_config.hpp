@@ -49,6 +49,13 @@ constexpr auto enum_names(heuristic_choice) {
                     e{heuristic_choice::none, "none"}};
 }
 
+// --beam-target: what the engine's beam threads aim at (heuristic/improver.hpp, beam_plan).
+enum class beam_target : int { bisect = 0, best = 1 };
+constexpr auto enum_names(beam_target) {
+  using e = enum_name<beam_target>;
+  return std::array{e{beam_target::bisect, "bisect"}, e{beam_target::best, "best"}};
+}
+
 // --ub: none, a makespan, or best-known (the CSV's best upper bound of a named instance, found
 // by resolve_ub once the instance is loaded: solve_api.hpp).
 struct ub_option {
@@ -94,13 +101,14 @@ struct solver_config {
   std::string instance_spec;
   backend_choice backend = backend_choice::auto_;
   int threads = default_threads();
-  std::optional<bound_kind> bound;  // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
-  lb2_pairs_option lb2_pairs;       // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
-  int improver_threads = -1;        // -1: auto (solve_api.cpp, engine_threads)
-  double heuristic_share = -1;      // cpu-mt: share of --threads running the incumbent engine; -1: auto
-  int seed = 1;                     // the incumbent engine's and the start heuristic's random seed
-  int gpu_walkers = -1;             // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
-  int beam = -1;                    // engine threads of the beam search; -1: auto (engine_beam_threads)
+  std::optional<bound_kind> bound;             // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
+  lb2_pairs_option lb2_pairs;                  // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
+  int improver_threads = -1;                   // -1: auto (solve_api.cpp, engine_threads)
+  double heuristic_share = -1;                 // cpu-mt: share of --threads running the incumbent engine; -1: auto
+  int seed = 1;                                // the incumbent engine's and the start heuristic's random seed
+  int gpu_walkers = -1;                        // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
+  int beam = -1;                               // engine threads of the beam search; -1: auto (engine_beam_threads)
+  beam_target beam_aim = beam_target::bisect;  // --beam-target
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

@@ -288,11 +288,14 @@ std::vector<int> beam_search::pass(int width, int target, const std::atomic<bool
   return rebuild(links, best);
 }
 
+int beam_search::memory_width_cap() const {
+  const long long node_bytes = 20LL * m_ + n_;
+  return static_cast<int>(std::clamp((256LL << 20) / node_bytes, 1LL, static_cast<long long>(INT_MAX)));
+}
+
 void beam_search::run(int target, const std::function<void(const std::vector<int>&, int)>& on_better,
                       const std::atomic<bool>* stop, const std::function<int()>& outside) {
-  // Memory: two levels of `width` nodes (5 m ints and n flags each) stay under about 512 MiB.
-  const long long node_bytes = 20LL * m_ + n_;
-  const long long memory_cap = std::max(1LL, (256LL << 20) / node_bytes);
+  const long long memory_cap = memory_width_cap();
   long long width = std::max(1, opt_.first_width);
   while (!(stop && stop->load())) {
     const int w = static_cast<int>(std::min({width, static_cast<long long>(opt_.max_width), memory_cap}));

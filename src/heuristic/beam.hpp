@@ -57,6 +57,8 @@ class beam_search {
            const std::atomic<bool>* stop, const std::function<int()>& outside = {});
 
   const beam_stats& stats() const { return stats_; }
+  // The widest pass whose two levels stay under about 512 MiB (5 m ints and n flags a node).
+  int memory_width_cap() const;
 
  private:
   struct level;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "heuristic/aspiration.hpp"
 #include "heuristic/beam.hpp"
 #include "heuristic/iterated_greedy.hpp"
 
@@ -12,12 +13,12 @@ namespace pfsp {
 
 int engine_beam_threads(const instance& inst, int option, int threads) {
   if (option >= 0) return std::min(option, threads);
-  return threads >= 2 && inst.n > 20 && inst.n < 200 ? std::max(1, threads / 4) : 0;
+  return threads >= 2 && inst.n > 20 ? std::max(1, threads / 4) : 0;
 }
 
 concurrent_improver::concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed,
-                                         walk_options walk, int beam_threads)
-    : inst_(inst), beam_(std::clamp(beam_threads, 0, threads)), seed_base_(seed), walk_(walk) {
+                                         walk_options walk, int beam_threads, beam_plan plan)
+    : inst_(inst), beam_(std::clamp(beam_threads, 0, threads)), plan_(std::move(plan)), seed_base_(seed), walk_(walk) {
   if (!start.empty()) {
     const int v = evaluate_schedule(inst, start);
     best_schedule_ = start;
@@ -101,7 +102,9 @@ std::string concurrent_improver::summary() const {
   std::string s = std::to_string(walkers) + " iterated-greedy walker" + (walkers == 1 ? "" : "s") + ", " +
                   std::to_string(rounds()) + " rounds, " + std::to_string(improvements()) + " improvements";
   if (beam_)
-    s += "; beam search on " + std::to_string(beam_) + " thread" + (beam_ == 1 ? "" : "s") + ": width " +
+    s += "; beam search on " + std::to_string(beam_) + " thread" + (beam_ == 1 ? "" : "s") +
+         (plan_.bisect ? " (targets bisected, lower bound " + std::to_string(lower_bound()) + "): width cap "
+                       : ": width ") +
          std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) + " of the improvements";
   if (walk_.elite > 0) {
     const elite_stats e = elite();
@@ -111,8 +114,30 @@ std::string concurrent_improver::summary() const {
   return s;
 }
 
+// The beam search's passes at targets bisected between a lower bound and the engine's best; the
+// width reported is the widths' cap.
+void concurrent_improver::run_bisecting_beam() {
+  aspiration_search search(inst_, aspiration_options{.threads = beam_});
+  lower_.store(search.root_bound());
+  aspiration_hooks hooks{
+      .best =
+          [this, &search] {
+            beam_width_.store(search.stats().cap, std::memory_order_relaxed);
+            return best_.load(std::memory_order_relaxed);
+          },
+      .on_better =
+          [this](const std::vector<int>& schedule, int) {
+            if (publish_schedule(schedule)) beam_improvements_.fetch_add(1);
+          },
+      .prove_below = plan_.prove_below,
+      .on_lower = [this](int lower) { lower_.store(lower); },
+  };
+  search.run(hooks, &stop_);
+}
+
 // The beam search's passes, their target the engine's best (read at every depth).
 void concurrent_improver::run_beam() {
+  if (plan_.bisect) return run_bisecting_beam();
   beam_search beam(inst_, beam_options{.threads = beam_});
   beam.run(
       best_.load(),

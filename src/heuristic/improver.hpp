@@ -14,6 +14,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,11 +30,22 @@
 namespace pfsp {
 
 // How many of the engine's `threads` run the beam search: option K >= 0 (at most threads), or -1
-// (auto): a quarter of them (at least one) where the engine has two threads or more and
-// 20 < n < 200, else none. Measured (8 threads, 20 s, bench/results/2026-11-27-h100x4-big60-beam):
-// at 100x20 0.68 % with it against 0.86 % without; at 200x20 no gain (0.81 against 0.73 %); at
-// 500x20 its passes are too slow to pay for the walkers they replace.
+// (auto): a quarter of them (at least one) where the engine has two threads or more and n > 20,
+// else none. With targets at the engine's best it paid only at 100x20 (8 threads, 20 s,
+// bench/results/2026-11-27-h100x4-big60-beam: 0.68 % against 0.86 % without; 200x20 no gain); with
+// bisected targets (beam_plan) it finds the optimum of most 200x20 and 500x20 instances
+// (docs/decisions/012-incumbent-engine.md).
 int engine_beam_threads(const instance& inst, int option, int threads);
+
+// What the engine's beam threads aim at: the engine's best (Libralesso et al.'s iterative beam,
+// each pass for a schedule better than the best), or, bisect, targets chosen by bisection between
+// a lower bound and the best (heuristic/aspiration.hpp). prove_below (optional, bisect only) raises
+// the lower bound: true when it proved, within `seconds` and before *stop rose, that no schedule is
+// below `value`.
+struct beam_plan {
+  bool bisect = true;
+  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below;
+};
 
 class concurrent_improver final : public incumbent_feed {
  public:
@@ -41,7 +53,7 @@ class concurrent_improver final : public incumbent_feed {
   // only publish_external improves it); beam_threads (at most threads): they run the beam search's
   // passes instead of walkers.
   concurrent_improver(const instance& inst, std::vector<int> start, int threads, std::uint32_t seed = 1,
-                      walk_options walk = {}, int beam_threads = 0);
+                      walk_options walk = {}, int beam_threads = 0, beam_plan plan = {});
   ~concurrent_improver() override;
   concurrent_improver(const concurrent_improver&) = delete;
   concurrent_improver& operator=(const concurrent_improver&) = delete;
@@ -58,6 +70,9 @@ class concurrent_improver final : public incumbent_feed {
   int external_improvements() const { return external_.load(); }
   int beam_improvements() const { return beam_improvements_.load(); }
   int beam_width() const { return beam_width_.load(); }  // the width of the beam's pass running or last run
+  // The bisecting beam's lower bound (its root bound, raised by prove_below; 0 before it starts or
+  // without it): no schedule is below it.
+  int lower_bound() const { return lower_.load(); }
   struct elite_stats {
     int size = 0;                // members now (0 without a pool)
     double mean_distance = 0;    // their mean pairwise insertion distance
@@ -71,6 +86,7 @@ class concurrent_improver final : public incumbent_feed {
  private:
   void work(int t);
   void run_beam();
+  void run_bisecting_beam();
   bool publish_schedule(const std::vector<int>& schedule);
   bool take_seed(ig_walker& w);
   void publish(const ig_walker& w);
@@ -97,6 +113,8 @@ class concurrent_improver final : public incumbent_feed {
   std::atomic<int> external_{0};
   std::atomic<int> beam_improvements_{0};
   std::atomic<int> beam_width_{0};
+  std::atomic<int> lower_{0};
+  beam_plan plan_;
   std::uint32_t seed_base_;
   walk_options walk_;
   std::uint64_t stagnation_ = 10;      // rounds without a walker's own improvement before it restarts

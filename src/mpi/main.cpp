@@ -371,7 +371,7 @@ int run(int argc, char** argv, int rank) {
   if (rank == 0 && improvers > 0)
     improver = std::make_unique<concurrent_improver>(
         inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
-        engine_beam_threads(inst, a.beam, improvers));
+        engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
   d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;

@@ -1,0 +1,103 @@
+#include "heuristic/aspiration.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "heuristic/neh.hpp"
+
+namespace pfsp {
+
+int one_machine_root_bound(const instance& inst) {
+  int bound = 0;
+  for (int k = 0; k < inst.m; ++k) {
+    int before = INT_MAX, after = INT_MAX, work = 0;
+    for (int j = 0; j < inst.n; ++j) {
+      int b = 0, a = 0;
+      for (int l = 0; l < k; ++l) b += inst.time(l, j);
+      for (int l = k + 1; l < inst.m; ++l) a += inst.time(l, j);
+      before = std::min(before, b);
+      after = std::min(after, a);
+      work += inst.time(k, j);
+    }
+    bound = std::max(bound, before + work + after);
+  }
+  return bound;
+}
+
+aspiration_search::aspiration_search(const instance& inst, aspiration_options opt)
+    : inst_(inst),
+      opt_(opt),
+      beam_(inst, beam_options{.threads = std::max(1, opt.threads)}),
+      root_bound_(one_machine_root_bound(inst)) {
+  stats_.lower = root_bound_;
+  stats_.cap = std::max(1, opt_.first_cap);
+}
+
+namespace {
+bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(std::memory_order_relaxed); }
+}  // namespace
+
+// Bisection of (lower, best] with prove_below: the largest value proven within the budget.
+void aspiration_search::raise_lower(const aspiration_hooks& hooks, int best, double seconds,
+                                    const std::atomic<bool>* stop) {
+  if (!hooks.prove_below) return;
+  int lo = stats_.lower, hi = best;  // lo: proven; above best nothing can be (a schedule of best exists)
+  while (lo < hi && !stopped(stop)) {
+    const int value = lo + (hi - lo + 1) / 2;
+    ++stats_.probes;
+    if (hooks.prove_below(value, seconds, stop))
+      lo = value;
+    else
+      hi = value - 1;
+  }
+  if (lo > stats_.lower && !stopped(stop)) {
+    stats_.lower = lo;
+    if (hooks.on_lower) hooks.on_lower(lo);
+  }
+}
+
+// Passes of width 1, 2, ... up to the cap, each for a makespan of at most `value`: 1 when one found
+// a schedule (given to on_better when it beats the best), else 0.
+int aspiration_search::round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop) {
+  ++stats_.rounds;
+  const std::function<int()> outside = [&] { return best(hooks); };
+  for (int width = 1; width <= stats_.cap && !stopped(stop); width *= 2) {
+    std::vector<int> schedule = beam_.pass(width, value + 1, stop, outside);
+    if (schedule.empty()) continue;
+    const int makespan = evaluate_schedule(inst_, schedule);
+    if (makespan < best(hooks)) {
+      ++stats_.improvements;
+      found_ = makespan;
+      if (hooks.on_better) hooks.on_better(schedule, makespan);
+    }
+    return 1;
+  }
+  return 0;
+}
+
+int aspiration_search::best(const aspiration_hooks& hooks) const {
+  return std::min(found_, hooks.best ? hooks.best() : INT_MAX);
+}
+
+bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<bool>* stop) {
+  auto best = [&] { return this->best(hooks); };
+  double probe_seconds = opt_.first_probe_seconds;
+  raise_lower(hooks, best(), probe_seconds, stop);
+  int failed = stats_.lower - 1;  // every value up to this one failed at this cap (or is below the lower bound)
+  while (!stopped(stop)) {
+    const int hi = best();
+    if (hi <= stats_.lower) return true;
+    if (failed >= hi - 1) {  // every value from the lower bound to the best failed: widen, probe longer
+      stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(beam_.memory_width_cap())));
+      probe_seconds *= 2;
+      raise_lower(hooks, hi, probe_seconds, stop);
+      failed = stats_.lower - 1;
+      continue;
+    }
+    const int value = failed + (hi - failed) / 2;  // in (failed, hi - 1]
+    if (!round(hooks, value, stop)) failed = value;
+  }
+  return false;
+}
+
+}  // namespace pfsp

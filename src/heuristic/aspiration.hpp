@@ -1,0 +1,86 @@
+// Aspiration beam search: the beam search (heuristic/beam.hpp) run at targets chosen by bisection
+// between a lower bound and the best makespan known, instead of at the best makespan.
+//
+// Why: a beam pass prunes every child whose one-machine bound is not below its target. At the
+// engine's best (1 % above the optimum on 500x20) that prunes little and the guide alone steers the
+// beam; at a target near the optimum it prunes nearly every wrong choice, and a narrow beam finds a
+// schedule under the target where iterated greedy stalls (ta111, from NEH, one thread: the optimum
+// 26040 in 11 s; iterated greedy on 8 threads ends 30 s at 26121). Passes at a target below the
+// optimum die out within a few depths, so a failed guess costs little. Measured in
+// docs/decisions/012-incumbent-engine.md.
+//
+// A round picks a value v halfway between the highest value that failed at this width cap (or
+// the lower bound) and the best found, and runs passes of width 1, 2, 4, ... up to the cap, each
+// looking for a makespan of at most v. A schedule found lowers the best; when every value between
+// the lower bound and the best failed, the cap quadruples and the bisection starts over.
+//
+// The lower bound: the instance's one-machine root bound, raised by the caller's `prove_below`
+// (optional: app binds it to the sequential branch-and-bound run with the value as its upper
+// bound, for a time budget). When the best reaches the lower bound, the best is optimal and run()
+// returns.
+#pragma once
+
+#include <atomic>
+#include <climits>
+#include <functional>
+#include <vector>
+
+#include "heuristic/beam.hpp"
+#include "problem/instance.hpp"
+
+namespace pfsp {
+
+struct aspiration_options {
+  int first_cap = 256;                // the widths' cap in the first bisection (quadrupled after each)
+  double first_probe_seconds = 0.25;  // prove_below's budget per value in the first bisection (doubled after each)
+  int threads = 1;                    // threads of a beam pass
+};
+
+struct aspiration_hooks {
+  // The best makespan known outside (the engine's best; read before each pass and at each depth).
+  std::function<int()> best;
+  // Receives each schedule better than best() when found, with its makespan (re-evaluated).
+  std::function<void(const std::vector<int>&, int)> on_better;
+  // Optional: true when it proved, within `seconds` and before *stop rose, that no schedule has a
+  // makespan below `value`.
+  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below;
+  // Optional: receives the lower bound each time it rises.
+  std::function<void(int lower)> on_lower;
+};
+
+struct aspiration_stats {
+  int rounds = 0;        // bisection values tried
+  int improvements = 0;  // schedules given to on_better
+  int cap = 0;           // the widths' cap now
+  int lower = 0;         // the lower bound now
+  int probes = 0;        // calls of prove_below
+};
+
+class aspiration_search {
+ public:
+  explicit aspiration_search(const instance& inst, aspiration_options opt = {});
+
+  // Until *stop rises or the best reaches the lower bound (then true: the best is optimal).
+  bool run(const aspiration_hooks& hooks, const std::atomic<bool>* stop);
+
+  const aspiration_stats& stats() const { return stats_; }
+  int root_bound() const { return root_bound_; }
+
+ private:
+  void raise_lower(const aspiration_hooks& hooks, int best, double seconds, const std::atomic<bool>* stop);
+  int round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop);
+  int best(const aspiration_hooks& hooks) const;  // the least of hooks.best() and what this search found
+
+  const instance& inst_;
+  aspiration_options opt_;
+  beam_search beam_;
+  int root_bound_;
+  aspiration_stats stats_;
+  int found_ = INT_MAX;
+};
+
+// The one-machine bound of the empty schedule: max over machines k of the least time any job needs
+// before k, the work on k, and the least time any job needs after k.
+int one_machine_root_bound(const instance& inst);
+
+}  // namespace pfsp

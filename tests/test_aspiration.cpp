@@ -1,0 +1,134 @@
+// The aspiration beam search (heuristic/aspiration.hpp): the one-machine root bound is a lower bound
+// (never above the brute-force optimum); with an exact prover the search ends on the optimum and
+// says so; without one it still reaches the optimum of small instances, reporting only strict,
+// exact improvements; the sequential branch-and-bound bound to it by app never proves a value above
+// the optimum; the engine with bisected targets publishes exact values and stops within its stop.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <numeric>
+#include <thread>
+
+#include "app/solve_api.hpp"
+#include "heuristic/aspiration.hpp"
+#include "heuristic/improver.hpp"
+#include "heuristic/neh.hpp"
+#include "problem/taillard.hpp"
+#include "support.hpp"
+
+namespace pfsp::test {
+namespace {
+
+TEST(aspiration, the_root_bound_is_never_above_the_optimum) {
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    const int n = 4 + static_cast<int>(seed % 4), m = 2 + static_cast<int>(seed % 5);
+    const instance inst = random_instance(n, m, seed, 1, 30);
+    EXPECT_LE(one_machine_root_bound(inst), brute_force_optimum(inst)) << "seed " << seed;
+  }
+  // A single machine: the bound is the total work, the optimum.
+  const instance one = random_instance(6, 1, 3, 1, 30);
+  EXPECT_EQ(one_machine_root_bound(one), brute_force_optimum(one));
+}
+
+// With a prover that knows the optimum (as brute force), run() must end on it and return true.
+TEST(aspiration, with_an_exact_prover_it_ends_on_the_optimum) {
+  for (std::uint32_t seed = 1; seed <= 10; ++seed) {
+    const int n = 5 + static_cast<int>(seed % 3), m = 3 + static_cast<int>(seed % 3);
+    const instance inst = random_instance(n, m, seed, 1, 25);
+    const int optimum = brute_force_optimum(inst);
+    aspiration_search search(inst, aspiration_options{.first_cap = 2});
+    int best = neh(inst).makespan, calls = 0;
+    std::vector<int> values;
+    aspiration_hooks hooks{
+        .best = [&] { return best; },
+        .on_better =
+            [&](const std::vector<int>& s, int v) {
+              EXPECT_EQ(evaluate_schedule(inst, s), v);
+              EXPECT_LT(v, best);
+              best = v;
+              values.push_back(v);
+            },
+        .prove_below =
+            [&](int value, double, const std::atomic<bool>*) {
+              ++calls;
+              return value <= optimum;
+            },
+    };
+    std::atomic<bool> stop{false};
+    EXPECT_TRUE(search.run(hooks, &stop)) << "seed " << seed;
+    EXPECT_EQ(best, optimum) << "seed " << seed;
+    EXPECT_EQ(search.stats().lower, optimum) << "seed " << seed;
+    EXPECT_GT(calls, 0);
+  }
+}
+
+// No prover: the lower bound stays the root bound, so run() goes on until stopped; the widths' cap
+// quadruples until a pass holds every node, so the optimum of 7 jobs is reached.
+TEST(aspiration, without_a_prover_it_still_reaches_the_optimum_of_small_instances) {
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    const instance inst = random_instance(7, 4, seed, 1, 30);
+    const int optimum = brute_force_optimum(inst);
+    aspiration_search search(inst, aspiration_options{.first_cap = 1});
+    std::atomic<int> best{INT_MAX};
+    std::atomic<bool> stop{false};
+    aspiration_hooks hooks{.best = [&] { return best.load(); },
+                           .on_better =
+                               [&](const std::vector<int>& s, int v) {
+                                 EXPECT_EQ(evaluate_schedule(inst, s), v);
+                                 best = v;
+                               }};
+    std::jthread stopper([&](std::stop_token done) {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!done.stop_requested() && best.load() != optimum &&
+             std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      stop = true;
+    });
+    const bool proved = search.run(hooks, &stop);
+    EXPECT_EQ(best.load(), optimum) << "seed " << seed;
+    EXPECT_EQ(proved, optimum == search.root_bound()) << "seed " << seed;
+  }
+}
+
+// app's prover (the sequential branch-and-bound at `value`) proves no value above the optimum, and
+// proves the optimum itself on small instances.
+TEST(aspiration, the_branch_and_bound_prover_never_proves_above_the_optimum) {
+  for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+    const instance inst = random_instance(7, 3 + static_cast<int>(seed % 3), seed, 1, 30);
+    const int optimum = brute_force_optimum(inst);
+    const bound_data data(inst);
+    for (const bound_kind b : {bound_kind::lb1, bound_kind::lb1_lb2}) {
+      const beam_plan plan = engine_beam_plan(data, b, beam_target::bisect);
+      ASSERT_TRUE(plan.bisect && plan.prove_below);
+      EXPECT_TRUE(plan.prove_below(optimum, 10.0, nullptr)) << "seed " << seed;
+      EXPECT_FALSE(plan.prove_below(optimum + 1, 10.0, nullptr)) << "seed " << seed;
+    }
+  }
+  EXPECT_FALSE(engine_beam_plan(bound_data(random_instance(5, 3, 1, 1, 9)), bound_kind::lb1, beam_target::best).bisect);
+}
+
+// The engine, its beam bisecting with the real prover, on a 20-job Taillard instance: the optimum
+// (ta001: 1278), exact, within seconds; lower_bound() never above the best.
+TEST(aspiration, the_engine_bisecting_with_the_prover_finds_the_optimum_of_ta001) {
+  const instance inst = taillard_instance("ta001");
+  const bound_data data(inst);
+  std::vector<int> identity(static_cast<std::size_t>(inst.n));
+  std::iota(identity.begin(), identity.end(), 0);
+  concurrent_improver imp(inst, identity, 1, 1, walk_options{}, 1,
+                          engine_beam_plan(data, bound_kind::lb1, beam_target::bisect));
+  const auto t0 = std::chrono::steady_clock::now();
+  while (imp.best_value() != 1278 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  imp.stop();
+  EXPECT_EQ(imp.best_value(), 1278);
+  EXPECT_EQ(evaluate_schedule(inst, imp.best_schedule()), imp.best_value());
+  EXPECT_LE(imp.lower_bound(), 1278);
+  EXPECT_GT(imp.lower_bound(), 0);
+  EXPECT_NE(imp.summary().find("targets bisected"), std::string::npos) << imp.summary();
+}
+
+}  // namespace
+}  // namespace pfsp::test
