@@ -38,14 +38,14 @@ struct aspiration_options {
 
 struct aspiration_hooks {
   // The best makespan known outside (the engine's best; read before each pass and at each depth).
-  std::function<int()> best;
+  std::function<int()> best = {};
   // Receives each schedule better than best() when found, with its makespan (re-evaluated).
-  std::function<void(const std::vector<int>&, int)> on_better;
+  std::function<void(const std::vector<int>&, int)> on_better = {};
   // Optional: true when it proved, within `seconds` and before *stop rose, that no schedule has a
   // makespan below `value`.
-  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below;
+  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
   // Optional: receives the lower bound each time it rises.
-  std::function<void(int lower)> on_lower;
+  std::function<void(int lower)> on_lower = {};
 };
 
 struct aspiration_stats {

@@ -44,7 +44,7 @@ int engine_beam_threads(const instance& inst, int option, int threads);
 // below `value`.
 struct beam_plan {
   bool bisect = true;
-  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below;
+  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
 };
 
 class concurrent_improver final : public incumbent_feed {
