@@ -292,6 +292,18 @@ class tree_checker {
         if (inc1 != full1)
           log_.add(std::string(forward ? "lb1_forward_child" : "lb1_backward_child") + "_equal" + cat,
                    cat_at + ": incremental " + std::to_string(inc1) + ", from scratch " + std::to_string(full1));
+        // The chain's second pass takes the known LB1 (child_bound_known_lb1): child_bound's LB2
+        // value at every ub, early exits included.
+        for (const int ub : {INT_MAX, inc1 + 1, (inc1 + child_best) / 2 + 1, child_best}) {
+          const int known =
+              child_bound_known_lb1(b_, p.front.data(), p.back.data(), sched, job, forward, ub, scratch.data(), inc1);
+          const int whole = child_bound(bound_kind::lb2, b_, p.front.data(), p.back.data(), p.remain.data(), sched, job,
+                                        forward, ub, scratch.data());
+          ++log_.checked;
+          if (known != whole)
+            log_.add("known_lb1", cat_at + ", ub " + std::to_string(ub) + ": from the known LB1 " +
+                                      std::to_string(known) + ", child_bound " + std::to_string(whole));
+        }
         if (forward) {
           front_after(b_.inst, p.front.data(), job, scratch.data());
           if (scratch != cp.front)
@@ -325,6 +337,7 @@ const char* const exactness_checks[] = {
     "child_valid",  // incremental child bound <= child's best completion
     "front_after",
     "back_after",
+    "known_lb1",  // child_bound_known_lb1 == child_bound(lb2) at every ub
     // Children of nodes whose other side (the suffix for a forward child, the prefix for a
     // backward child) already holds jobs.
     "child_equal_other_side_scheduled",

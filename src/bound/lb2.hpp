@@ -113,6 +113,26 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
   return pairs > lb1 ? pairs : lb1;
 }
 
+// The chain's second pass (decision 013, option G): a child's bound when its LB1 is known (the
+// first pass stored it), without recomputing LB1 or reading the parent's `remain`: the child's
+// front (forward) or back (backward) into scratch, then the pairs, then max(LB1, pairs), the
+// value child_bound(lb2 or lb1_lb2) gives for a child with LB1 < ub.
+template <class View, class IsScheduled>
+PFSP_HD int child_bound_known_lb1(View b, const int* front, const int* back, IsScheduled parent_scheduled, int job,
+                                  bool forward, int ub, int* scratch, int lb1) {
+  const auto inst = b.inst;
+  auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };
+  if (forward) {
+    front_after(inst, front, job, scratch);
+  } else {
+    back_after(inst, back, job, scratch);
+  }
+  const int* child_front = forward ? scratch : front;
+  const int* child_back = forward ? back : scratch;
+  const int pairs = lb2_pairs(b, child_front, child_back, sched, ub);
+  return pairs > lb1 ? pairs : lb1;
+}
+
 // Bound of a node from its own parts (root, or a pool node evaluated from scratch).
 template <class View, class IsScheduled>
 PFSP_HD int node_bound(bound_kind kind, View b, const int* front, const int* back, const int* remain,

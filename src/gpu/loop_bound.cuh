@@ -102,27 +102,36 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
     const int first = limit1_of(v.limits[p]) + 1;
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
     const int job = perm[first + child_position(d)];
+    // Kind lb1_lb2: the chain's LB2 pass over the listed LB1 survivors, LB1 the first pass's value
+    // in bounds[idx] (decision 013, option G); lb2: LB1 and the pairs, every child.
+    constexpr bool lb1_known = Kind == bound_kind::lb1_lb2;
     int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
     PFSP_UNROLL
     for (int k = 0; k < m; ++k) {
       const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
       front[k] = v.front[at];
       back[k] = v.back[at];
-      remain[k] = v.remain[at];
+      if constexpr (!lb1_known) remain[k] = v.remain[at];
     }
     const bool forward = !child_backward(d);
+    const auto bound = [&](auto set) {
+      if constexpr (lb1_known)
+        return child_bound_known_lb1(b, front, back, set, job, forward, ub, scratch, v.bounds[idx]);
+      else
+        return child_bound(Kind, b, front, back, remain, set, job, forward, ub, scratch);
+    };
     int lb;
     if constexpr (Kind == bound_kind::lb1) {
       lb = child_bound(Kind, b, front, back, remain, no_set{}, job, forward, ub, scratch);
     } else if constexpr (SC::max_n <= 64) {
       const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;  // one word up to 32
       const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
-      lb = child_bound(Kind, b, front, back, remain, mask64_set{mask}, job, forward, ub, scratch);
+      lb = bound(mask64_set{mask});
     } else {
       std::uint32_t words[SC::words];
       const int nw = (t.n + 31) >> 5;
       for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
-      lb = child_bound(Kind, b, front, back, remain, mask_words_set{words}, job, forward, ub, scratch);
+      lb = bound(mask_words_set{words});
     }
     v.bounds[idx] = lb;
   }

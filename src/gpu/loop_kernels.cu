@@ -62,7 +62,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
-      k.second = children_for<bound_kind::lb2, SC, Compact>(shared_second, m);
+      k.second = children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
       break;
   }
   return k;
