@@ -14,7 +14,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/solve_api.hpp"
 #include "bench_common.hpp"
+#include "bound/bound_data.hpp"
 #include "heuristic/improver.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "gpu/walkers.hpp"
@@ -37,8 +39,10 @@ struct run_record {
 };
 
 // One run: the engine from NEH until `seconds` have passed, sampling its best every 10 ms.
+// --beam-target: best, bisect (no prover: the lower bound stays the root bound) or probe (bisect
+// with pfsp's prover, the sequential branch-and-bound with the chained bound over all pairs).
 run_record run_one(const std::string& name, double seconds, int threads, int gpu_walkers, int beam, int seed,
-                   const walk_options& walk) {
+                   const walk_options& walk, const std::string& target) {
   const instance inst = load_instance(name);
   run_record r;
   r.name = name;
@@ -49,7 +53,11 @@ run_record run_one(const std::string& name, double seconds, int threads, int gpu
   const auto t0 = clock_type::now();
   const neh_result h = neh(inst);
   r.neh = h.makespan;
-  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk, beam);
+  const bound_data data(inst);
+  beam_plan plan =
+      engine_beam_plan(data, bound_kind::lb1_lb2, target == "best" ? beam_target::best : beam_target::bisect);
+  if (target == "bisect") plan.prove_below = {};
+  concurrent_improver engine(inst, h.schedule, threads, static_cast<std::uint32_t>(seed), walk, beam, plan);
 #if defined(PFSP_HAVE_GPU)
   std::unique_ptr<gpu::gpu_walkers> on_gpu;
   if (gpu_walkers != 0)
@@ -136,6 +144,12 @@ int main(int argc, char** argv) {
   app.add_option("--beam", beam,
                  "how many of the --threads run the bidirectional iterative beam search (heuristic/beam.hpp)")
       ->check(CLI::Range(0, 1024));
+  std::string target = "probe";
+  app.add_option("--beam-target", target,
+                 "the beam's targets: probe (bisected, the lower bound raised by the sequential branch-and-bound: "
+                 "pfsp solve's default), bisect (bisected, the root bound only) or best (the engine's best)")
+      ->check(CLI::IsMember({"probe", "bisect", "best"}))
+      ->capture_default_str();
   app.add_option("--reps", reps, "runs per instance (seeds seed, seed+1, ...)")->check(CLI::Range(1, 1000));
   app.add_option("--seed", seed, "first seed")->check(CLI::Range(0, 1 << 30));
   app.add_option("--destruct", walk.destruct, "jobs removed per round")->check(CLI::Range(1, 1000));
@@ -162,7 +176,7 @@ int main(int argc, char** argv) {
                           "GPU rounds", "beam width", "beam impr.", "elite dist."});
     for (const auto& name : pfsp::bench::expand_instances(instances)) {
       for (int r = 0; r < reps; ++r) {
-        runs.push_back(run_one(name, seconds, threads, gpu_walkers, beam, seed + r, walk));
+        runs.push_back(run_one(name, seconds, threads, gpu_walkers, beam, seed + r, walk, target));
         const auto& x = runs.back();
         t.add({x.name, std::to_string(x.seed), std::to_string(x.neh), std::to_string(x.value),
                std::to_string(x.best_known), pfsp::bench::fixed(x.deviation, 3),
@@ -182,6 +196,7 @@ int main(int argc, char** argv) {
                      {"threads", threads},
                      {"gpu_walkers", gpu_walkers},
                      {"beam", beam},
+                     {"beam_target", target},
                      {"destruct", walk.destruct},
                      {"temperature", walk.temperature},
                      {"partial_ls", walk.partial_ls},

@@ -46,6 +46,8 @@ def heuristic_table(path, device=None, stamp=True):
     c = j.get("config", {})
     head = (f"### Incumbent engine alone: {c.get('threads')} CPU walker threads, "
             f"{c.get('gpu_walkers', 0)} GPU walkers, {c.get('seconds')} s per run")
+    if c.get("beam"):
+        head += f", the beam on {c['beam']} of the threads (targets: {c.get('beam_target', 'best')})"
     lines = [head, ""] + ([stamp_line(j.get("machine")), ""] if stamp else [])
     if device:
         lines += [f"*Device (from the run's log):* {device}", ""]

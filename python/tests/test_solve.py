@@ -97,11 +97,16 @@ def test_incumbent_engine_options():
     assert r.to_dict()["engine_threads"] == 1
     with pytest.raises(pfsp.InputError, match="--heuristic-share"):
         pfsp.solve("ta001", backend="cpu", heuristic_share=2.0)
-    # The beam search as one of two engine threads (auto where 20 < n < 200; here asked for).
+    # The beam search as one of two engine threads (auto where n > 20; here asked for), its targets
+    # bisected by default, or the engine's best.
     r = pfsp.solve("ta031", backend="cpu", improver_threads=2, beam=1, time_limit=2)
-    assert r.makespan == 2724 and any("beam search on 1 thread" in n for n in r.notes)
+    assert r.makespan == 2724 and any("beam search on 1 thread (targets bisected" in n for n in r.notes)
+    r = pfsp.solve("ta031", backend="cpu", improver_threads=2, beam=1, beam_target="best", time_limit=2)
+    assert r.makespan == 2724 and any("beam search on 1 thread: width" in n for n in r.notes)
     with pytest.raises(pfsp.InputError, match="--beam"):
         pfsp.solve("ta001", backend="cpu", beam=-2)
+    with pytest.raises(pfsp.InputError, match="--beam-target"):
+        pfsp.solve("ta001", backend="cpu", beam_target="widest")
 
 
 def test_auto_heuristic_share_follows_the_class():
