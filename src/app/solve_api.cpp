@@ -84,6 +84,21 @@ beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target
   return beam_plan{.bisect = true, .prove_below = prove_below};
 }
 
+// The engine's lower bound (its beam's root bound, raised by its probes: each a sequential search
+// that closed its tree below the value) where it is above the search's; a schedule at that bound
+// is optimal even when the search ran out of time before proving it again.
+void take_engine_bound(const concurrent_improver& engine, solve_result& r) {
+  const int lower = engine.lower_bound();
+  if (lower <= r.lower_bound || r.status == solve_status::optimal || r.status == solve_status::error) return;
+  r.lower_bound = lower;
+  r.notes.push_back("lower bound " + std::to_string(lower) +
+                    " from the incumbent engine's probes (sequential searches below it closed)");
+  if (!r.schedule.empty() && r.makespan == lower) {
+    r.status = solve_status::optimal;
+    r.notes.push_back("optimal: the schedule reaches the engine's proven lower bound");
+  }
+}
+
 neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic) {
   if (heuristic == heuristic_choice::neh) return neh(inst);
   ig_options ig;
@@ -503,22 +518,7 @@ struct running_engine {
       r.makespan = evaluate_schedule(inst, r.schedule);
       r.notes.push_back("the schedule is the incumbent engine's best (not below the initial upper bound)");
     }
-    take_engine_bound(r);
-  }
-
-  // The engine's lower bound (its beam's root bound, raised by its probes: each a sequential
-  // search that closed its tree below the value) where it is above the search's; a schedule at that
-  // bound is optimal even when the search ran out of time before proving it again.
-  void take_engine_bound(solve_result& r) const {
-    const int lower = improver->lower_bound();
-    if (lower <= r.lower_bound || r.status == solve_status::optimal || r.status == solve_status::error) return;
-    r.lower_bound = lower;
-    r.notes.push_back("lower bound " + std::to_string(lower) +
-                      " from the incumbent engine's probes (sequential searches below it closed)");
-    if (!r.schedule.empty() && r.makespan == lower) {
-      r.status = solve_status::optimal;
-      r.notes.push_back("optimal: the schedule reaches the engine's proven lower bound");
-    }
+    take_engine_bound(*improver, r);
   }
 };
 

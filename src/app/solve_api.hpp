@@ -38,6 +38,10 @@ neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuris
 // pfsp and pfsp-mpi both call it.
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim);
 
+// The result's lower bound raised to the engine's (its probes' closed searches), and a schedule at
+// it reported optimal. pfsp and pfsp-mpi both call it after stopping the engine.
+void take_engine_bound(const concurrent_improver& engine, solve_result& r);
+
 // --ub (parsed: app/solver_config.hpp) for this instance: none, the makespan given, or best-known's
 // value (the instance's best known makespan, Taillard's table; input_error for an instance without
 // one). pfsp and pfsp-mpi both call it.

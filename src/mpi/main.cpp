@@ -378,6 +378,7 @@ int run(int argc, char** argv, int rank) {
   if (improver) {
     improver->stop();
     r.notes.push_back("rank 0's improver: " + improver->summary());
+    take_engine_bound(*improver, r);
   }
   r.backend += ", chunks on " + local;
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
