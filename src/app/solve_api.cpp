@@ -22,6 +22,7 @@
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
+#include "search/expander.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "gpu/walkers.hpp"
@@ -67,11 +68,15 @@ void check_solve_args(const solve_args& a) {
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
 }
 
-// The bisecting beam's prover (heuristic/aspiration.hpp): the sequential branch-and-bound with
-// `value` as its upper bound, within `seconds`; true when it closed its tree: no schedule is below
-// `value`.
+// The bisecting beam's lower bound, the search's root bound, and its prover (heuristic/aspiration.hpp):
+// the sequential branch-and-bound with `value` as its upper bound, within `seconds`; true when it
+// closed its tree: no schedule is below `value`.
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim) {
   if (aim == beam_target::best) return beam_plan{.bisect = false};
+  const int n = data.view().inst.n;
+  std::vector<job_t> identity(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) identity[static_cast<std::size_t>(j)] = static_cast<job_t>(j);
+  const int root = expander(data, bound, branching::forward).root_bound(identity.data(), -1, n, INT_MAX);
   auto prove_below = [&data, bound](int value, double seconds, const std::atomic<bool>* stop) {
     solve_options o;
     o.bound = bound;
@@ -81,7 +86,7 @@ beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target
     o.interrupt = stop;
     return solve_sequential(data, o, incumbent{}).status == solve_status::proven_bound;
   };
-  return beam_plan{.bisect = true, .prove_below = prove_below};
+  return beam_plan{.bisect = true, .lower = root, .prove_below = prove_below};
 }
 
 // The engine's lower bound (its beam's root bound, raised by its probes: each a sequential search

@@ -7,29 +7,9 @@
 
 namespace pfsp {
 
-int one_machine_root_bound(const instance& inst) {
-  int bound = 0;
-  for (int k = 0; k < inst.m; ++k) {
-    int before = INT_MAX, after = INT_MAX, work = 0;
-    for (int j = 0; j < inst.n; ++j) {
-      int b = 0, a = 0;
-      for (int l = 0; l < k; ++l) b += inst.time(l, j);
-      for (int l = k + 1; l < inst.m; ++l) a += inst.time(l, j);
-      before = std::min(before, b);
-      after = std::min(after, a);
-      work += inst.time(k, j);
-    }
-    bound = std::max(bound, before + work + after);
-  }
-  return bound;
-}
-
 aspiration_search::aspiration_search(const instance& inst, aspiration_options opt)
-    : inst_(inst),
-      opt_(opt),
-      beam_(inst, beam_options{.threads = std::max(1, opt.threads)}),
-      root_bound_(one_machine_root_bound(inst)) {
-  stats_.lower = root_bound_;
+    : inst_(inst), opt_(opt), beam_(inst, beam_options{.threads = std::max(1, opt.threads)}) {
+  stats_.lower = std::max(0, opt_.lower);
   stats_.cap = std::max(1, opt_.first_cap);
 }
 
@@ -43,7 +23,7 @@ void aspiration_search::raise_lower(const aspiration_hooks& hooks, int best, dou
   if (!hooks.prove_below) return;
   int lo = stats_.lower, hi = best;  // lo: proven; above best nothing can be (a schedule of best exists)
   while (lo < hi && !stopped(stop)) {
-    const int value = lo + (hi - lo + 1) / 2;
+    const int value = static_cast<int>(lo + (static_cast<long long>(hi) - lo + 1) / 2);  // no overflow at INT_MAX
     ++stats_.probes;
     if (hooks.prove_below(value, seconds, stop))
       lo = value;
@@ -94,7 +74,7 @@ bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<boo
       failed = stats_.lower - 1;
       continue;
     }
-    const int value = failed + (hi - failed) / 2;  // in (failed, hi - 1]
+    const int value = static_cast<int>(failed + (static_cast<long long>(hi) - failed) / 2);  // in (failed, hi - 1]
     if (!round(hooks, value, stop)) failed = value;
   }
   return false;

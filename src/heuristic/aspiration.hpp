@@ -14,10 +14,10 @@
 // looking for a makespan of at most v. A schedule found lowers the best; when every value between
 // the lower bound and the best failed, the cap quadruples and the bisection starts over.
 //
-// The lower bound: the instance's one-machine root bound, raised by the caller's `prove_below`
-// (optional: app binds it to the sequential branch-and-bound run with the value as its upper
-// bound, for a time budget). When the best reaches the lower bound, the best is optimal and run()
-// returns.
+// The lower bound: the caller's (aspiration_options::lower; app gives the search's own root bound),
+// raised by the caller's `prove_below` (optional: app binds it to the sequential branch-and-bound
+// run with the value as its upper bound, for a time budget). When the best reaches the lower bound, the best is optimal
+// and run() returns.
 #pragma once
 
 #include <atomic>
@@ -34,6 +34,7 @@ struct aspiration_options {
   int first_cap = 256;                // the widths' cap in the first bisection (quadrupled after each)
   double first_probe_seconds = 0.25;  // prove_below's budget per value in the first bisection (doubled after each)
   int threads = 1;                    // threads of a beam pass
+  int lower = 0;                      // a lower bound known before the search (0: none)
 };
 
 struct aspiration_hooks {
@@ -64,7 +65,6 @@ class aspiration_search {
   bool run(const aspiration_hooks& hooks, const std::atomic<bool>* stop);
 
   const aspiration_stats& stats() const { return stats_; }
-  int root_bound() const { return root_bound_; }
 
  private:
   void raise_lower(const aspiration_hooks& hooks, int best, double seconds, const std::atomic<bool>* stop);
@@ -74,13 +74,8 @@ class aspiration_search {
   const instance& inst_;
   aspiration_options opt_;
   beam_search beam_;
-  int root_bound_;
   aspiration_stats stats_;
   int found_ = INT_MAX;
 };
-
-// The one-machine bound of the empty schedule: max over machines k of the least time any job needs
-// before k, the work on k, and the least time any job needs after k.
-int one_machine_root_bound(const instance& inst);
 
 }  // namespace pfsp

@@ -117,8 +117,8 @@ std::string concurrent_improver::summary() const {
 // The beam search's passes at targets bisected between a lower bound and the engine's best; the
 // width reported is the widths' cap.
 void concurrent_improver::run_bisecting_beam() {
-  aspiration_search search(inst_, aspiration_options{.threads = beam_});
-  lower_.store(search.root_bound());
+  aspiration_search search(inst_, aspiration_options{.threads = beam_, .lower = plan_.lower});
+  lower_.store(search.stats().lower);
   aspiration_hooks hooks{
       .best =
           [this, &search] {

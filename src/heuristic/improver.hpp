@@ -39,11 +39,12 @@ int engine_beam_threads(const instance& inst, int option, int threads);
 
 // What the engine's beam threads aim at: the engine's best (Libralesso et al.'s iterative beam,
 // each pass for a schedule better than the best), or, bisect, targets chosen by bisection between
-// a lower bound and the best (heuristic/aspiration.hpp). prove_below (optional, bisect only) raises
-// the lower bound: true when it proved, within `seconds` and before *stop rose, that no schedule is
-// below `value`.
+// a lower bound and the best (heuristic/aspiration.hpp). `lower`: a lower bound known before (app:
+// the search's root bound; 0: none). prove_below (optional, bisect only) raises it: true when it
+// proved, within `seconds` and before *stop rose, that no schedule is below `value`.
 struct beam_plan {
   bool bisect = true;
+  int lower = 0;
   std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
 };
 
@@ -70,8 +71,8 @@ class concurrent_improver final : public incumbent_feed {
   int external_improvements() const { return external_.load(); }
   int beam_improvements() const { return beam_improvements_.load(); }
   int beam_width() const { return beam_width_.load(); }  // the width of the beam's pass running or last run
-  // The bisecting beam's lower bound (its root bound, raised by prove_below; 0 before it starts or
-  // without it): no schedule is below it.
+  // The bisecting beam's lower bound (beam_plan::lower, raised by prove_below; 0 without the
+  // bisecting beam): no schedule is below it.
   int lower_bound() const { return lower_.load(); }
   struct elite_stats {
     int size = 0;                // members now (0 without a pool)
