@@ -20,7 +20,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/carry}
 TESTS=(test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_backends test_gpu_memory
-  test_gpu_walkers test_gpu_time_limits)
+  test_gpu_walkers test_gpu_time_limits test_gpu_beam)
 case "${1:-}" in
   pack)
     export PATH=$PATH:/usr/local/cuda/bin

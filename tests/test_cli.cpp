@@ -215,6 +215,9 @@ TEST(cli, lb2_pair_subsets) {
   expect_input_error_early({"solve", "ta001", "--heuristic-share", "1.5"}, {"--heuristic-share"});
   expect_input_error_early({"solve", "ta001", "--seed", "-1"}, {"--seed"});
   expect_input_error_early({"solve", "ta001", "--beam-target", "widest"}, {"--beam-target"});
+  expect_input_error_early({"solve", "ta001", "--beam-device", "tpu"}, {"--beam-device"});
+  expect_input_error_early({"solve", "ta001", "--backend", "cpu", "--beam-device", "gpu"},
+                           {"--beam-device gpu", "gpu backend"});
 }
 
 // The bisecting beam's probes (sequential searches that close their trees below a value) raise the

@@ -194,7 +194,7 @@ class Result:
 
 
 _OPTIONS = ("backend", "threads", "bound", "lb2_pairs", "improver_threads", "heuristic_share", "seed", "gpu_walkers", "beam",
-            "beam_target", "branching",
+            "beam_target", "beam_device", "branching",
             "selection",
             "heuristic", "ig_iterations", "time_limit", "node_limit", "progress_interval", "profile",
             "shared_queue", "checkpoint", "checkpoint_interval", "resume")
@@ -214,7 +214,7 @@ def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str =
         thread that called solve, while the search goes on; an exception raised in it stops the
         search and propagates (with the partial Result as ``exc.result``).
     options: the other options of ``pfsp solve`` with ``_`` for ``-``: threads, lb2_pairs,
-        improver_threads, heuristic_share, seed, gpu_walkers, beam, beam_target, branching, selection, heuristic, ig_iterations, progress_interval,
+        improver_threads, heuristic_share, seed, gpu_walkers, beam, beam_target, beam_device, branching, selection, heuristic, ig_iterations, progress_interval,
         profile, shared_queue, checkpoint, checkpoint_interval, resume.
 
     The GIL is released while the search runs. Ctrl-C (SIGINT, on the main thread) stops the

@@ -275,6 +275,9 @@ NB_MODULE(_core, mod) {
           "beam_target", [](const solve_args& a) { return std::string(to_string(a.beam_aim)); },
           [](solve_args& a, const std::string& v) { a.beam_aim = from_string<beam_target>(v, "--beam-target"); })
       .def_prop_rw(
+          "beam_device", [](const solve_args& a) { return std::string(to_string(a.beam_on)); },
+          [](solve_args& a, const std::string& v) { a.beam_on = from_string<beam_device>(v, "--beam-device"); })
+      .def_prop_rw(
           "heuristic", [](const solve_args& a) { return std::string(to_string(a.heuristic)); },
           [](solve_args& a, const std::string& v) { a.heuristic = from_string<heuristic_choice>(v, "--heuristic"); })
       .def_rw("ig_iterations", &solve_args::ig_iterations)

@@ -107,6 +107,13 @@ def test_incumbent_engine_options():
         pfsp.solve("ta001", backend="cpu", beam=-2)
     with pytest.raises(pfsp.InputError, match="--beam-target"):
         pfsp.solve("ta001", backend="cpu", beam_target="widest")
+    # The beam's passes on the GPU need the gpu backend; cpu keeps them on the engine's threads.
+    r = pfsp.solve("ta031", backend="cpu", improver_threads=2, beam=1, beam_device="cpu", time_limit=2)
+    assert r.makespan == 2724 and any("beam search on 1 thread (targets bisected" in n for n in r.notes)
+    with pytest.raises(pfsp.InputError, match="--beam-device gpu needs the gpu backend"):
+        pfsp.solve("ta001", backend="cpu", beam_device="gpu")
+    with pytest.raises(pfsp.InputError, match="--beam-device"):
+        pfsp.solve("ta001", backend="cpu", beam_device="tpu")
 
 
 def test_auto_heuristic_share_follows_the_class():

@@ -50,6 +50,9 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                   "the beam's targets: bisect (bisected between a lower bound, raised by short branch-and-bound "
                   "probes, and the engine's best) or best (each pass for a "
                   "schedule better than the engine's best, Libralesso et al. 2022)");
+  add_enum_option(app, "--beam-device", a.beam_on,
+                  "where the bisecting beam's passes run: auto (the GPU on the gpu backend where n >= 100, else "
+                  "the CPU), cpu or gpu (needs --backend gpu)");
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
                  "heuristic is reproducible for a seed)")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
@@ -25,6 +26,7 @@
 #include "search/expander.hpp"
 #include "search/sequential.hpp"
 #if defined(PFSP_HAVE_GPU)
+#include "gpu/device_beam.hpp"
 #include "gpu/walkers.hpp"
 #endif
 
@@ -248,11 +250,15 @@ incumbent start_incumbent(const instance& inst, const solve_args& a, heuristic_c
 // walkers are slow: n >= 200 and m >= 15 (200x20, 500x20; measured on one H100: walkers beside the
 // device loop cut its rate on ta056 from 60.6 to 3.0 M nodes/s, and at 100x20 eight CPU threads did
 // better than the GPU's 264 walkers; docs/decisions/012-incumbent-engine.md); 0 none.
-int gpu_walker_count(const instance& inst, const solve_args& a, bool gpu_backend) {
+// With the beam on the GPU (use_device_beam) auto runs none: their 50-ms launches held the GPU
+// between the beam's kernels, and on 200x20 and 500x20 the beam's cap stayed at 256 within 60 s
+// (bench/results/2026-11-27-h100x4-device-beam).
+int gpu_walker_count(const instance& inst, const solve_args& a, bool gpu_backend, bool device_beam) {
   if (a.gpu_walkers > 0 && !gpu_backend)
     throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   if (!gpu_backend || a.gpu_walkers == 0 || inst.m > 32 || inst.n < 3) return 0;
-  if (a.gpu_walkers < 0) return inst.n >= 200 && inst.m >= 15 ? -1 : 0;  // -1: the walkers' own default count
+  if (a.gpu_walkers < 0)  // -1: the walkers' own default count
+    return inst.n >= 200 && inst.m >= 15 && !device_beam ? -1 : 0;
   return a.gpu_walkers;
 }
 
@@ -277,6 +283,68 @@ std::unique_ptr<no_walkers> start_gpu_walkers(const instance&, const solve_args&
   return nullptr;
 }
 #endif
+
+// --beam-device: whether the bisecting beam's passes run on the GPU (gpu/device_beam.hpp). Auto:
+// on the gpu backend where n >= 100, the sizes where the search cannot prove before the engine
+// finds the optimum (decision 012); below, the device loop keeps the GPU to itself.
+bool use_device_beam(const instance& inst, const solve_args& a, bool gpu_backend) {
+  if (a.beam_on == beam_device::gpu && !gpu_backend)
+    throw input_error("--beam-device gpu needs the gpu backend (--backend gpu, or auto on a machine with a GPU)");
+  if (a.beam_on == beam_device::gpu && a.beam_aim != beam_target::bisect)
+    throw input_error("--beam-device gpu needs --beam-target bisect");
+  if (a.beam_on == beam_device::cpu || a.beam_aim != beam_target::bisect || !gpu_backend || a.beam == 0) return false;
+#if defined(PFSP_HAVE_GPU)
+  if (!gpu::device_beam::available(inst)) return false;
+#endif
+  return a.beam_on == beam_device::gpu || inst.n >= 100;
+}
+
+#if defined(PFSP_HAVE_GPU)
+// The bisecting beam's passes on the GPU: the device beam is made on the beam thread at its first
+// pass (the CUDA context is being made meanwhile), and a device error hands the passes to the CPU's
+// beam (with a message) instead of ending the engine.
+void attach_device_beam(beam_plan& plan, const instance& inst, int device) {
+  struct holder {
+    std::unique_ptr<gpu::device_beam> gpu;
+    std::unique_ptr<beam_search> cpu;
+  };
+  auto h = std::make_shared<holder>();
+  plan.pass = [&inst, device, h](int width, int target, const std::atomic<bool>* stop,
+                                 const std::function<int()>& outside) {
+    if (!h->cpu) {
+      try {
+        if (!h->gpu) h->gpu = std::make_unique<gpu::device_beam>(inst, device);
+        return h->gpu->pass(width, target, stop, outside);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "pfsp: the GPU beam stopped (%s); its passes go on on the CPU\n", e.what());
+        h->gpu.reset();
+        h->cpu = std::make_unique<beam_search>(inst);
+      }
+    }
+    return h->cpu->pass(std::min(width, h->cpu->memory_width_cap()), target, stop, outside);
+  };
+  plan.pass_device = "GPU";
+  plan.width_ceiling = 1 << 20;  // the device beam clamps its passes to its memory budget
+}
+#endif
+
+// The engine's beam threads and plan: the GPU's passes need one thread to drive them.
+// device_beam: use_device_beam's answer.
+std::pair<int, beam_plan> engine_beam(const instance& inst, const bound_data& data, const solve_args& a,
+                                      const solve_options& opt, int engine_threads, bool device_beam) {
+  int threads = engine_beam_threads(inst, a.beam, engine_threads);
+  beam_plan plan = engine_beam_plan(data, opt.bound, a.beam_aim);
+#if defined(PFSP_HAVE_GPU)
+  if (device_beam && threads > 0) {
+    const auto& ordinals = a.gpu.request.devices.ordinals;
+    attach_device_beam(plan, inst, ordinals.empty() ? a.gpu.policy.device : ordinals.front());
+    threads = 1;
+  }
+#else
+  static_cast<void>(device_beam);
+#endif
+  return {threads, std::move(plan)};
+}
 
 // The GPU walkers stop at the time limit (or Ctrl-C) by themselves, before the search winds down:
 // on one H100 their launches held the multiprocessors while the device loop stopped, and ta115
@@ -490,13 +558,15 @@ struct running_engine {
   int threads = 0;
 
   running_engine(const instance& inst, const bound_data& data, const solve_args& a, const solve_options& opt,
-                 const engine_plan& plan, int gpu_walkers, bool complete, const incumbent& start,
+                 const engine_plan& plan, int gpu_walkers, bool device_beam, bool complete, const incumbent& start,
                  clock_type::time_point wall_start)
       : threads(plan.threads) {
-    if ((plan.threads > 0 || gpu_walkers != 0) && !complete)
-      improver = std::make_unique<concurrent_improver>(
-          inst, start.schedule(), plan.threads, static_cast<std::uint32_t>(a.seed), walk_options{},
-          engine_beam_threads(inst, a.beam, plan.threads), engine_beam_plan(data, opt.bound, a.beam_aim));
+    if ((plan.threads > 0 || gpu_walkers != 0) && !complete) {
+      auto [beam_threads, beam] = engine_beam(inst, data, a, opt, plan.threads, device_beam);
+      improver = std::make_unique<concurrent_improver>(inst, start.schedule(), plan.threads,
+                                                       static_cast<std::uint32_t>(a.seed), walk_options{}, beam_threads,
+                                                       std::move(beam));
+    }
     walkers = start_gpu_walkers(inst, a, gpu_walkers, improver.get());
     deadline = stop_at_deadline(walkers.get(), wall_start, a.time_limit, opt.interrupt);
   }
@@ -649,7 +719,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
   const backend_plan b = plan_backend(a, strategy, resume != nullptr, opt);
-  const int walkers = gpu_walker_count(inst, a, b.gpu);
+  const bool device_beam = use_device_beam(inst, a, b.gpu);
+  const int walkers = gpu_walker_count(inst, a, b.gpu, device_beam);
   context_thread context(a, b);
 
   run_info info = initial_info(a, b);
@@ -668,7 +739,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
   phases.mark("pairs");
   if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop});
-  running_engine beside(inst, data, a, opt, engine, walkers, resume && resume->complete, start, wall_start);
+  running_engine beside(inst, data, a, opt, engine, walkers, device_beam, resume && resume->complete, start,
+                        wall_start);
   if (beside.improver) {
     opt.feed = beside.improver.get();
     info.engine_threads = engine.threads;

@@ -56,6 +56,14 @@ constexpr auto enum_names(beam_target) {
   return std::array{e{beam_target::bisect, "bisect"}, e{beam_target::best, "best"}};
 }
 
+// --beam-device: where the bisecting beam's passes run (gpu/device_beam.hpp): auto (the GPU on the
+// gpu backend where n >= 100, else the CPU), cpu or gpu.
+enum class beam_device : int { auto_ = 0, cpu = 1, gpu = 2 };
+constexpr auto enum_names(beam_device) {
+  using e = enum_name<beam_device>;
+  return std::array{e{beam_device::auto_, "auto"}, e{beam_device::cpu, "cpu"}, e{beam_device::gpu, "gpu"}};
+}
+
 // --ub: none, a makespan, or best-known (the CSV's best upper bound of a named instance, found
 // by resolve_ub once the instance is loaded: solve_api.hpp).
 struct ub_option {
@@ -109,6 +117,7 @@ struct solver_config {
   int gpu_walkers = -1;                        // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
   int beam = -1;                               // engine threads of the beam search; -1: auto (engine_beam_threads)
   beam_target beam_aim = beam_target::bisect;  // --beam-target
+  beam_device beam_on = beam_device::auto_;    // --beam-device
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

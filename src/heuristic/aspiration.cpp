@@ -42,7 +42,8 @@ int aspiration_search::round(const aspiration_hooks& hooks, int value, const std
   ++stats_.rounds;
   const std::function<int()> outside = [&] { return best(hooks); };
   for (int width = 1; width <= stats_.cap && !stopped(stop); width *= 2) {
-    std::vector<int> schedule = beam_.pass(width, value + 1, stop, outside);
+    std::vector<int> schedule =
+        hooks.pass ? hooks.pass(width, value + 1, stop, outside) : beam_.pass(width, value + 1, stop, outside);
     if (schedule.empty()) continue;
     const int makespan = evaluate_schedule(inst_, schedule);
     if (makespan < best(hooks)) {
@@ -59,6 +60,10 @@ int aspiration_search::best(const aspiration_hooks& hooks) const {
   return std::min(found_, hooks.best ? hooks.best() : INT_MAX);
 }
 
+int aspiration_search::width_ceiling() const {
+  return opt_.width_ceiling > 0 ? opt_.width_ceiling : beam_.memory_width_cap();
+}
+
 bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<bool>* stop) {
   auto best = [&] { return this->best(hooks); };
   double probe_seconds = opt_.first_probe_seconds;
@@ -68,7 +73,7 @@ bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<boo
     const int hi = best();
     if (hi <= stats_.lower) return true;
     if (failed >= hi - 1) {  // every value from the lower bound to the best failed: widen, probe longer
-      stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(beam_.memory_width_cap())));
+      stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(width_ceiling())));
       probe_seconds *= 2;
       raise_lower(hooks, hi, probe_seconds, stop);
       failed = stats_.lower - 1;

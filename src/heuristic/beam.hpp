@@ -27,6 +27,12 @@
 
 namespace pfsp {
 
+// One beam pass, beam_search::pass's contract: a schedule below `target` found by a pass of `width`,
+// or empty. What the aspiration search runs: the CPU's beam_search or another implementation of
+// the same pass (app binds the GPU's, gpu/device_beam.hpp).
+using beam_pass_fn = std::function<std::vector<int>(int width, int target, const std::atomic<bool>* stop,
+                                                    const std::function<int()>& outside)>;
+
 struct beam_options {
   int first_width = 1;
   int max_width = 1 << 20;  // the width stops doubling here (passes go on at this width)

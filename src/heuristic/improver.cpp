@@ -101,7 +101,11 @@ std::string concurrent_improver::summary() const {
   const int walkers = static_cast<int>(threads_.size()) - (beam_ > 0 ? 1 : 0);
   std::string s = std::to_string(walkers) + " iterated-greedy walker" + (walkers == 1 ? "" : "s") + ", " +
                   std::to_string(rounds()) + " rounds, " + std::to_string(improvements()) + " improvements";
-  if (beam_)
+  if (beam_ && plan_.bisect && plan_.pass)
+    s += "; beam search on the " + plan_.pass_device +
+         (" (targets bisected, lower bound " + std::to_string(lower_bound())) + "): width cap " +
+         std::to_string(beam_width()) + ", " + std::to_string(beam_improvements()) + " of the improvements";
+  else if (beam_)
     s += "; beam search on " + std::to_string(beam_) + " thread" + (beam_ == 1 ? "" : "s") +
          (plan_.bisect ? " (targets bisected, lower bound " + std::to_string(lower_bound()) + "): width cap "
                        : ": width ") +
@@ -117,7 +121,10 @@ std::string concurrent_improver::summary() const {
 // The beam search's passes at targets bisected between a lower bound and the engine's best; the
 // width reported is the widths' cap.
 void concurrent_improver::run_bisecting_beam() {
-  aspiration_search search(inst_, aspiration_options{.threads = beam_, .lower = plan_.lower});
+  aspiration_search search(inst_, aspiration_options{.first_cap = plan_.first_cap > 0 ? plan_.first_cap : 256,
+                                                     .threads = beam_,
+                                                     .lower = plan_.lower,
+                                                     .width_ceiling = plan_.width_ceiling});
   lower_.store(search.stats().lower);
   aspiration_hooks hooks{
       .best =
@@ -131,6 +138,7 @@ void concurrent_improver::run_bisecting_beam() {
           },
       .prove_below = plan_.prove_below,
       .on_lower = [this](int lower) { lower_.store(lower); },
+      .pass = plan_.pass,
   };
   search.run(hooks, &stop_);
 }

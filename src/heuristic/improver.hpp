@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "heuristic/beam.hpp"
 #include "heuristic/elite_pool.hpp"
 #include "heuristic/ig_walker.hpp"
 #include "problem/instance.hpp"
@@ -42,10 +43,17 @@ int engine_beam_threads(const instance& inst, int option, int threads);
 // a lower bound and the best (heuristic/aspiration.hpp). `lower`: a lower bound known before (app:
 // the search's root bound; 0: none). prove_below (optional, bisect only) raises it: true when it
 // proved, within `seconds` and before *stop rose, that no schedule is below `value`.
+// pass (optional, bisect only): runs the passes instead of the CPU's beam (app: the GPU's, on the
+// gpu backend), on the engine's first beam thread alone; pass_device names it in the summary;
+// width_ceiling and first_cap: its widths' limits (0: the CPU beam's).
 struct beam_plan {
   bool bisect = true;
   int lower = 0;
   std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
+  beam_pass_fn pass = {};
+  std::string pass_device = {};
+  int width_ceiling = 0;
+  int first_cap = 0;
 };
 
 class concurrent_improver final : public incumbent_feed {

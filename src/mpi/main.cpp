@@ -368,6 +368,8 @@ int run(int argc, char** argv, int rank) {
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
   dist::distributed_options d = distributed_options_of(m, rank);
   std::unique_ptr<concurrent_improver> improver;
+  if (a.beam_on == beam_device::gpu)
+    throw input_error("--beam-device gpu: pfsp-mpi runs rank 0's beam on the CPU (its GPUs search)");
   if (rank == 0 && improvers > 0)
     improver = std::make_unique<concurrent_improver>(
         inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
