@@ -1,5 +1,5 @@
 // The real `pfsp solve NAME --time-limit T --json ...` (PFSP_BINARY) must end with exit code 3
-// within T + max(1 s, 5 % of T) of pfsp's own wall time (the JSON's wall_seconds, which counts from
+// (or 0, proven before the limit) within T + max(1 s, 5 % of T) of pfsp's own wall time (the JSON's wall_seconds, which counts from
 // pfsp solve's start: the start heuristic, and on the GPU the CUDA context, included) and within
 // that plus `outside_margin` seen from outside (the process start and exit, this test's polling,
 // the CUDA driver's own start and teardown, waits for a core on a loaded machine). Shared by
@@ -37,7 +37,8 @@ inline void expect_solve_ends_in_time(const std::string& name, double limit, dou
   const auto t0 = std::chrono::steady_clock::now();
   const auto r = run_pfsp(args, -1, 30 * limit + 60);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ASSERT_EQ(r.exit_code, 3) << r.describe();
+  // 3: the limit stopped it; 0: proven before it (500x20 instances with the GPU beam, in seconds).
+  ASSERT_TRUE(r.exit_code == 3 || r.exit_code == 0) << r.describe();
   const std::string text = slurp(json);
   const double own = json_number(text, "wall_seconds");
   ASSERT_GE(own, 0) << "no wall_seconds in " << text;
