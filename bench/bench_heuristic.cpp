@@ -4,6 +4,11 @@
 // known, time to the last improvement, rounds) and the mean deviation per size class, and writes
 // JSON (stamped) for bench/results_page.py.
 //   pfsp_bench_heuristic --instances ta081-ta090 --seconds 20 --threads 2 --json out.json
+// With --pass-widths, one beam pass per width instead (heuristic/beam.hpp on --threads CPU threads
+// and, in CUDA builds with a device, gpu/device_beam.hpp), its target Taillard's best known plus
+// --pass-slack percent: the seconds of each, the speed-up and whether both returned the same
+// schedule (exit 1 if not).
+//   pfsp_bench_heuristic --instances ta081,ta101,ta111 --pass-widths 256,4096,65536 --pass-slack 1
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
@@ -19,6 +24,8 @@
 #include "bound/bound_data.hpp"
 #include "heuristic/improver.hpp"
 #if defined(PFSP_HAVE_GPU)
+#include "gpu/bounder.hpp"
+#include "gpu/device_beam.hpp"
 #include "gpu/walkers.hpp"
 #endif
 #include "heuristic/neh.hpp"
@@ -128,6 +135,85 @@ nlohmann::json to_json(const run_record& r) {
           {"elite_restarts", r.elite.restarts}};
 }
 
+struct pass_record {
+  std::string name;
+  int width = 0, target = 0, cpu_value = 0, gpu_value = 0;  // value 0: the pass found none
+  double cpu_seconds = 0, gpu_seconds = -1;                 // -1: no GPU pass
+  bool same = true;
+};
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// One pass per width on the CPU and, where a device is, on the GPU, for a makespan of at most
+// Taillard's best known plus `slack` percent.
+std::vector<pass_record> time_passes(const std::string& name, const std::vector<int>& widths, int threads,
+                                     double slack) {
+  const instance inst = load_instance(name);
+  if (!inst.known) throw std::runtime_error(name + ": --pass-widths needs an instance with a best known makespan");
+  beam_search cpu(inst, beam_options{.threads = std::max(1, threads)});
+#if defined(PFSP_HAVE_GPU)
+  std::unique_ptr<gpu::device_beam> device;
+  if (gpu::device_count() > 0) device = std::make_unique<gpu::device_beam>(inst, 0);
+#endif
+  std::vector<pass_record> out;
+  for (const int width : widths) {
+    pass_record r{name, width, static_cast<int>(inst.known->ub * (1 + slack / 100)) + 1};
+    auto t0 = clock_type::now();
+    const std::vector<int> c = cpu.pass(width, r.target, nullptr);
+    r.cpu_seconds = seconds_since(t0);
+    r.cpu_value = c.empty() ? 0 : evaluate_schedule(inst, c);
+#if defined(PFSP_HAVE_GPU)
+    if (device) {
+      t0 = clock_type::now();
+      const std::vector<int> g = device->pass(width, r.target, nullptr);
+      r.gpu_seconds = seconds_since(t0);
+      r.gpu_value = g.empty() ? 0 : evaluate_schedule(inst, g);
+      r.same = g == c;
+    }
+#endif
+    out.push_back(r);
+    std::fprintf(stderr, "%s width %d: cpu %.3f s, gpu %.3f s\n", name.c_str(), width, r.cpu_seconds, r.gpu_seconds);
+  }
+  return out;
+}
+
+int run_pass_timing(const std::string& instances, const std::vector<int>& widths, int threads, double slack,
+                    const std::string& json_path, int argc, char** argv) {
+  std::vector<pass_record> all;
+  pfsp::bench::table t({"instance", "width", "target", "CPU s", "GPU s", "speed-up", "found (CPU)", "same schedule"});
+  for (const auto& name : pfsp::bench::expand_instances(instances))
+    for (const pass_record& r : time_passes(name, widths, threads, slack)) {
+      all.push_back(r);
+      const bool gpu = r.gpu_seconds >= 0;
+      t.add({r.name, std::to_string(r.width), std::to_string(r.target), pfsp::bench::fixed(r.cpu_seconds, 3),
+             gpu ? pfsp::bench::fixed(r.gpu_seconds, 3) : "-",
+             gpu && r.gpu_seconds > 0 ? pfsp::bench::fixed(r.cpu_seconds / r.gpu_seconds, 1) + "x" : "-",
+             r.cpu_value ? std::to_string(r.cpu_value) : "none", gpu ? (r.same ? "yes" : "NO") : "-"});
+    }
+  std::cout << t.markdown();
+  if (!json_path.empty()) {
+    nlohmann::json j;
+    j["benchmark"] = "pfsp_bench_heuristic";
+    j["machine"] = pfsp::bench::stamp(argc, argv);
+    j["config"] = {{"mode", "passes"}, {"threads", threads}, {"widths", widths}, {"slack_percent", slack}};
+    for (const auto& r : all)
+      j["passes"].push_back({{"instance", r.name},
+                             {"width", r.width},
+                             {"target", r.target},
+                             {"cpu_seconds", r.cpu_seconds},
+                             {"gpu_seconds", r.gpu_seconds},
+                             {"cpu_makespan", r.cpu_value},
+                             {"gpu_makespan", r.gpu_value},
+                             {"same_schedule", r.same}});
+    pfsp::bench::write_text_atomically(json_path, j.dump(1) + "\n");
+  }
+  for (const auto& r : all)
+    if (!r.same) return 1;  // the GPU pass must return the CPU pass's schedule
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,8 +255,21 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(-1, 100000));
   app.add_option("--relink", walk.relink, "with --elite: restart from a path-relinking child of two members (0/1)");
   app.add_option("--json", json_path, "write the results as JSON");
+  std::vector<int> pass_widths;
+  app.add_option("--pass-widths", pass_widths,
+                 "time one beam pass per width (CPU on --threads, GPU where there is one) at the best known + 1 "
+                 "instead of running the engine")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 22));
+  double slack = 0;
+  app.add_option("--pass-slack", slack,
+                 "with --pass-widths: the passes' target is the best known plus this percent (0: a schedule at "
+                 "the best known or better; a few percent: passes that reach the leaves)")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
+    if (!pass_widths.empty()) return run_pass_timing(instances, pass_widths, threads, slack, json_path, argc, argv);
     std::vector<run_record> runs;
     pfsp::bench::table t({"instance", "seed", "NEH", "makespan", "best known", "dev %", "last impr. s", "rounds",
                           "GPU rounds", "beam width", "beam impr.", "elite dist."});
