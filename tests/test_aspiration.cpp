@@ -54,6 +54,45 @@ TEST(aspiration, with_an_exact_prover_it_ends_on_the_optimum) {
   }
 }
 
+// The caller's passes (aspiration_hooks::pass, as app binds the GPU's) replace the CPU beam's, and
+// the cap stops at the caller's ceiling: every pass asked is at most that wide, and with an exact
+// prover the search still ends on the optimum.
+TEST(aspiration, the_callers_passes_run_up_to_the_callers_ceiling) {
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    const instance inst = random_instance(7, 4, seed, 1, 30);
+    const int optimum = brute_force_optimum(inst);
+    beam_search beam(inst);
+    int best = INT_MAX, widest = 0, passes = 0;  // no start schedule: the passes must find one
+    aspiration_search search(inst, aspiration_options{.first_cap = 1});
+    aspiration_hooks hooks{
+        .best = [&] { return best; },
+        .on_better = [&](const std::vector<int>&, int v) { best = v; },
+        .prove_below = [&](int value, double, const std::atomic<bool>*) { return value <= optimum; },
+        .pass =
+            [&](int width, int target, const std::atomic<bool>* stop, const std::function<int()>& outside) {
+              ++passes;
+              widest = std::max(widest, width);
+              return beam.pass(width, target, stop, outside);
+            },
+        .width_ceiling = [] { return 16; },
+    };
+    std::atomic<bool> stop{false};
+    std::jthread stopper([&](std::stop_token done) {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!done.stop_requested() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      stop = true;
+    });
+    const bool proven = search.run(hooks, &stop);
+    stopper.request_stop();
+    EXPECT_GT(passes, 0) << "seed " << seed;
+    EXPECT_LE(widest, 16) << "seed " << seed;
+    EXPECT_LE(search.stats().cap, 16) << "seed " << seed;
+    EXPECT_TRUE(proven) << "seed " << seed;  // width 16 with an exact prover reaches 7 jobs' optimum
+    EXPECT_EQ(best, optimum) << "seed " << seed;
+  }
+}
+
 // No prover and no lower bound: run() goes on until stopped (it cannot know the best is optimal);
 // the widths' cap quadruples until a pass holds every node, so the optimum of 7 jobs is reached.
 TEST(aspiration, without_a_prover_it_still_reaches_the_optimum_of_small_instances) {

@@ -324,7 +324,7 @@ void attach_device_beam(beam_plan& plan, const instance& inst, int device) {
     return h->cpu->pass(std::min(width, h->cpu->memory_width_cap()), target, stop, outside);
   };
   plan.pass_device = "GPU";
-  plan.width_ceiling = 1 << 20;  // the device beam clamps its passes to its memory budget
+  plan.width_ceiling = [h] { return h->gpu ? h->gpu->width_cap() : h->cpu ? h->cpu->memory_width_cap() : 1 << 20; };
 }
 #endif
 

@@ -60,8 +60,8 @@ int aspiration_search::best(const aspiration_hooks& hooks) const {
   return std::min(found_, hooks.best ? hooks.best() : INT_MAX);
 }
 
-int aspiration_search::width_ceiling() const {
-  return opt_.width_ceiling > 0 ? opt_.width_ceiling : beam_.memory_width_cap();
+int aspiration_search::width_ceiling(const aspiration_hooks& hooks) const {
+  return hooks.pass && hooks.width_ceiling ? std::max(1, hooks.width_ceiling()) : beam_.memory_width_cap();
 }
 
 bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<bool>* stop) {
@@ -73,7 +73,7 @@ bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<boo
     const int hi = best();
     if (hi <= stats_.lower) return true;
     if (failed >= hi - 1) {  // every value from the lower bound to the best failed: widen, probe longer
-      stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(width_ceiling())));
+      stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(width_ceiling(hooks))));
       probe_seconds *= 2;
       raise_lower(hooks, hi, probe_seconds, stop);
       failed = stats_.lower - 1;

@@ -35,7 +35,6 @@ struct aspiration_options {
   double first_probe_seconds = 0.25;  // prove_below's budget per value in the first bisection (doubled after each)
   int threads = 1;                    // threads of a beam pass
   int lower = 0;                      // a lower bound known before the search (0: none)
-  int width_ceiling = 0;              // the cap stops growing here (0: the CPU beam's memory cap)
 };
 
 struct aspiration_hooks {
@@ -48,8 +47,11 @@ struct aspiration_hooks {
   std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
   // Optional: receives the lower bound each time it rises.
   std::function<void(int lower)> on_lower = {};
-  // Optional: runs the passes instead of the CPU's beam_search (the GPU's, gpu/device_beam.hpp).
+  // Optional: runs the passes instead of the CPU's beam_search (the GPU's, gpu/device_beam.hpp),
+  // and, with it, the widest pass it runs (asked each time the cap grows; the cap stops there).
+  // Without them, the CPU beam and its memory cap.
   beam_pass_fn pass = {};
+  std::function<int()> width_ceiling = {};
 };
 
 struct aspiration_stats {
@@ -73,7 +75,7 @@ class aspiration_search {
   void raise_lower(const aspiration_hooks& hooks, int best, double seconds, const std::atomic<bool>* stop);
   int round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop);
   int best(const aspiration_hooks& hooks) const;  // the least of hooks.best() and what this search found
-  int width_ceiling() const;
+  int width_ceiling(const aspiration_hooks& hooks) const;
 
   const instance& inst_;
   aspiration_options opt_;

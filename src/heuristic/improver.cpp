@@ -121,10 +121,7 @@ std::string concurrent_improver::summary() const {
 // The beam search's passes at targets bisected between a lower bound and the engine's best; the
 // width reported is the widths' cap.
 void concurrent_improver::run_bisecting_beam() {
-  aspiration_search search(inst_, aspiration_options{.first_cap = plan_.first_cap > 0 ? plan_.first_cap : 256,
-                                                     .threads = beam_,
-                                                     .lower = plan_.lower,
-                                                     .width_ceiling = plan_.width_ceiling});
+  aspiration_search search(inst_, aspiration_options{.threads = beam_, .lower = plan_.lower});
   lower_.store(search.stats().lower);
   aspiration_hooks hooks{
       .best =
@@ -139,6 +136,7 @@ void concurrent_improver::run_bisecting_beam() {
       .prove_below = plan_.prove_below,
       .on_lower = [this](int lower) { lower_.store(lower); },
       .pass = plan_.pass,
+      .width_ceiling = plan_.width_ceiling,
   };
   search.run(hooks, &stop_);
 }

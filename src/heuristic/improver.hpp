@@ -45,15 +45,14 @@ int engine_beam_threads(const instance& inst, int option, int threads);
 // proved, within `seconds` and before *stop rose, that no schedule is below `value`.
 // pass (optional, bisect only): runs the passes instead of the CPU's beam (app: the GPU's, on the
 // gpu backend), on the engine's first beam thread alone; pass_device names it in the summary;
-// width_ceiling and first_cap: its widths' limits (0: the CPU beam's).
+// width_ceiling: the widest pass it runs (aspiration_hooks::width_ceiling).
 struct beam_plan {
   bool bisect = true;
   int lower = 0;
   std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
   beam_pass_fn pass = {};
   std::string pass_device = {};
-  int width_ceiling = 0;
-  int first_cap = 0;
+  std::function<int()> width_ceiling = {};
 };
 
 class concurrent_improver final : public incumbent_feed {
