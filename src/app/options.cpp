@@ -52,7 +52,8 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                   "schedule better than the engine's best, Libralesso et al. 2022)");
   add_enum_option(app, "--beam-device", a.beam_on,
                   "where the bisecting beam's passes run: auto (the GPU on the gpu backend where n >= 100, else "
-                  "the CPU), cpu or gpu (needs --backend gpu)");
+                  "the CPU), cpu or gpu (needs --backend gpu; on the search's first device, taking at most a "
+                  "quarter of its free memory and 8 GiB, beside --gpu-memory's engines)");
   app.add_option("--seed", a.seed,
                  "random seed of the incumbent engine and of the iterated-greedy start (a single-threaded start "
                  "heuristic is reproducible for a seed)")
