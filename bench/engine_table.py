@@ -41,8 +41,30 @@ def device_of(path):
         return None
 
 
+def passes_table(j, device=None, stamp=True):
+    """pfsp_bench_heuristic --pass-widths: one beam pass per width, CPU and GPU."""
+    c = j.get("config", {})
+    head = (f"### Beam passes: {c.get('threads')} CPU thread(s) against the GPU, target the best known "
+            f"+ {c.get('slack_percent', 0)} %")
+    lines = [head, ""] + ([stamp_line(j.get("machine")), ""] if stamp else [])
+    if device:
+        lines += [f"*Device (from the run's log):* {device}", ""]
+    lines += ["| instance | width | target | CPU s | GPU s | speed-up | makespan found | same schedule |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for r in j["passes"]:
+        gpu = r["gpu_seconds"] >= 0
+        speed = f"{r['cpu_seconds'] / r['gpu_seconds']:.1f}x" if gpu and r["gpu_seconds"] > 0 else "-"
+        found = r["cpu_makespan"] or "none"
+        lines.append(f"| {r['instance']} | {r['width']} | {r['target']} | {r['cpu_seconds']:.3f} | "
+                     f"{(format(r['gpu_seconds'], '.3f') if gpu else '-')} | {speed} | {found} | "
+                     f"{('yes' if r['same_schedule'] else 'NO') if gpu else '-'} |")
+    return "\n".join(lines) + "\n"
+
+
 def heuristic_table(path, device=None, stamp=True):
     j = json.load(open(path))
+    if "passes" in j:
+        return passes_table(j, device, stamp)
     c = j.get("config", {})
     head = (f"### Incumbent engine alone: {c.get('threads')} CPU walker threads, "
             f"{c.get('gpu_walkers', 0)} GPU walkers, {c.get('seconds')} s per run")

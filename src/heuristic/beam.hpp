@@ -77,6 +77,8 @@ class beam_search {
   // One thread's share of a depth: its scratch bounds and its `width` best children (worst on top).
   struct worker {
     std::vector<int> bounds, other;  // per job: the children's bounds in the chosen and the other direction
+    std::vector<int> t, chain;       // per job: children_bounds's running values
+    std::vector<double> side_ratio;  // per machine: the node's other side's idle ratio (side_ratios)
     std::priority_queue<candidate> kept;
     std::uint64_t children = 0;
   };
@@ -84,8 +86,10 @@ class beam_search {
   bool choose_forward(const level& lv, int node, int depth, int target, worker& w) const;
   bool expand(const level& cur, int depth, int width, int target, const std::atomic<bool>* stop,
               std::vector<std::uint8_t>& forward, std::vector<candidate>& chosen);
-  int child_bound(const level& lv, int node, int job, bool forward) const;
-  double child_guide(const level& lv, int node, int job, bool forward, int bound, int depth) const;
+  void children_bounds(const level& lv, int node, bool forward, worker& w, std::vector<int>& out) const;
+  double child_guide(const level& lv, int node, int job, bool forward, int bound, int depth,
+                     const double* side_ratio) const;
+  void side_ratios(const level& lv, int node, bool forward, double* out) const;
   void make_child(const level& lv, int node, int job, bool forward, level& out, int slot) const;
   std::vector<int> rebuild(const std::vector<std::vector<std::int64_t>>& links, int leaf) const;
 
@@ -93,6 +97,7 @@ class beam_search {
   beam_options opt_;
   int n_, m_;
   std::vector<int> pj_;  // job-major times: pj_[j * m + k]
+  std::vector<int> pk_;  // machine-major times: pk_[k * n + j] (children_bounds)
   std::vector<worker> workers_;
   beam_stats stats_;
 };
