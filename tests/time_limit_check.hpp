@@ -1,9 +1,9 @@
 // The real `pfsp solve NAME --time-limit T --json ...` (PFSP_BINARY) must end with exit code 3
-// (or 0, proven before the limit) within T + max(1 s, 5 % of T) of pfsp's own wall time (the JSON's wall_seconds, which counts from
-// pfsp solve's start: the start heuristic, and on the GPU the CUDA context, included) and within
-// that plus `outside_margin` seen from outside (the process start and exit, this test's polling,
-// the CUDA driver's own start and teardown, waits for a core on a loaded machine). Shared by
-// test_time_limits.cpp (CPU backends) and gpu/test_gpu_time_limits.cpp.
+// (or 0, proven before the limit) within T + max(1 s, 5 % of T) of pfsp's own wall time (the JSON's wall_seconds, which
+// counts from pfsp solve's start: the start heuristic, and on the GPU the CUDA context, included) and within that plus
+// `outside_margin` seen from outside (the process start and exit, this test's polling, the CUDA driver's own start and
+// teardown, waits for a core on a loaded machine). Shared by test_time_limits.cpp (CPU backends) and
+// gpu/test_gpu_time_limits.cpp.
 #pragma once
 
 #include <gtest/gtest.h>
