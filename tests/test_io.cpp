@@ -129,6 +129,14 @@ TEST(io_round_trip, job_rows_with_one_based_machines) {
   expect_same(parse_text(s.str()), want);
 }
 
+TEST(instance_layout, job_major_times_transposes_the_machine_major_table) {
+  const instance inst = test::random_instance(7, 3, 11, 1, 99);
+  const std::vector<int> p = job_major_times(inst);
+  ASSERT_EQ(p.size(), static_cast<std::size_t>(7 * 3));
+  for (int j = 0; j < 7; ++j)
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(p[static_cast<std::size_t>(j) * 3 + k], inst.time(k, j)) << j << " " << k;
+}
+
 TEST(io_round_trip, taillard_original_header_format) {
   const instance ta001 = taillard_instance("ta001");
   std::ostringstream s;

@@ -258,6 +258,7 @@ struct device_beam::impl {
   level_store levels[2];
   device_buffer<std::uint8_t> forward;
   device_buffer<unsigned> counts, ends;
+  device_buffer<int> leaf_values;  // the last level's makespans
   device_buffer<unsigned long long> keys[2];
   device_buffer<unsigned> values[2];
   device_buffer<long long> links;
@@ -269,16 +270,13 @@ struct device_beam::impl {
 
   impl(const instance& i, int dev, bool bidir)
       : inst(i), device(dev), n(i.n), m(i.m), bidirectional(bidir), stream(dev) {
-    std::vector<int> job_major(static_cast<std::size_t>(n) * m);
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < m; ++k) job_major[static_cast<std::size_t>(j) * m + k] = inst.time(k, j);
-    pj = device_buffer<int>(job_major);
+    pj = device_buffer<int>(job_major_times(inst));
     std::size_t free_bytes = 0, total_bytes = 0;
     PFSP_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     const double budget = std::min(static_cast<double>(free_bytes) / 4, 8.0 * (1ULL << 30));
     // Per unit of width: two levels, the sort's two key and value buffers over n children, per-node
-    // counters, links; the sort's scratch is about one more buffer.
-    const double per_width = 2.0 * (20.0 * m + n + 1) + 3.0 * 12.0 * n + 17.0;
+    // direction, counters, links and leaf value (21 bytes); the sort's scratch is about one more buffer.
+    const double per_width = 2.0 * (20.0 * m + n + 1) + 3.0 * 12.0 * n + 21.0;
     const double widest = std::min(budget / per_width, static_cast<double>(INT_MAX) / std::max(1, n));
     while (cap * 2.0 <= widest) cap *= 2;
   }
@@ -296,6 +294,7 @@ void device_beam::impl::reserve(int width) {
   forward = device_buffer<std::uint8_t>(w);
   counts = device_buffer<unsigned>(w);
   ends = device_buffer<unsigned>(w);
+  leaf_values = device_buffer<int>(w);
   links = device_buffer<long long>(w);
   for (int b = 0; b < 2; ++b) {
     keys[b] = device_buffer<unsigned long long>(slots);
@@ -384,9 +383,10 @@ std::vector<int> device_beam::impl::run(int width, int target, const std::atomic
     cur = 1 - cur;
   }
   std::vector<int> values_host(static_cast<std::size_t>(count));
-  leaf_kernel<<<(count + 255) / 256, 256, 0, s>>>(levels[cur].view(), m, count, reinterpret_cast<int*>(counts.data()));
+  leaf_kernel<<<(count + 255) / 256, 256, 0, s>>>(levels[cur].view(), m, count, leaf_values.data());
   PFSP_CUDA_CHECK_LAUNCH("device_beam leaf_kernel");
-  PFSP_CUDA_TRY(cudaMemcpyAsync(values_host.data(), counts.data(), sizeof(int) * count, cudaMemcpyDeviceToHost, s));
+  PFSP_CUDA_TRY(
+      cudaMemcpyAsync(values_host.data(), leaf_values.data(), sizeof(int) * count, cudaMemcpyDeviceToHost, s));
   PFSP_CUDA_TRY(cudaStreamSynchronize(s));
   const auto best = std::min_element(values_host.begin(), values_host.end());  // the first of equals
   return rebuild(host_links, static_cast<int>(best - values_host.begin()));

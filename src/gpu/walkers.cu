@@ -322,13 +322,6 @@ __global__ void values_kernel(walker_state s, int len, int job, int* out) {
   }
 }
 
-std::vector<int> job_major(const instance& inst) {
-  std::vector<int> p(static_cast<std::size_t>(inst.n) * inst.m);
-  for (int j = 0; j < inst.n; ++j)
-    for (int k = 0; k < inst.m; ++k) p[static_cast<std::size_t>(j) * inst.m + k] = inst.time(k, j);
-  return p;
-}
-
 }  // namespace
 
 struct gpu_walkers::impl {
@@ -388,7 +381,7 @@ void gpu_walkers::impl::run() {
   try {
     PFSP_CUDA_TRY(cudaSetDevice(device));
     const int n = inst.n, m = inst.m, W = count;
-    const std::vector<int> p = job_major(inst);
+    const std::vector<int> p = job_major_times(inst);
     device_buffer<int> d_p(p);
     const std::size_t seqs = static_cast<std::size_t>(W) * n, rows = static_cast<std::size_t>(W) * (n + 1) * m;
     device_buffer<int> cur(seqs), work(seqs), tmp(seqs), best(seqs), order(seqs), heads(rows), tails(rows);
@@ -507,7 +500,7 @@ std::vector<int> device_insertion_values(const instance& inst, const std::vector
   PFSP_CUDA_TRY(cudaSetDevice(device));
   const int n = inst.n, m = inst.m, len = static_cast<int>(seq.size());
   PFSP_EXPECTS(m <= 32, "device_insertion_values needs m <= 32");
-  device_buffer<int> d_p(job_major(inst));
+  device_buffer<int> d_p(job_major_times(inst));
   device_buffer<int> d_seq(seq.empty() ? std::vector<int>{0} : seq);
   device_buffer<int> heads(static_cast<std::size_t>(n + 1) * m), tails(static_cast<std::size_t>(n + 1) * m);
   device_buffer<int> out(static_cast<std::size_t>(len) + 1);

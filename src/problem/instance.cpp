@@ -42,4 +42,11 @@ void validate(const instance& inst, const std::string& origin) {
                            ", got " + std::to_string(inst.p[i]));
 }
 
+std::vector<int> job_major_times(const instance& inst) {
+  std::vector<int> p(static_cast<std::size_t>(inst.n) * inst.m);
+  for (int j = 0; j < inst.n; ++j)
+    for (int k = 0; k < inst.m; ++k) p[static_cast<std::size_t>(j) * inst.m + k] = inst.time(k, j);
+  return p;
+}
+
 }  // namespace pfsp

@@ -72,4 +72,8 @@ void check_sizes(long long n, long long m, const std::string& origin, int line);
 // 1..time_limit(n, m).
 void validate(const instance& inst, const std::string& origin);
 
+// The processing times job-major, p[j * m + k]: one job's m times side by side (the layout the GPU
+// walkers and the GPU beam read a job's times in).
+std::vector<int> job_major_times(const instance& inst);
+
 }  // namespace pfsp
