@@ -526,6 +526,17 @@ TEST(options_schema, gpu_options_are_parsed_into_the_policy_and_the_plan_request
     EXPECT_EQ(a.gpu.request.devices.ordinals, (std::vector<int>{0, 1, 1}));
     EXPECT_FALSE(gpu_cli_device_loop(a.gpu));
   }
+  {
+    // --lb2-lanes: the chain's LB2 lanes a child, a power of two up to 16; anything else refused.
+    solve_args a;
+    EXPECT_EQ(a.gpu.policy.lb2_lanes, 1);
+    EXPECT_EQ(parse_solve({"--lb2-lanes", "4"}, a), "");
+    EXPECT_EQ(a.gpu.policy.lb2_lanes, 4);
+    for (const char* bad : {"0", "3", "32", "-1", "x"}) {
+      solve_args b;
+      EXPECT_NE(parse_solve({"--lb2-lanes", bad}, b), "") << bad;
+    }
+  }
   for (const auto& [arg, mode] :
        std::map<std::string, gpu::compact_mode>{{"--compact-times=off", gpu::compact_mode::off},
                                                 {"--compact-times=auto", gpu::compact_mode::automatic},

@@ -98,6 +98,12 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "children's threads; lb1-lb2 as a chain, LB2 only on the children LB1 kept) or recompute (the "
                   "papers' kernel: every child's thread rebuilds its parent's parts; --sort applies to it)")
       ->group(kGroup);
+  solve
+      .add_option("--lb2-lanes", o.policy.lb2_lanes,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts: lanes that bound one child in the chain's LB2 "
+                  "pass, walking its machine pairs in rounds (1, 2, 4, 8 or 16; the same bounds, the same tree)")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}))
+      ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "

@@ -21,33 +21,40 @@ namespace detail {
 //   masks: a scheduled job adds 0 to t0 and leaves t1 as it was. The CPU mispredicted the skip
 //          at about every other job at mid depth (lb2-nobranch: 2.5-4.7x), and on the GPU it
 //          was a divergent branch (1.1-1.6x kernel time).
+// One pair's value: pair q's Johnson walk over the unscheduled jobs from the node's front,
+// then the node's back: max(t0 + back[k], t1 + back[l]).
 template <bool Skip, class View, class IsScheduled>
-PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
+PFSP_HD int lb2_pair_walk(View b, const int* front, const int* back, IsScheduled is_scheduled, int q) {
   const auto inst = b.inst;
   const int n = inst.n;
+  const int k = b.pair_first[q], l = b.pair_second[q];
+  const auto* order = b.johnson + q * n;
+  const auto* lag = b.lags + q * n;
+  int t0 = front[k], t1 = front[l];
+  for (int r = 0; r < n; ++r) {
+    const int j = static_cast<int>(order[r]);
+    if constexpr (Skip) {
+      if (is_scheduled(j)) continue;
+      t0 += inst.time(k, j);
+      const int ready = t0 + static_cast<int>(lag[j]);
+      t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
+    } else {
+      const int keep = is_scheduled(j) ? 0 : -1;
+      t0 += static_cast<int>(inst.time(k, j)) & keep;
+      const int ready = t0 + static_cast<int>(lag[j]);
+      const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
+      t1 = (next & keep) | (t1 & ~keep);
+    }
+  }
+  const int a = t0 + back[k], c = t1 + back[l];
+  return a > c ? a : c;
+}
+
+template <bool Skip, class View, class IsScheduled>
+PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
   int lb = 0;
   for (int q = 0; q < b.npairs; ++q) {
-    const int k = b.pair_first[q], l = b.pair_second[q];
-    const auto* order = b.johnson + q * n;
-    const auto* lag = b.lags + q * n;
-    int t0 = front[k], t1 = front[l];
-    for (int r = 0; r < n; ++r) {
-      const int j = static_cast<int>(order[r]);
-      if constexpr (Skip) {
-        if (is_scheduled(j)) continue;
-        t0 += inst.time(k, j);
-        const int ready = t0 + static_cast<int>(lag[j]);
-        t1 = (t1 > ready ? t1 : ready) + inst.time(l, j);
-      } else {
-        const int keep = is_scheduled(j) ? 0 : -1;
-        t0 += static_cast<int>(inst.time(k, j)) & keep;
-        const int ready = t0 + static_cast<int>(lag[j]);
-        const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
-        t1 = (next & keep) | (t1 & ~keep);
-      }
-    }
-    const int a = t0 + back[k], c = t1 + back[l];
-    const int v = a > c ? a : c;
+    const int v = lb2_pair_walk<Skip>(b, front, back, is_scheduled, q);
     if (v > lb) {
       lb = v;
       if (lb >= ub) return lb;
@@ -55,6 +62,13 @@ PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsSchedule
   }
   return lb;
 }
+
+// The form device code takes (lb2_pairs below).
+#if defined(PFSP_DEVICE_LB2_SKIP)
+inline constexpr bool kDeviceLb2Skip = true;
+#else
+inline constexpr bool kDeviceLb2Skip = false;
+#endif
 
 }  // namespace detail
 
@@ -67,11 +81,7 @@ PFSP_HD int lb2_pairs_form(View b, const int* front, const int* back, IsSchedule
 template <class View, class IsScheduled>
 PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_scheduled, int ub) {
 #if defined(__CUDA_ARCH__)
-#if defined(PFSP_DEVICE_LB2_SKIP)
-  return detail::lb2_pairs_form<true>(b, front, back, is_scheduled, ub);
-#else
-  return detail::lb2_pairs_form<false>(b, front, back, is_scheduled, ub);
-#endif
+  return detail::lb2_pairs_form<detail::kDeviceLb2Skip>(b, front, back, is_scheduled, ub);
 #else
   const int n = b.inst.n;
   int scheduled = 0;
@@ -113,6 +123,20 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
   return pairs > lb1 ? pairs : lb1;
 }
 
+// A child's sides from its parent's: the child's front (forward: `job` appended) or back
+// (backward: `job` put before the suffix) into scratch (m ints), the other side the parent's.
+template <class Inst>
+PFSP_HD void child_sides(Inst inst, const int* front, const int* back, int job, bool forward, int* scratch,
+                         const int*& child_front, const int*& child_back) {
+  if (forward) {
+    front_after(inst, front, job, scratch);
+  } else {
+    back_after(inst, back, job, scratch);
+  }
+  child_front = forward ? scratch : front;
+  child_back = forward ? back : scratch;
+}
+
 // The chain's second pass (decision 013, option G): a child's bound when its LB1 is known (the
 // first pass stored it), without recomputing LB1 or reading the parent's `remain`: the child's
 // front (forward) or back (backward) into scratch, then the pairs, then max(LB1, pairs), the
@@ -120,15 +144,10 @@ PFSP_HD int child_bound(bound_kind kind, View b, const int* front, const int* ba
 template <class View, class IsScheduled>
 PFSP_HD int child_bound_known_lb1(View b, const int* front, const int* back, IsScheduled parent_scheduled, int job,
                                   bool forward, int ub, int* scratch, int lb1) {
-  const auto inst = b.inst;
   auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };
-  if (forward) {
-    front_after(inst, front, job, scratch);
-  } else {
-    back_after(inst, back, job, scratch);
-  }
-  const int* child_front = forward ? scratch : front;
-  const int* child_back = forward ? back : scratch;
+  const int* child_front;
+  const int* child_back;
+  child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
   const int pairs = lb2_pairs(b, child_front, child_back, sched, ub);
   return pairs > lb1 ? pairs : lb1;
 }

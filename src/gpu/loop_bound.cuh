@@ -137,6 +137,79 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
   }
 }
 
+// The chain's LB2 pass with G lanes a listed child (`--lb2-lanes G`, decision 013, option H).
+// The list holds fewer children than one wave of the one-lane kernel has threads, so there each
+// thread bounds at most one child and the kernel lasts as long as its slowest warp. Here the G
+// lanes of a group walk the child's pairs in rounds, pair r G + s on lane s, and stop after the
+// first round holding a pair whose value reaches ub. The bound is the one-lane loop's to the bit:
+// the maximum of LB1 and of the pairs up to the first one that reaches ub (lanes at or below the
+// first hitting lane of that round), or of all pairs when none does.
+template <class SC, bool Compact, bool Shared, int G>
+__global__ void lb2_lanes_kernel(tables_view t, parts_view v) {
+  static_assert(G == 2 || G == 4 || G == 8 || G == 16, "G lanes: a power of two below a warp");
+  extern __shared__ int4 smem4[];
+  const std::uint32_t C = *v.list_count;
+  if (blockIdx.x * blockDim.x / G >= C) return;  // the whole block: before load_tables' __syncthreads
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  using Job = typename SC::job;
+  const int ub = *v.live_ub;
+  const int m = t.m;
+  const unsigned lane = threadIdx.x & 31u, sub = lane & (G - 1u), base = lane - sub;
+  constexpr unsigned kLow = (1u << G) - 1u;
+  const unsigned group_mask = kLow << base;
+  const std::uint32_t groups = gridDim.x * blockDim.x / G;
+  for (std::uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / G; i < C; i += groups) {
+    const std::uint32_t idx = v.list[i];
+    const std::uint32_t d = v.desc[idx];
+    const std::uint32_t p = child_parent(d);
+    const int first = limit1_of(v.limits[p]) + 1;
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    const int job = perm[first + child_position(d)];
+    int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
+    for (int k = 0; k < m; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+      front[k] = v.front[at];
+      back[k] = v.back[at];
+    }
+    const int* child_front;
+    const int* child_back;
+    child_sides(b.inst, front, back, job, !child_backward(d), scratch, child_front, child_back);
+    const int lb1 = v.bounds[idx];
+    const auto pairs_max = [&](auto parent_scheduled) {
+      const auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };
+      int best = 0;
+      for (int r0 = 0; r0 < b.npairs; r0 += G) {
+        const int q = r0 + static_cast<int>(sub);
+        const bool valid = q < b.npairs;
+        const int value =
+            valid ? detail::lb2_pair_walk<detail::kDeviceLb2Skip>(b, child_front, child_back, sched, q) : 0;
+        const unsigned hits = (__ballot_sync(group_mask, valid && value >= ub) >> base) & kLow;
+        const unsigned last = hits ? static_cast<unsigned>(__ffs(hits)) - 1u : G - 1u;  // lanes counted this round
+        int mine = valid && sub <= last ? value : 0;
+        PFSP_UNROLL
+        for (int off = G / 2; off > 0; off /= 2) {
+          const int other = __shfl_xor_sync(group_mask, mine, off, G);
+          mine = other > mine ? other : mine;
+        }
+        best = mine > best ? mine : best;
+        if (hits) break;
+      }
+      return best;
+    };
+    int pairs;
+    if constexpr (SC::max_n <= 64) {
+      const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
+      pairs = pairs_max(mask64_set{static_cast<std::uint64_t>(v.masks[p]) | (high << 32)});
+    } else {
+      std::uint32_t words[SC::words];
+      const int nw = (t.n + 31) >> 5;
+      for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
+      pairs = pairs_max(mask_words_set{words});
+    }
+    if (sub == 0) v.bounds[idx] = pairs > lb1 ? pairs : lb1;
+  }
+}
+
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
@@ -148,8 +221,9 @@ struct parts_kernels {
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
 // 0/1/2 (small, medium, large); compact tables; shared: whether the tables a kernel needs fit in
-// shared memory (per kernel, decided by the caller).
+// shared memory (per kernel, decided by the caller); lb2_lanes: lanes a child in the chain's LB2
+// pass (1, 2, 4, 8 or 16; lb2_lanes_kernel above 1).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second);
+                                   bool shared_second, int lb2_lanes = 1);
 
 }  // namespace pfsp::gpu

@@ -152,6 +152,7 @@ class loop_engine {
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
     if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
+    if (pk_.second && lb2_lanes_ > 1) s += " (" + std::to_string(lb2_lanes_) + " lanes a child)";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
     return s;
   }
@@ -651,7 +652,8 @@ class loop_engine {
              static_cast<std::size_t>(ints) * sizeof(int) <= dev_.shared_per_block_optin;
     };
     const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2);
+    lb2_lanes_ = policy.lb2_lanes;
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
   }
@@ -777,6 +779,7 @@ class loop_engine {
   bool parts_ = true;
   int ld_ = 0;
   parts_kernels pk_;
+  int lb2_lanes_ = 1;         // lanes a child in the chain's LB2 pass (--lb2-lanes)
   tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;

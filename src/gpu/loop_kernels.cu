@@ -44,8 +44,23 @@ parts_kernel_fn parents_for(int m) {
   }
 }
 
+// The chain's LB2 pass with G lanes a child (lb2_lanes_kernel), G > 1.
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second) {
+parts_kernel_fn lanes_for(bool shared, int lanes) {
+  switch (lanes) {
+    case 2:
+      return shared ? lb2_lanes_kernel<SC, Compact, true, 2> : lb2_lanes_kernel<SC, Compact, false, 2>;
+    case 4:
+      return shared ? lb2_lanes_kernel<SC, Compact, true, 4> : lb2_lanes_kernel<SC, Compact, false, 4>;
+    case 8:
+      return shared ? lb2_lanes_kernel<SC, Compact, true, 8> : lb2_lanes_kernel<SC, Compact, false, 8>;
+    default:
+      return shared ? lb2_lanes_kernel<SC, Compact, true, 16> : lb2_lanes_kernel<SC, Compact, false, 16>;
+  }
+}
+
+template <class SC, bool Compact>
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -62,29 +77,30 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
-      k.second = children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
+      k.second = lanes > 1 ? lanes_for<SC, Compact>(shared_second, lanes)
+                           : children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
       break;
   }
   return k;
 }
 
 template <class SC>
-parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second) {
-  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second);
-  return by_class<SC, false>(kind, m, shared_first, shared_second);
+parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes);
+  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes);
 }
 
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second) {
+                                   bool shared_second, int lb2_lanes) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, m, compact, shared_first, shared_second);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes);
     case 1:
-      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes);
   }
 }
 

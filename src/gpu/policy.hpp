@@ -180,6 +180,7 @@ struct gpu_policy {
   std::vector<int> devices;                   // --devices: one loop engine per entry (device loop); empty = {device}
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
+  int lb2_lanes = 1;                          // --lb2-lanes: lanes a child in the chain's LB2 pass (1, 2, 4, 8, 16)
   std::size_t memory_cap = 0;                 // --gpu-memory: bytes a device-loop engine may take; 0 = auto
   host_tuning host;                           // the host loop's tuner (not on the CLI)
   loop_tuning loop;                           // the device loop's tuning numbers (not on the CLI)

@@ -101,8 +101,10 @@ TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
             p.memory = mp;
             p.pool_size = pool;
             p.threads_per_block = combo % 3 ? 32 : 128;
+            p.lb2_lanes = 1 << (combo % 5);  // the chain's LB2 pass: 1, 2, 4, 8, 16 lanes a child
             const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
-            expect_optimal(inst, r, optimum, inst.name + ": parts " + describe(opt, p));
+            expect_optimal(inst, r, optimum,
+                           inst.name + ": parts " + describe(opt, p) + " lb2 lanes " + std::to_string(p.lb2_lanes));
           }
   }
 }
@@ -143,6 +145,42 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
         EXPECT_EQ(ra.status, rb.status) << what;
         expect_same_tree(ra, rb, what);
       }
+  }
+}
+
+// The chain's LB2 pass with several lanes a child (--lb2-lanes, option H of decision 013) gives
+// every child the one-lane bound: with the optimum as ub, the same tree node for node (20x10,
+// 20x20 and 50x20, where the learned pairs are many and the early exit is common; a 13x6 random
+// instance with the one-direction rules).
+TEST(GpuResident, LanesPerChildBranchTheSameTree) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta011", "ta021", "ta031", "random:13,6,3"}) {
+    const instance inst = load_instance(name);
+    const bool taillard = inst.known.has_value();
+    const int optimum =
+        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    const bound_data data(inst);
+    for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
+      if (taillard && rule != branching::min_min) continue;
+      solve_options opt;
+      opt.bound = bound_kind::lb1_lb2;
+      opt.branch = rule;
+      opt.initial_ub = optimum;
+      opt.time_limit = 60;
+      gpu::gpu_policy one;
+      one.pool_size = 65536;
+      const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
+      ASSERT_NE(r1.status, solve_status::time_limit) << name;
+      for (int lanes : {2, 4, 8, 16}) {
+        gpu::gpu_policy p = one;
+        p.lb2_lanes = lanes;
+        const std::string what =
+            std::string(name) + " " + std::string(to_string(rule)) + " lanes " + std::to_string(lanes);
+        const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+        EXPECT_EQ(r1.status, r.status) << what;
+        expect_same_tree(r1, r, what);
+      }
+    }
   }
 }
 
@@ -318,10 +356,14 @@ TEST(GpuResident, ProvesInEverySizeClass) {
           gpu::gpu_policy p;
           p.pool_size = 8192;
           p.bound_step = step;
+          const std::string what = std::string(spec) + " " + std::string(to_string(rule)) + " " +
+                                   std::string(to_string(kind)) + " " + std::string(gpu::to_string(step));
           const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
-          expect_optimal(inst, r, cpu.makespan,
-                         std::string(spec) + " " + std::string(to_string(rule)) + " " + std::string(to_string(kind)) +
-                             " " + std::string(gpu::to_string(step)));
+          expect_optimal(inst, r, cpu.makespan, what);
+          if (kind == bound_kind::lb1_lb2 && step == gpu::loop_bound::parts) {  // the lanes kernel in this class
+            p.lb2_lanes = 8;
+            expect_optimal(inst, gpu::solve_resident(data, opt, p, incumbent()), cpu.makespan, what + " lb2 lanes 8");
+          }
         }
     }
   }
