@@ -177,6 +177,9 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
         const std::string what =
             std::string(name) + " " + std::string(to_string(rule)) + " lanes " + std::to_string(lanes);
         const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+        // The lanes kernel ran (a run that ignored the option would pass the tree check trivially).
+        EXPECT_NE(r.backend.find(std::to_string(lanes) + " lanes a child"), std::string::npos)
+            << what << ": " << r.backend;
         EXPECT_EQ(r1.status, r.status) << what;
         expect_same_tree(r1, r, what);
       }
