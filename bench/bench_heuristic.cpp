@@ -10,6 +10,7 @@
 // schedule (exit 1 if not).
 //   pfsp_bench_heuristic --instances ta081,ta101,ta111 --pass-widths 256,4096,65536 --pass-slack 1
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +33,18 @@
 #include "problem/io.hpp"
 
 namespace {
+
+// The machine stamp with the GPU this benchmark used (bench::stamp says "none": the shared stamp is
+// the CPU benchmarks').
+nlohmann::json stamp_with_gpu(int argc, char** argv, bool used_gpu) {
+  nlohmann::json m = pfsp::bench::stamp(argc, argv);
+#if defined(PFSP_HAVE_GPU)
+  if (used_gpu && pfsp::gpu::device_count() > 0) m["gpu"] = pfsp::gpu::query_device(0).name;
+#else
+  (void)used_gpu;
+#endif
+  return m;
+}
 
 using namespace pfsp;
 using clock_type = std::chrono::steady_clock;
@@ -196,7 +209,8 @@ int run_pass_timing(const std::string& instances, const std::vector<int>& widths
   if (!json_path.empty()) {
     nlohmann::json j;
     j["benchmark"] = "pfsp_bench_heuristic";
-    j["machine"] = pfsp::bench::stamp(argc, argv);
+    const bool used_gpu = std::any_of(all.begin(), all.end(), [](const pass_record& r) { return r.gpu_seconds >= 0; });
+    j["machine"] = stamp_with_gpu(argc, argv, used_gpu);
     j["config"] = {{"mode", "passes"}, {"threads", threads}, {"widths", widths}, {"slack_percent", slack}};
     for (const auto& r : all)
       j["passes"].push_back({{"instance", r.name},
@@ -290,7 +304,7 @@ int main(int argc, char** argv) {
     if (!json_path.empty()) {
       nlohmann::json j;
       j["benchmark"] = "pfsp_bench_heuristic";
-      j["machine"] = pfsp::bench::stamp(argc, argv);
+      j["machine"] = stamp_with_gpu(argc, argv, gpu_walkers != 0);
       j["config"] = {{"seconds", seconds},
                      {"threads", threads},
                      {"gpu_walkers", gpu_walkers},
