@@ -7,12 +7,15 @@ written beside their JSON as twins (same stem, .md) that bench/results_page.py s
     bench/engine_table.py solves DIR --out FILE.md  pfsp solve --json results (one per instance, e.g.
                                                     a sweep's results/): the instances of known optimum
                                                     proven or not and when, the mean deviation per
-                                                    class, the open instances against the best known
+                                                    class, the open instances against the best known;
+                                                    --published CSV: the class means beside published
+                                                    heuristics' (bench/data/published_pfsp_cmax.csv)
 
 Python standard library only; the best known values come from the results themselves (pfsp solve
 records Taillard's table) or from ../shared/data/taillard_pfsp.csv.
 """
 import argparse
+import csv
 import glob
 import json
 import os
@@ -99,7 +102,24 @@ def load_solves(directory):
     return runs
 
 
-def solves_tables(directory, title):
+def published_table(classes, csv_path):
+    """pfsp's class means beside published heuristics' (bench/data/published_pfsp_cmax.csv)."""
+    rows = list(csv.DictReader(open(csv_path)))
+    keys = [k for k in ("100x20", "200x20", "500x20") if k in classes]
+    lines = ["pfsp's mean deviation per class from today's best known upper bounds, beside published "
+             "heuristics' from the bounds of their year (higher on the open instances, so theirs read low); "
+             "budgets and machines differ: see the columns and decision 012.", "",
+             "| algorithm | " + " | ".join(f"{k} %" for k in keys) + " | budget | source |",
+             "| --- | " + " | ".join("---:" for _ in keys) + " | --- | --- |",
+             "| **pfsp (these runs)** | " + " | ".join(f"**{statistics.mean(classes[k]):.3f}**" for k in keys) +
+             " | these runs' limit, one GPU and its cores | this folder |"]
+    for r in rows:
+        lines.append(f"| {r['algorithm']} | " + " | ".join(r.get(k, "-") for k in keys) +
+                     f" | {r['budget']} | {r['source']} |")
+    return lines + [""]
+
+
+def solves_tables(directory, title, published=None):
     runs = load_solves(directory)
     lines = [f"### {title}", ""]
     if runs:
@@ -129,6 +149,8 @@ def solves_tables(directory, title):
         for k, v in sorted(classes.items(), key=lambda kv: [int(x) for x in kv[0].split("x")]):
             lines.append(f"| {k} | {len(v)} | {statistics.mean(v):.3f} | {max(v):.3f} |")
         lines.append("")
+        if published:
+            lines += published_table(classes, published)
     open_ = [r for r in runs if not r["instance"].get("best_known", {}).get("optimal", True)]
     if open_:
         lines += ["Open instances (no proven optimum): the best makespan found against the best known upper bound.",
@@ -154,6 +176,8 @@ def main():
     s.add_argument("directory")
     s.add_argument("--out", required=True)
     s.add_argument("--title", default="Solves from scratch")
+    s.add_argument("--published", help="CSV of published class means (bench/data/published_pfsp_cmax.csv): "
+                                       "a table of pfsp's class means beside them")
     a = ap.parse_args()
     if a.mode == "heuristic":
         for f in a.files:
@@ -161,7 +185,7 @@ def main():
                 out.write(heuristic_table(f, a.device))
     else:
         with open(a.out, "w") as out:
-            out.write(solves_tables(a.directory, a.title))
+            out.write(solves_tables(a.directory, a.title, a.published))
     return 0
 
 
