@@ -11,9 +11,10 @@
 #endif
 
 namespace pfsp {
+namespace {
 
-void register_solve_options(CLI::App& app, solve_args& a) {
-  app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
+// The search: backend, threads, bound, branching, selection, the initial upper bound.
+void add_search_options(CLI::App& app, solve_args& a) {
   add_enum_option(app, "--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu");
   app.add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
       ->check(CLI::Range(1, 4096))
@@ -21,6 +22,25 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   add_enum_or_auto_option(app, "--bound", a.bound,
                           "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the "
                           "fastest measured: lb1-lb2 on the GPU device loop, lb1 elsewhere)");
+  add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
+                    "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "
+                    "K pairs that most often give the maximum in a short search before the run; default K = m-1), "
+                    "or auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
+      ->default_str(to_string(a.lb2_pairs));
+  // No default shown: the backend's (or, with --resume, the checkpoint's) when not given.
+  app.add_option_function<std::string>(
+         "--branching", [&a](const std::string& v) { a.branch = from_string<branching>(v, "--branching"); },
+         "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
+         "min-min on the GPU")
+      ->check(CLI::IsMember(enum_choices<branching>()));
+  add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
+  add_parsed_option(app, "--ub", a.ub, parse_ub,
+                    "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
+                    "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
+}
+
+// The incumbent engine beside the search, and the start heuristic.
+void add_engine_options(CLI::App& app, solve_args& a) {
   app.add_option("--improver-threads", a.improver_threads,
                  "threads of the incumbent engine (iterated-greedy walkers) beside the search, every backend: "
                  "seeded by its best leaves, feeding it better incumbents (-1 = auto, of the cores the process may run "
@@ -59,21 +79,6 @@ void register_solve_options(CLI::App& app, solve_args& a) {
                  "heuristic is reproducible for a seed)")
       ->check(CLI::Range(0, 2147483647))
       ->capture_default_str();
-  add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
-                    "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "
-                    "K pairs that most often give the maximum in a short search before the run; default K = m-1), "
-                    "or auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
-      ->default_str(to_string(a.lb2_pairs));
-  // No default shown: the backend's (or, with --resume, the checkpoint's) when not given.
-  app.add_option_function<std::string>(
-         "--branching", [&a](const std::string& v) { a.branch = from_string<branching>(v, "--branching"); },
-         "forward, backward, min-branch or min-min (dynamic bidirectional); default min-branch on the CPU, "
-         "min-min on the GPU")
-      ->check(CLI::IsMember(enum_choices<branching>()));
-  add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
-  add_parsed_option(app, "--ub", a.ub, parse_ub,
-                    "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
-                    "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
   add_enum_option(app, "--heuristic", a.heuristic,
                   "first incumbent: ig (iterated greedy, Ruiz-Stuetzle 2007, from NEH), neh, none, or auto (neh "
                   "where improver threads run iterated greedy beside the search, ig elsewhere)");
@@ -82,6 +87,10 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->check(CLI::Range(-1, 100000000))
       ->capture_default_str();
   app.add_flag("--no-neh", a.no_neh, "same as --heuristic none");
+}
+
+// Limits, the result's outputs and the solver log.
+void add_output_options(CLI::App& app, solve_args& a) {
   app.add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
   app.add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
       ->check(CLI::Range(0LL, 4000000000000000000LL));
@@ -100,6 +109,9 @@ void register_solve_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   app.add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
   app.add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
+}
+
+void add_checkpoint_options(CLI::App& app, solve_args& a) {
   app.add_option("--checkpoint", a.checkpoint,
                  "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
                  "and when the run stops");
@@ -112,6 +124,10 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   app.add_option("--resume", a.resume,
                  "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
                  "from it unless given; backend and threads may differ)");
+}
+
+// The GPU strategy options every build registers; the rest only where CUDA is built.
+void add_gpu_options(CLI::App& app, solve_args& a) {
   // Registered in every build, so that bad values are exit code 2 with CUDA or without.
   add_enum_option(app, "--gpu-strategy", a.gpu_strategy,
                   "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
@@ -126,6 +142,17 @@ void register_solve_options(CLI::App& app, solve_args& a) {
 #if defined(PFSP_HAVE_GPU)
   add_gpu_cli_options(app, a.gpu);
 #endif
+}
+
+}  // namespace
+
+void register_solve_options(CLI::App& app, solve_args& a) {
+  app.add_option("instance", a.instance_spec, "ta001..ta120, random:N,M,SEED, or a file")->required();
+  add_search_options(app, a);
+  add_engine_options(app, a);
+  add_output_options(app, a);
+  add_checkpoint_options(app, a);
+  add_gpu_options(app, a);
 }
 
 CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a) {
