@@ -297,99 +297,6 @@ std::uint64_t block_checksum(const void* data, std::size_t len) {
   return h;
 }
 
-std::string to_binary(const search_state& s) {
-  PFSP_EXPECTS(s.n >= 1 && s.n <= 65535 && s.m >= 1, "checkpoint of an instance of 1..65535 jobs");
-  PFSP_EXPECTS(s.perms.size() == s.nodes.size() * static_cast<std::size_t>(s.n), "n jobs per open node");
-  PFSP_EXPECTS(s.stack_sizes.size() <= max_stacks && s.lb2_pairs.size() <= 0xFFFFFFFFu, "stack and pair counts");
-  const std::size_t n = static_cast<std::size_t>(s.n);
-  const std::size_t w = s.n <= 255 ? 1 : 2;  // job ids and limits, 0..n
-  std::int32_t lb_base = 0, lb_max = 0;
-  if (!s.nodes.empty()) {
-    lb_base = lb_max = s.nodes.front().lb;
-    for (const node_meta& nm : s.nodes) {
-      lb_base = std::min(lb_base, nm.lb);
-      lb_max = std::max(lb_max, nm.lb);
-    }
-  }
-  PFSP_EXPECTS(lb_base >= 0, "open nodes' bounds are non-negative");
-  const int b = lb_width(static_cast<std::uint64_t>(static_cast<std::int64_t>(lb_max) - lb_base));
-  const bool has_incumbent = !s.best_schedule.empty();
-  const std::size_t name_bytes = std::min<std::size_t>(s.instance_name.size(), max_text_bytes);
-  const std::size_t backend_bytes = std::min<std::size_t>(s.backend.size(), max_text_bytes);
-  const std::size_t record = 2 * w + static_cast<std::size_t>(b) + n * w;
-  const std::size_t size = header_bytes + name_bytes + backend_bytes + 8 * s.lb2_pairs.size() +
-                           (has_incumbent ? n * w : 0) + 8 * s.stack_sizes.size() + record * s.nodes.size() +
-                           checksum_bytes;
-  std::string bytes(size, '\0');
-  auto* out = reinterpret_cast<unsigned char*>(bytes.data());
-
-  std::memcpy(out, magic, sizeof magic);
-  store<std::uint32_t>(out + 8, search_state::binary_format_version);
-  store<std::uint32_t>(out + 12, static_cast<std::uint32_t>(s.n));
-  store<std::uint32_t>(out + 16, static_cast<std::uint32_t>(s.m));
-  out[20] = static_cast<unsigned char>(s.bound);
-  out[21] = static_cast<unsigned char>(s.branch);
-  out[22] = static_cast<unsigned char>((s.ub_option ? flag_ub : 0) | (has_incumbent ? flag_incumbent : 0) |
-                                       (s.complete ? flag_complete : 0));
-  out[23] = static_cast<unsigned char>(w);
-  out[24] = static_cast<unsigned char>(b);
-  store<std::int32_t>(out + 28, s.ub_option ? *s.ub_option : 0);
-  store<std::int32_t>(out + 32, s.threshold);
-  store<std::int32_t>(out + 36, has_incumbent ? s.best_makespan : 0);
-  store<std::int32_t>(out + 40, lb_base);
-  store<std::uint64_t>(out + 44, s.times_hash);
-  store<std::uint64_t>(out + 52, s.stats.branched);
-  store<std::uint64_t>(out + 60, s.stats.bounds);
-  store<std::uint64_t>(out + 68, s.stats.pruned);
-  store<std::uint64_t>(out + 76, s.stats.leaves);
-  store_f64(out + 84, s.stats.explored);
-  store_f64(out + 92, s.stats.total_seconds);
-  store_f64(out + 100, s.stats.bound_seconds);
-  store<std::uint32_t>(out + 108, static_cast<std::uint32_t>(name_bytes));
-  store<std::uint32_t>(out + 112, static_cast<std::uint32_t>(backend_bytes));
-  store<std::uint32_t>(out + 116, static_cast<std::uint32_t>(s.lb2_pairs.size()));
-  store<std::uint32_t>(out + 120, static_cast<std::uint32_t>(s.stack_sizes.size()));
-  store<std::uint64_t>(out + 124, static_cast<std::uint64_t>(s.nodes.size()));
-  unsigned char* q = out + header_bytes;
-  std::memcpy(q, s.instance_name.data(), name_bytes);
-  q += name_bytes;
-  std::memcpy(q, s.backend.data(), backend_bytes);
-  q += backend_bytes;
-  for (const auto& [k, l] : s.lb2_pairs) {
-    store<std::uint32_t>(q, static_cast<std::uint32_t>(k));
-    store<std::uint32_t>(q + 4, static_cast<std::uint32_t>(l));
-    q += 8;
-  }
-  if (has_incumbent) {
-    PFSP_EXPECTS(s.best_schedule.size() == n, "the incumbent has n jobs");
-    for (int j : s.best_schedule) {
-      if (w == 1)
-        *q = static_cast<unsigned char>(j);
-      else
-        store<std::uint16_t>(q, static_cast<std::uint16_t>(j));
-      q += w;
-    }
-  }
-  std::size_t total = 0;
-  for (std::size_t size_k : s.stack_sizes) {
-    store<std::uint64_t>(q, static_cast<std::uint64_t>(size_k));
-    q += 8;
-    total += size_k;
-  }
-  PFSP_EXPECTS(total == s.nodes.size(), "the stack sizes add up to the open nodes");
-  if (w == 1)
-    q = b == 1   ? encode_nodes<std::uint8_t, std::uint8_t>(s, lb_base, q)
-        : b == 2 ? encode_nodes<std::uint8_t, std::uint16_t>(s, lb_base, q)
-                 : encode_nodes<std::uint8_t, std::uint32_t>(s, lb_base, q);
-  else
-    q = b == 1   ? encode_nodes<std::uint16_t, std::uint8_t>(s, lb_base, q)
-        : b == 2 ? encode_nodes<std::uint16_t, std::uint16_t>(s, lb_base, q)
-                 : encode_nodes<std::uint16_t, std::uint32_t>(s, lb_base, q);
-  PFSP_EXPECTS(static_cast<std::size_t>(q - out) == size - checksum_bytes, "binary checkpoint size");
-  store<std::uint64_t>(q, block_checksum(out, size - checksum_bytes));
-  return bytes;
-}
-
 namespace {
 
 // The header's sizes and encodings: what the rest of the file holds and how it is written.
@@ -402,6 +309,129 @@ struct binary_layout {
   std::uint64_t count = 0;  // open nodes
   bool has_incumbent() const { return (flags & flag_incumbent) != 0; }
 };
+
+// The layout of `s` as to_binary writes it: the widths of jobs and bounds, the flags, the sections' sizes.
+binary_layout plan_layout(const search_state& s) {
+  binary_layout L;
+  L.w = s.n <= 255 ? 1 : 2;  // job ids and limits, 0..n
+  std::int32_t lb_max = 0;
+  if (!s.nodes.empty()) {
+    L.lb_base = lb_max = s.nodes.front().lb;
+    for (const node_meta& nm : s.nodes) {
+      L.lb_base = std::min(L.lb_base, nm.lb);
+      lb_max = std::max(lb_max, nm.lb);
+    }
+  }
+  PFSP_EXPECTS(L.lb_base >= 0, "open nodes' bounds are non-negative");
+  L.b = lb_width(static_cast<std::uint64_t>(static_cast<std::int64_t>(lb_max) - L.lb_base));
+  L.flags = static_cast<std::uint8_t>((s.ub_option ? flag_ub : 0) | (!s.best_schedule.empty() ? flag_incumbent : 0) |
+                                      (s.complete ? flag_complete : 0));
+  L.name_bytes = std::min<std::size_t>(s.instance_name.size(), max_text_bytes);
+  L.backend_bytes = std::min<std::size_t>(s.backend.size(), max_text_bytes);
+  L.pair_count = s.lb2_pairs.size();
+  L.stacks = s.stack_sizes.size();
+  L.count = s.nodes.size();
+  return L;
+}
+
+std::size_t file_bytes(const binary_layout& L, std::size_t n) {
+  const std::size_t record = 2 * L.w + static_cast<std::size_t>(L.b) + n * L.w;
+  return header_bytes + L.name_bytes + L.backend_bytes + 8 * L.pair_count + (L.has_incumbent() ? n * L.w : 0) +
+         8 * L.stacks + record * L.count + checksum_bytes;
+}
+
+void write_header(unsigned char* out, const search_state& s, const binary_layout& L) {
+  std::memcpy(out, magic, sizeof magic);
+  store<std::uint32_t>(out + 8, search_state::binary_format_version);
+  store<std::uint32_t>(out + 12, static_cast<std::uint32_t>(s.n));
+  store<std::uint32_t>(out + 16, static_cast<std::uint32_t>(s.m));
+  out[20] = static_cast<unsigned char>(s.bound);
+  out[21] = static_cast<unsigned char>(s.branch);
+  out[22] = L.flags;
+  out[23] = static_cast<unsigned char>(L.w);
+  out[24] = static_cast<unsigned char>(L.b);
+  store<std::int32_t>(out + 28, s.ub_option ? *s.ub_option : 0);
+  store<std::int32_t>(out + 32, s.threshold);
+  store<std::int32_t>(out + 36, L.has_incumbent() ? s.best_makespan : 0);
+  store<std::int32_t>(out + 40, L.lb_base);
+  store<std::uint64_t>(out + 44, s.times_hash);
+  store<std::uint64_t>(out + 52, s.stats.branched);
+  store<std::uint64_t>(out + 60, s.stats.bounds);
+  store<std::uint64_t>(out + 68, s.stats.pruned);
+  store<std::uint64_t>(out + 76, s.stats.leaves);
+  store_f64(out + 84, s.stats.explored);
+  store_f64(out + 92, s.stats.total_seconds);
+  store_f64(out + 100, s.stats.bound_seconds);
+  store<std::uint32_t>(out + 108, static_cast<std::uint32_t>(L.name_bytes));
+  store<std::uint32_t>(out + 112, static_cast<std::uint32_t>(L.backend_bytes));
+  store<std::uint32_t>(out + 116, static_cast<std::uint32_t>(L.pair_count));
+  store<std::uint32_t>(out + 120, static_cast<std::uint32_t>(L.stacks));
+  store<std::uint64_t>(out + 124, static_cast<std::uint64_t>(L.count));
+}
+
+// The instance's name, the backend, the LB2 pairs and the incumbent, from q; returns the end.
+unsigned char* write_texts_pairs_incumbent(unsigned char* q, const search_state& s, const binary_layout& L) {
+  std::memcpy(q, s.instance_name.data(), L.name_bytes);
+  q += L.name_bytes;
+  std::memcpy(q, s.backend.data(), L.backend_bytes);
+  q += L.backend_bytes;
+  for (const auto& [k, l] : s.lb2_pairs) {
+    store<std::uint32_t>(q, static_cast<std::uint32_t>(k));
+    store<std::uint32_t>(q + 4, static_cast<std::uint32_t>(l));
+    q += 8;
+  }
+  if (!L.has_incumbent()) return q;
+  PFSP_EXPECTS(s.best_schedule.size() == static_cast<std::size_t>(s.n), "the incumbent has n jobs");
+  for (int j : s.best_schedule) {
+    if (L.w == 1)
+      *q = static_cast<unsigned char>(j);
+    else
+      store<std::uint16_t>(q, static_cast<std::uint16_t>(j));
+    q += L.w;
+  }
+  return q;
+}
+
+unsigned char* write_stacks(unsigned char* q, const search_state& s) {
+  std::size_t total = 0;
+  for (std::size_t size_k : s.stack_sizes) {
+    store<std::uint64_t>(q, static_cast<std::uint64_t>(size_k));
+    q += 8;
+    total += size_k;
+  }
+  PFSP_EXPECTS(total == s.nodes.size(), "the stack sizes add up to the open nodes");
+  return q;
+}
+
+unsigned char* write_nodes(unsigned char* q, const search_state& s, const binary_layout& L) {
+  if (L.w == 1)
+    return L.b == 1   ? encode_nodes<std::uint8_t, std::uint8_t>(s, L.lb_base, q)
+           : L.b == 2 ? encode_nodes<std::uint8_t, std::uint16_t>(s, L.lb_base, q)
+                      : encode_nodes<std::uint8_t, std::uint32_t>(s, L.lb_base, q);
+  return L.b == 1   ? encode_nodes<std::uint16_t, std::uint8_t>(s, L.lb_base, q)
+         : L.b == 2 ? encode_nodes<std::uint16_t, std::uint16_t>(s, L.lb_base, q)
+                    : encode_nodes<std::uint16_t, std::uint32_t>(s, L.lb_base, q);
+}
+
+}  // namespace
+
+std::string to_binary(const search_state& s) {
+  PFSP_EXPECTS(s.n >= 1 && s.n <= 65535 && s.m >= 1, "checkpoint of an instance of 1..65535 jobs");
+  PFSP_EXPECTS(s.perms.size() == s.nodes.size() * static_cast<std::size_t>(s.n), "n jobs per open node");
+  PFSP_EXPECTS(s.stack_sizes.size() <= max_stacks && s.lb2_pairs.size() <= 0xFFFFFFFFu, "stack and pair counts");
+  const binary_layout L = plan_layout(s);
+  const std::size_t size = file_bytes(L, static_cast<std::size_t>(s.n));
+  std::string bytes(size, '\0');
+  auto* out = reinterpret_cast<unsigned char*>(bytes.data());
+  write_header(out, s, L);
+  unsigned char* q = write_texts_pairs_incumbent(out + header_bytes, s, L);
+  q = write_nodes(write_stacks(q, s), s, L);
+  PFSP_EXPECTS(static_cast<std::size_t>(q - out) == size - checksum_bytes, "binary checkpoint size");
+  store<std::uint64_t>(q, block_checksum(out, size - checksum_bytes));
+  return bytes;
+}
+
+namespace {
 
 void check_magic_and_version(const byte_reader& r, std::size_t size) {
   const std::size_t head = std::min(size, sizeof magic);
