@@ -383,9 +383,10 @@ void read_permutation(fields& f, reader& r, int n, std::vector<unsigned char>& s
 
 }  // namespace
 
-search_state parse_search_state(std::string_view text, const std::string& file) {
-  reader r(text, file);
-  search_state s;
+namespace {
+
+// The header: version, instance, sizes, the times' hash, bound, branching, ub and threshold.
+void read_text_header(reader& r, search_state& s) {
   {
     const std::string_view v = r.expect("pfsp-checkpoint");
     if (v != std::to_string(search_state::format_version))
@@ -420,8 +421,11 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
     s.threshold = f.next<int>("value", 0, INT_MAX);
     f.done();
   }
+}
+
+// The incumbent (or none) and the completion flag.
+void read_text_incumbent(reader& r, search_state& s, std::vector<unsigned char>& seen) {
   const int n = s.n;
-  std::vector<unsigned char> seen(static_cast<std::size_t>(n));
   {
     const std::string_view v = r.expect("incumbent");
     if (v != "none") {
@@ -437,6 +441,10 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
     s.complete = f.next<int>("flag", 0, 1) == 1;
     f.done();
   }
+}
+
+// The counters, the elapsed and bounding seconds, and the backend that wrote the file.
+void read_text_stats(reader& r, search_state& s) {
   s.stats.branched = read_count(r, "branched");
   s.stats.bounds = read_count(r, "bounds");
   s.stats.pruned = read_count(r, "pruned");
@@ -445,12 +453,17 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
   s.stats.total_seconds = read_double(r, "elapsed");
   s.stats.bound_seconds = read_double(r, "bound-seconds");
   s.backend = std::string(r.expect("backend"));
+}
+
+// The stacks of open nodes. The file's size bounds the node count (`text_bytes`).
+void read_text_stacks(reader& r, search_state& s, std::vector<unsigned char>& seen, std::size_t text_bytes) {
+  const int n = s.n;
   const std::uint64_t stacks = read_count(r, "stacks");
   if (stacks > (1u << 20)) r.fail("'stacks': " + std::to_string(stacks) + " is more than this pfsp accepts (1048576)");
   // The file's size bounds the node count: reserve only what the remaining text can hold.
   for (std::uint64_t k = 0; k < stacks; ++k) {
     const std::uint64_t size = read_count(r, "stack");
-    if (size > text.size())
+    if (size > text_bytes)
       r.fail("'stack': " + std::to_string(size) + " nodes cannot fit in the rest of the file (truncated?)");
     s.stack_sizes.push_back(static_cast<std::size_t>(size));
     for (std::uint64_t i = 0; i < size; ++i) {
@@ -465,6 +478,18 @@ search_state parse_search_state(std::string_view text, const std::string& file) 
       read_permutation(f, r, n, seen, s.perms.data() + off);
     }
   }
+}
+
+}  // namespace
+
+search_state parse_search_state(std::string_view text, const std::string& file) {
+  reader r(text, file);
+  search_state s;
+  read_text_header(r, s);
+  std::vector<unsigned char> seen(static_cast<std::size_t>(s.n));
+  read_text_incumbent(r, s, seen);
+  read_text_stats(r, s);
+  read_text_stacks(r, s, seen, text.size());
   const std::uint64_t stated = read_hex(r, "end");
   const std::uint64_t actual = fnv1a(fnv_offset, text.data(), r.offset());
   if (stated != actual)
