@@ -256,6 +256,25 @@ void expect_input_error(const std::vector<std::string>& args, const std::vector<
   EXPECT_FALSE(contains(r.out, "status")) << r.describe();
 }
 
+// `pfsp solve --help` prints the solve options once, with the footer; `pfsp --help` lists the
+// subcommands.
+TEST(cli, help_is_printed_once) {
+  const auto r = run_pfsp({"solve", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  const auto count = [&](const std::string& what) {
+    std::size_t c = 0;
+    for (std::size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++c;
+    return c;
+  };
+  EXPECT_EQ(count("--time-limit"), 1u) << r.out;
+  EXPECT_EQ(count("Solve an instance to proven optimality"), 1u) << r.out;
+  EXPECT_EQ(count("Exit codes:"), 1u) << r.out;
+  const auto top = run_pfsp({"--help"});
+  EXPECT_EQ(top.exit_code, 0);
+  EXPECT_TRUE(contains(top.out, "solve")) << top.out;
+  EXPECT_TRUE(contains(top.out, "gantt")) << top.out;
+}
+
 TEST(cli, bad_options_exit_2) {
   expect_input_error({"solve", "ta001", "--ub", "-5"}, {"--ub", "-5"});
   expect_input_error({"solve", "ta001", "--bound", "lb9"}, {"--bound", "lb9"});

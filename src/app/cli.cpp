@@ -215,10 +215,10 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
+      // app.help() prints the help of the subcommand asked (pfsp solve --help), once.
       out << (dynamic_cast<const CLI::CallForHelp*>(&e) || dynamic_cast<const CLI::CallForAllHelp*>(&e)
-                  ? app.help(dynamic_cast<const CLI::CallForHelp*>(&e) && solve->parsed() ? "pfsp solve" : "")
+                  ? app.help()
                   : std::string(e.what()) + "\n");
-      if (dynamic_cast<const CLI::CallForHelp*>(&e) && solve->parsed()) out << solve->help();
       return exit_ok;
     }
     err << "pfsp: " << e.what() << "\n";
