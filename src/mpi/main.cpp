@@ -312,6 +312,30 @@ int report(const pfsp::instance& inst, const pfsp::solve_args& a, const pfsp::so
   return exit_code_for(r.status);
 }
 
+// The report's record of the run: the command line, the ranks' backend, threads and instance.
+pfsp::run_info mpi_run_info(int argc, char** argv, const pfsp::solve_args& a, const std::string& local,
+                            const pfsp::solve_options& opt) {
+  pfsp::run_info info;
+  info.command = "pfsp-mpi";
+  for (int i = 1; i < argc; ++i) info.command += std::string(" ") + argv[i];
+  info.backend_opt = "mpi/" + local;
+  info.threads = opt.threads;
+  info.instance_spec = a.instance_spec;
+  info.initial_ub_source = "none";
+  return info;
+}
+
+// Rank 0's incumbent engine (walkers and the CPU beam) beside the hand-out, or none.
+std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& inst, const pfsp::bound_data& data,
+                                                          const pfsp::solve_args& a, const pfsp::solve_options& opt,
+                                                          const pfsp::incumbent& start, int improvers) {
+  using namespace pfsp;
+  if (improvers <= 0) return nullptr;
+  return std::make_unique<concurrent_improver>(
+      inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
+      engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
+}
+
 int run(int argc, char** argv, int rank) {
   using namespace pfsp;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -335,13 +359,7 @@ int run(int argc, char** argv, int rank) {
   if (!a.resume.empty()) resume_tree_options(rank, a, resumed, opt, resumed_pairs);
   lb2_pairs_choice pairs = lb2_pairs_of(inst, a, opt, on_gpu, resumed.has_value(), resumed_pairs);
 
-  run_info info;
-  info.command = "pfsp-mpi";
-  for (int i = 1; i < argc; ++i) info.command += std::string(" ") + argv[i];
-  info.backend_opt = "mpi/" + local;
-  info.threads = opt.threads;
-  info.instance_spec = a.instance_spec;
-  info.initial_ub_source = "none";
+  run_info info = mpi_run_info(argc, argv, a, local, opt);
   // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
   // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere; the
   // start heuristic auto: NEH where improver threads run, iterated greedy elsewhere.
@@ -367,13 +385,11 @@ int run(int argc, char** argv, int rank) {
   if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
   dist::distributed_options d = distributed_options_of(m, rank);
-  std::unique_ptr<concurrent_improver> improver;
+  // Every rank refuses it (a throw on rank 0 alone would leave the others waiting).
   if (a.beam_on == beam_device::gpu)
     throw input_error("--beam-device gpu: pfsp-mpi runs rank 0's beam on the CPU (its GPUs search)");
-  if (rank == 0 && improvers > 0)
-    improver = std::make_unique<concurrent_improver>(
-        inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
-        engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
+  const std::unique_ptr<concurrent_improver> improver =
+      rank == 0 ? rank0_improver(inst, data, a, opt, start, improvers) : nullptr;
   d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
