@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <map>
 #include <numeric>
 #include <thread>
 
@@ -90,6 +91,47 @@ TEST(aspiration, the_callers_passes_run_up_to_the_callers_ceiling) {
     EXPECT_LE(search.stats().cap, 16) << "seed " << seed;
     EXPECT_TRUE(proven) << "seed " << seed;  // width 16 with an exact prover reaches 7 jobs' optimum
     EXPECT_EQ(best, optimum) << "seed " << seed;
+  }
+}
+
+// At the width ceiling a pass depends on its width and target only: a value that failed there is
+// not passed again (stats.skipped), with a prover whose probes end at once (the thread then waits
+// out their budget) and without one (it waits for a better best).
+TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
+  const instance inst = random_instance(9, 4, 5, 1, 30);
+  for (const bool with_prover : {true, false}) {
+    aspiration_search search(inst, aspiration_options{.first_cap = 1, .first_probe_seconds = 0.01, .lower = 10});
+    std::map<std::pair<int, int>, int> calls;  // (width, target) -> passes
+    aspiration_hooks hooks{
+        .best = [] { return 60; },  // a start schedule of 60; no pass ever beats it
+        .pass =
+            [&](int width, int target, const std::atomic<bool>*, const std::function<int()>&) {
+              ++calls[{width, target}];
+              return std::vector<int>{};
+            },
+        .width_ceiling = [] { return 4; },
+    };
+    if (with_prover) hooks.prove_below = [](int, double, const std::atomic<bool>*) { return false; };
+    std::atomic<bool> stop{false};
+    std::jthread stopper([&](std::stop_token done) {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!done.stop_requested() && std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(400))
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      stop = true;
+    });
+    EXPECT_FALSE(search.run(hooks, &stop));
+    stopper.request_stop();
+    ASSERT_FALSE(calls.empty());
+    for (const auto& [key, count] : calls) {
+      // Width 1 runs in the sweep at cap 1 and again in the one at the ceiling (cap 4); the
+      // others only at the ceiling.
+      EXPECT_LE(count, key.first == 1 ? 2 : 1)
+          << "width " << key.first << " target " << key.second << (with_prover ? " (prover)" : " (no prover)");
+    }
+    // With a prover the bisection starts over after each round of probes and skips the values;
+    // without one the thread waits after the first sweep at the ceiling.
+    if (with_prover) EXPECT_GT(search.stats().skipped, 0);
+    EXPECT_EQ(search.stats().cap, 4);
   }
 }
 

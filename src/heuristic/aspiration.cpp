@@ -1,7 +1,9 @@
 #include "heuristic/aspiration.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <thread>
 
 #include "heuristic/neh.hpp"
 
@@ -64,6 +66,15 @@ int aspiration_search::width_ceiling(const aspiration_hooks& hooks) const {
   return hooks.pass && hooks.width_ceiling ? std::max(1, hooks.width_ceiling()) : beam_.memory_width_cap();
 }
 
+// At the ceiling with nothing new to try: until the engine's best drops below `hi`, *stop rises
+// or `seconds` pass.
+void aspiration_search::wait_for_change(const aspiration_hooks& hooks, int hi, double seconds,
+                                        const std::atomic<bool>* stop) const {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!stopped(stop) && best(hooks) >= hi && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
 bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<bool>* stop) {
   auto best = [&] { return this->best(hooks); };
   double probe_seconds = opt_.first_probe_seconds;
@@ -73,14 +84,32 @@ bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<boo
     const int hi = best();
     if (hi <= stats_.lower) return true;
     if (failed >= hi - 1) {  // every value from the lower bound to the best failed: widen, probe longer
+      const bool was_at_ceiling = at_ceiling(hooks);
       stats_.cap = static_cast<int>(std::min(4LL * stats_.cap, static_cast<long long>(width_ceiling(hooks))));
       probe_seconds *= 2;
+      const int lower = stats_.lower;
+      const auto probes_start = std::chrono::steady_clock::now();
       raise_lower(hooks, hi, probe_seconds, stop);
+      if (was_at_ceiling && stats_.lower == lower) {
+        // Nothing new to pass: leave the probes their time and the rest idle (no prover: until the
+        // best changes).
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - probes_start).count();
+        wait_for_change(hooks, hi, hooks.prove_below ? probe_seconds - spent : 1e300, stop);
+      }
       failed = stats_.lower - 1;
       continue;
     }
     const int value = static_cast<int>(failed + (static_cast<long long>(hi) - failed) / 2);  // in (failed, hi - 1]
-    if (!round(hooks, value, stop)) failed = value;
+    const bool ceiling = at_ceiling(hooks);
+    if (ceiling && failed_at_ceiling_.contains(value)) {
+      ++stats_.skipped;
+      failed = value;
+      continue;
+    }
+    if (!round(hooks, value, stop)) {
+      failed = value;
+      if (ceiling && !stopped(stop)) failed_at_ceiling_.insert(value);
+    }
   }
   return false;
 }

@@ -14,6 +14,13 @@
 // looking for a makespan of at most v. A schedule found lowers the best; when every value between
 // the lower bound and the best failed, the cap quadruples and the bisection starts over.
 //
+// At the width ceiling a pass is a function of its width and target alone (the CPU's and the
+// GPU's alike), so a value that failed there fails again: it is not run again (stats.skipped).
+// Once every value the bisection picks has failed at the ceiling, only the prover's probes (each
+// bisection twice as long) and the engine's improvements can change the targets; until then the
+// passes leave the device (the GPU's search shares it) and the thread to the probes, and where
+// the probes end early the thread waits out their budget (without a prover: for a better best).
+//
 // The lower bound: the caller's (aspiration_options::lower; app gives the search's own root bound),
 // raised by the caller's `prove_below` (optional: app binds it to the sequential branch-and-bound
 // run with the value as its upper bound, for a time budget). When the best reaches the lower bound, the best is optimal
@@ -23,6 +30,7 @@
 #include <atomic>
 #include <climits>
 #include <functional>
+#include <set>
 #include <vector>
 
 #include "heuristic/beam.hpp"
@@ -60,6 +68,7 @@ struct aspiration_stats {
   int cap = 0;           // the widths' cap now
   int lower = 0;         // the lower bound now
   int probes = 0;        // calls of prove_below
+  int skipped = 0;       // values not run again: they had failed at the width ceiling
 };
 
 class aspiration_search {
@@ -76,12 +85,15 @@ class aspiration_search {
   int round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop);
   int best(const aspiration_hooks& hooks) const;  // the least of hooks.best() and what this search found
   int width_ceiling(const aspiration_hooks& hooks) const;
+  bool at_ceiling(const aspiration_hooks& hooks) const { return stats_.cap >= width_ceiling(hooks); }
+  void wait_for_change(const aspiration_hooks& hooks, int hi, double seconds, const std::atomic<bool>* stop) const;
 
   const instance& inst_;
   aspiration_options opt_;
   beam_search beam_;
   aspiration_stats stats_;
   int found_ = INT_MAX;
+  std::set<int> failed_at_ceiling_;  // values whose passes up to the width ceiling found nothing
 };
 
 }  // namespace pfsp
