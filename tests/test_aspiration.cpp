@@ -130,7 +130,9 @@ TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
     }
     // With a prover the bisection starts over after each round of probes and skips the values;
     // without one the thread waits after the first sweep at the ceiling.
-    if (with_prover) EXPECT_GT(search.stats().skipped, 0);
+    if (with_prover) {
+      EXPECT_GT(search.stats().skipped, 0);
+    }
     EXPECT_EQ(search.stats().cap, 4);
   }
 }
