@@ -103,18 +103,23 @@ TEST(mpi_ranks, a_better_incumbent_reaches_running_chunks_within_a_second) {
   // rank 0's improver (iterated greedy from NEH) finds better schedules; each is sent to the
   // running chunks, whose solvers take it where they poll their feed. The workers report how
   // many they took and the longest time from rank 0's send to the take.
+  // Most depth-1 chunks end at once under the optimum the improver finds early, so whether a
+  // broadcast finds a chunk still running depends on the order they run in and on the load (CI:
+  // three ranks on two cores; one run in many took none): up to three runs.
   for (const char* backend : {"cpu", "cpu-mt"}) {
     SCOPED_TRACE(backend);
-    const process_result r =
-        run_ranks(3, {"ta021", "--backend", backend, "--threads", "1", "--heuristic", "none", "--improver-threads", "1",
-                      "--time-limit", "3", "--frontier-per-worker", "1", "--chunk-nodes", "1"});
-    ASSERT_EQ(r.exit_code, 3) << r.describe();
     const std::regex took("took ([0-9]+) broadcast incumbents \\(at most ([0-9.]+) ms after rank 0 sent them\\)");
     int taken = 0;
     double latency = 0;
-    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), took); it != std::sregex_iterator(); ++it) {
-      taken += std::stoi((*it)[1]);
-      latency = std::max(latency, std::stod((*it)[2]));
+    process_result r;
+    for (int attempt = 0; attempt < 3 && taken == 0; ++attempt) {
+      r = run_ranks(3, {"ta021", "--backend", backend, "--threads", "1", "--heuristic", "none", "--improver-threads",
+                        "1", "--time-limit", "3", "--frontier-per-worker", "1", "--chunk-nodes", "1"});
+      ASSERT_EQ(r.exit_code, 3) << r.describe();
+      for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), took); it != std::sregex_iterator(); ++it) {
+        taken += std::stoi((*it)[1]);
+        latency = std::max(latency, std::stod((*it)[2]));
+      }
     }
     EXPECT_GE(taken, 1) << r.describe();
     EXPECT_LT(latency, 1000.0) << r.describe();
