@@ -113,23 +113,17 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
   for (const auto& note : r.notes) out << "note         " << note << '\n';
 }
 
-std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info) {
-  nlohmann::json j;
-  j["status"] = std::string(to_string(r.status));
-  j["makespan"] = r.schedule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.makespan);
-  std::vector<int> one_based;
-  for (int x : r.schedule) one_based.push_back(x + 1);
-  j["schedule"] = one_based;
-  j["lower_bound"] = r.lower_bound;
-  j["instance"] = {{"name", inst.name}, {"n", inst.n}, {"m", inst.m}};
-  if (!info.instance_spec.empty()) j["instance"]["spec"] = info.instance_spec;
-  if (inst.known)
-    j["instance"]["best_known"] = {{"lb", inst.known->lb}, {"ub", inst.known->ub}, {"optimal", inst.known->optimal}};
-  j["nodes"] = {{"branched", r.stats.branched},
-                {"bounds", r.stats.bounds},
-                {"pruned", r.stats.pruned},
-                {"leaves", r.stats.leaves}};
-  j["explored_fraction"] = r.stats.explored;
+namespace {
+
+nlohmann::json instance_json(const instance& inst, const run_info& info) {
+  nlohmann::json i = {{"name", inst.name}, {"n", inst.n}, {"m", inst.m}};
+  if (!info.instance_spec.empty()) i["spec"] = info.instance_spec;
+  if (inst.known) i["best_known"] = {{"lb", inst.known->lb}, {"ub", inst.known->ub}, {"optimal", inst.known->optimal}};
+  return i;
+}
+
+// The search's and the process's seconds: wall time and its phases where the caller measured them.
+void add_times(nlohmann::json& j, const solve_result& r, const run_info& info) {
   j["time_seconds"] = r.stats.total_seconds;
   if (info.wall_seconds > 0) {
     j["wall_seconds"] = info.wall_seconds;
@@ -141,34 +135,59 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   }
   if (r.stats.bound_seconds > 0) j["bound_seconds"] = r.stats.bound_seconds;
   if (r.stats.setup_seconds > 0) j["setup_seconds"] = r.stats.setup_seconds;
+}
+
+// Progress snapshots: global lower bound and remaining-tree estimate over time (GPU device loop).
+nlohmann::json progress_json(const std::vector<progress_info>& trace) {
+  nlohmann::json t = nlohmann::json::array();
+  for (const progress_info& p : trace)
+    t.push_back({{"elapsed", p.elapsed},
+                 {"branched", p.nodes},
+                 {"best", p.best},
+                 {"open", p.open},
+                 {"global_lb", p.global_lb},
+                 {"tree_done", p.tree_done},
+                 {"remaining_estimate", p.remaining},
+                 {"forecast_seconds", p.forecast_seconds},
+                 {"remaining_by_depth", p.remaining_by_depth}});
+  return t;
+}
+
+nlohmann::json options_json(const solve_options& opt, const run_info& info) {
+  return {{"backend", info.backend_opt},
+          {"threads", info.threads},
+          {"bound", std::string(to_string(opt.bound))},
+          {"lb2_pairs", info.lb2_pairs},
+          {"branching", std::string(to_string(opt.branch))},
+          {"selection", std::string(to_string(opt.select))},
+          {"initial_ub", info.initial_ub},
+          {"initial_ub_source", info.initial_ub_source},
+          {"time_limit", opt.time_limit},
+          {"node_limit", opt.node_limit}};
+}
+
+}  // namespace
+
+std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info) {
+  nlohmann::json j;
+  j["status"] = std::string(to_string(r.status));
+  j["makespan"] = r.schedule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.makespan);
+  std::vector<int> one_based;
+  for (int x : r.schedule) one_based.push_back(x + 1);
+  j["schedule"] = one_based;
+  j["lower_bound"] = r.lower_bound;
+  j["instance"] = instance_json(inst, info);
+  j["nodes"] = {{"branched", r.stats.branched},
+                {"bounds", r.stats.bounds},
+                {"pruned", r.stats.pruned},
+                {"leaves", r.stats.leaves}};
+  j["explored_fraction"] = r.stats.explored;
+  add_times(j, r, info);
   j["backend"] = r.backend;
   j["engine_threads"] = info.engine_threads;
   j["notes"] = r.notes;
-  if (!r.trace.empty()) {
-    // Progress snapshots: global lower bound and remaining-tree estimate over time (GPU device loop).
-    nlohmann::json t = nlohmann::json::array();
-    for (const progress_info& p : r.trace)
-      t.push_back({{"elapsed", p.elapsed},
-                   {"branched", p.nodes},
-                   {"best", p.best},
-                   {"open", p.open},
-                   {"global_lb", p.global_lb},
-                   {"tree_done", p.tree_done},
-                   {"remaining_estimate", p.remaining},
-                   {"forecast_seconds", p.forecast_seconds},
-                   {"remaining_by_depth", p.remaining_by_depth}});
-    j["progress"] = t;
-  }
-  j["options"] = {{"backend", info.backend_opt},
-                  {"threads", info.threads},
-                  {"bound", std::string(to_string(opt.bound))},
-                  {"lb2_pairs", info.lb2_pairs},
-                  {"branching", std::string(to_string(opt.branch))},
-                  {"selection", std::string(to_string(opt.select))},
-                  {"initial_ub", info.initial_ub},
-                  {"initial_ub_source", info.initial_ub_source},
-                  {"time_limit", opt.time_limit},
-                  {"node_limit", opt.node_limit}};
+  if (!r.trace.empty()) j["progress"] = progress_json(r.trace);
+  j["options"] = options_json(opt, info);
   if (!info.resume_file.empty()) j["resumed_from"] = info.resume_file;
   if (!info.checkpoint_file.empty()) j["checkpoint"] = info.checkpoint_file;
   j["commit"] = git_commit();
