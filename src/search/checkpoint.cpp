@@ -177,16 +177,18 @@ void restore_stacks(const search_state& s, const std::vector<dfs_pool*>& pools) 
 //   end <16 hex digits>          FNV-1a of every byte before this line
 // ---------------------------------------------------------------------------------------------
 
-std::string to_text(const search_state& s) {
-  if (!s.lb2_pairs.empty())
-    throw input_error("the text checkpoint format (version 1) cannot record LB2 machine pairs (" +
-                      describe_lb2_pairs(s.lb2_pairs, s.m) + "); use the binary format");
-  std::ostringstream o;
-  o << "pfsp-checkpoint " << search_state::format_version << '\n';
-  std::string name = s.instance_name;
-  for (char& c : name)
+namespace {
+
+std::string one_line(std::string text) {
+  for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
-  o << "instance " << name << '\n';
+  return text;
+}
+
+// The header, the incumbent and the counters: everything before the stacks.
+void write_text_head(std::ostringstream& o, const search_state& s) {
+  o << "pfsp-checkpoint " << search_state::format_version << '\n';
+  o << "instance " << one_line(s.instance_name) << '\n';
   o << "n " << s.n << '\n' << "m " << s.m << '\n';
   o << "times-fnv1a " << hex64(s.times_hash) << '\n';
   o << "bound " << to_string(s.bound) << '\n';
@@ -214,10 +216,11 @@ std::string to_text(const search_state& s) {
   o << "explored " << exact(s.stats.explored) << '\n';
   o << "elapsed " << exact(s.stats.total_seconds) << '\n';
   o << "bound-seconds " << exact(s.stats.bound_seconds) << '\n';
-  std::string backend = s.backend;
-  for (char& c : backend)
-    if (c == '\n' || c == '\r') c = ' ';
-  o << "backend " << backend << '\n';
+  o << "backend " << one_line(s.backend) << '\n';
+}
+
+// The stacks of open nodes, a line a node.
+void write_text_stacks(std::ostringstream& o, const search_state& s) {
   o << "stacks " << s.stack_sizes.size() << '\n';
   std::size_t i = 0;
   std::string line;
@@ -237,6 +240,17 @@ std::string to_text(const search_state& s) {
       o << line;
     }
   }
+}
+
+}  // namespace
+
+std::string to_text(const search_state& s) {
+  if (!s.lb2_pairs.empty())
+    throw input_error("the text checkpoint format (version 1) cannot record LB2 machine pairs (" +
+                      describe_lb2_pairs(s.lb2_pairs, s.m) + "); use the binary format");
+  std::ostringstream o;
+  write_text_head(o, s);
+  write_text_stacks(o, s);
   std::string body = o.str();
   const std::uint64_t sum = fnv1a(fnv_offset, body.data(), body.size());
   body += "end " + hex64(sum) + '\n';
