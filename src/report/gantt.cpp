@@ -136,11 +136,11 @@ std::string job_colour(int job) {
   return hsl_to_hex(hue, odd ? 0.55 : 0.70, odd ? 0.72 : 0.62);
 }
 
-gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> schedule, const gantt_options& opt) {
-  gantt_layout L;
-  const std::vector<operation> ops = schedule_operations(inst, schedule);
+namespace {
+
+// The canvas: fonts, sizes, the plot's place and scale, the title.
+void size_canvas(gantt_layout& L, const instance& inst, const gantt_options& opt) {
   const int n = inst.n, m = inst.m;
-  L.makespan = ops.back().end;
   L.font_size = opt.font_size > 0 ? opt.font_size : 12;
   L.row_height = opt.row_height > 0 ? std::max(opt.row_height, 8) : std::max(30.0, 1.6 * L.font_size);
   L.width = opt.width > 0 ? opt.width : std::clamp(960.0 + 6.0 * (n - 40), 960.0, 3600.0);
@@ -161,39 +161,50 @@ gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> sch
     legend_h += (1.8 * fs) * ((n + per_line - 1) / per_line);
   }
   L.height = L.plot_y + L.plot_h + 3.4 * fs + 12 + legend_h;
+}
 
-  const double pad = 2;
-  L.bars.reserve(ops.size());
-  for (const operation& o : ops) {
-    gantt_bar b;
-    b.op = o;
-    b.x = L.plot_x + o.start * L.scale;
-    b.w = (o.end - o.start) * L.scale;
-    b.y = L.plot_y + o.machine * L.row_height + 3;
-    b.h = L.row_height - 6;
-    b.fill = job_colour(o.job);
-    const std::string text = std::to_string(o.job + 1);
-    const double tw = estimated_text_width(text, fs);
-    if (tw + 2 * pad <= b.w && fs + 2 * pad <= b.h) {
-      b.label = gantt_bar::label_kind::horizontal;
-      b.lw = tw;
-      b.lh = fs;
-    } else if (const double vfs = vertical_font(fs), vtw = estimated_text_width(text, vfs);
-               vfs + 2 <= b.w && vtw + 2 * pad <= b.h) {
-      // Rotated, in a smaller font: the bars of long instances are narrow (500 jobs: 3 to 13 px).
-      b.label = gantt_bar::label_kind::vertical;
-      b.lw = vfs;
-      b.lh = vtw;
-    }
-    if (b.label != gantt_bar::label_kind::none) {
-      b.lx = b.x + (b.w - b.lw) / 2;
-      b.ly = b.y + (b.h - b.lh) / 2;
-    }
-    L.bars.push_back(b);
+// One operation's bar and, where it fits, its job label (horizontal, else rotated and smaller).
+gantt_bar make_bar(const gantt_layout& L, const operation& o) {
+  const double fs = L.font_size, pad = 2;
+  gantt_bar b;
+  b.op = o;
+  b.x = L.plot_x + o.start * L.scale;
+  b.w = (o.end - o.start) * L.scale;
+  b.y = L.plot_y + o.machine * L.row_height + 3;
+  b.h = L.row_height - 6;
+  b.fill = job_colour(o.job);
+  const std::string text = std::to_string(o.job + 1);
+  const double tw = estimated_text_width(text, fs);
+  if (tw + 2 * pad <= b.w && fs + 2 * pad <= b.h) {
+    b.label = gantt_bar::label_kind::horizontal;
+    b.lw = tw;
+    b.lh = fs;
+  } else if (const double vfs = vertical_font(fs), vtw = estimated_text_width(text, vfs);
+             vfs + 2 <= b.w && vtw + 2 * pad <= b.h) {
+    // Rotated, in a smaller font: the bars of long instances are narrow (500 jobs: 3 to 13 px).
+    b.label = gantt_bar::label_kind::vertical;
+    b.lw = vfs;
+    b.lh = vtw;
   }
+  if (b.label != gantt_bar::label_kind::none) {
+    b.lx = b.x + (b.w - b.lw) / 2;
+    b.ly = b.y + (b.h - b.lh) / 2;
+  }
+  return b;
+}
+
+}  // namespace
+
+gantt_layout compute_gantt_layout(const instance& inst, std::span<const int> schedule, const gantt_options& opt) {
+  gantt_layout L;
+  const std::vector<operation> ops = schedule_operations(inst, schedule);
+  L.makespan = ops.back().end;
+  size_canvas(L, inst, opt);
+  L.bars.reserve(ops.size());
+  for (const operation& o : ops) L.bars.push_back(make_bar(L, o));
   if (opt.critical) {
     for (const operation& o : critical_path(inst, schedule)) {
-      const int idx = o.machine * n + o.position;
+      const int idx = o.machine * inst.n + o.position;
       L.bars[idx].critical = true;
       L.path.push_back(idx);
     }
