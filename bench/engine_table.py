@@ -10,6 +10,8 @@ written beside their JSON as twins (same stem, .md) that bench/results_page.py s
                                                     class, the open instances against the best known;
                                                     --published CSV: the class means beside published
                                                     heuristics' (bench/data/published_pfsp_cmax.csv)
+    bench/engine_table.py anytime DIR --out FILE.md the same results' best makespan over time, read off
+                                                    their progress traces
 
 Python standard library only; the best known values come from the results themselves (pfsp solve
 records Taillard's table) or from ../shared/data/taillard_pfsp.csv.
@@ -166,6 +168,31 @@ def solves_tables(directory, title, published=None):
     return "\n".join(lines) + "\n"
 
 
+def anytime_table(directory, marks, title):
+    """The best makespan over time (deviation from the best known upper bound, %) of each run, read
+    off its progress trace (`progress[].best`, one snapshot a progress interval); the last column
+    is the run's final makespan."""
+    runs = [r for r in load_solves(directory) if r.get("progress") and r["instance"].get("best_known")]
+    lines = [f"### {title}", "",
+             "| instance | best known ub | " + " | ".join(f"{t:g} s" for t in marks) + " | end | last improvement s |",
+             "| --- | ---: | " + " | ".join("---:" for _ in marks) + " | ---: | ---: |"]
+    for r in runs:
+        ub = r["instance"]["best_known"]["ub"]
+        trace = r["progress"]
+        cells = []
+        for t in marks:
+            seen = [p["best"] for p in trace if p["elapsed"] <= t]
+            cells.append(f"{100.0 * (seen[-1] - ub) / ub:.3f}" if seen else "-")
+        last, when = None, 0.0
+        for p in trace:
+            if p["best"] != last:
+                last, when = p["best"], p["elapsed"]
+        end = r.get("makespan") or last
+        lines.append(f"| {r['instance']['name']} | {ub} | " + " | ".join(cells) +
+                     f" | {100.0 * (end - ub) / ub:.3f} | {when:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="mode", required=True)
@@ -178,11 +205,19 @@ def main():
     s.add_argument("--title", default="Solves from scratch")
     s.add_argument("--published", help="CSV of published class means (bench/data/published_pfsp_cmax.csv): "
                                        "a table of pfsp's class means beside them")
+    t = sub.add_parser("anytime")
+    t.add_argument("directory")
+    t.add_argument("--out", required=True)
+    t.add_argument("--marks", default="10,30,60,120,240", help="seconds at which to read the best")
+    t.add_argument("--title", default="The best makespan over time (deviation from the best known upper bound, %)")
     a = ap.parse_args()
     if a.mode == "heuristic":
         for f in a.files:
             with open(os.path.splitext(f)[0] + ".md", "w") as out:
                 out.write(heuristic_table(f, a.device))
+    elif a.mode == "anytime":
+        with open(a.out, "w") as out:
+            out.write(anytime_table(a.directory, [float(x) for x in a.marks.split(",")], a.title))
     else:
         with open(a.out, "w") as out:
             out.write(solves_tables(a.directory, a.title, a.published))

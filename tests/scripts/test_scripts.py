@@ -279,6 +279,41 @@ class NcuLoopRoofline(unittest.TestCase):
         self.assertAlmostEqual(ph["sync"]["share"], 0.46)
 
 
+class EngineTable(unittest.TestCase):
+    """bench/engine_table.py: the best over time from progress traces, and the published table."""
+
+    def write_runs(self, d):
+        def run(name, ub, optimal, trace, makespan, n=100):
+            with open(os.path.join(d, name + ".json"), "w", encoding="utf-8") as f:
+                json.dump({"status": "time_limit", "makespan": makespan, "lower_bound": ub - 50,
+                           "instance": {"name": name, "n": n, "m": 20,
+                                        "best_known": {"lb": ub - 10, "ub": ub, "optimal": optimal}},
+                           "progress": [{"elapsed": t, "best": b} for t, b in trace]}, f)
+        run("ta081", 6000, False, [(0.5, 6120), (9.0, 6060), (31.0, 6030), (200.0, 6006)], 6006)
+        run("ta090", 6400, True, [(1.0, 6464), (50.0, 6400)], 6400)
+
+    def test_anytime_reads_the_best_at_each_mark_and_the_last_improvement(self):
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import engine_table  # noqa: E402
+        with tempfile.TemporaryDirectory() as d:
+            self.write_runs(d)
+            text = engine_table.anytime_table(d, [10, 30, 60], "t")
+        rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+                for line in text.splitlines() if line.startswith("| ta")}
+        # ta081 at 10 s: 6060 (1.000 %), 30 s: still 6060, 60 s: 6030 (0.500 %), end 6006, last at 200 s.
+        self.assertEqual(rows["ta081"], ["6000", "1.000", "1.000", "0.500", "0.100", "200"])
+        self.assertEqual(rows["ta090"], ["6400", "1.000", "1.000", "0.000", "0.000", "50"])
+
+    def test_published_rows_beside_the_class_means(self):
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import engine_table  # noqa: E402
+        with tempfile.TemporaryDirectory() as d:
+            self.write_runs(d)
+            text = engine_table.solves_tables(d, "t", os.path.join(ROOT, "bench", "data", "published_pfsp_cmax.csv"))
+        self.assertIn("| **pfsp (these runs)** | **0.050** |", text)  # (0.100 + 0.000) / 2
+        self.assertIn("| HGA_RMA (Ruiz; Maroto; Alcaraz 2006) | 1.30 |", text)
+
+
 class CheckLayers(unittest.TestCase):
     """scripts/check_layers.py: the include graph against docs/architecture.md's layering."""
 

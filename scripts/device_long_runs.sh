@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Run ON a GPU machine from the repository root, with binaries carried from the dev machine
+# (`scripts/carry_gpu_tests.sh pack` writes .carry/t/pfsp.xz): long solves from scratch with the
+# default options, one process per GPU, each pinned to its own share of the host's cores (issue
+# 21: "one GPU and its host's cores"), then the tables:
+#   $OUT/sweep.tsv        exit codes and wall times against the allowance (scripts/sweep_taillard.sh)
+#   $OUT/table.md         proven or not, class means beside published heuristics', open instances
+#                         (bench/engine_table.py solves --published)
+#   $OUT/anytime.md       each run's best makespan over time (bench/engine_table.py anytime)
+#   $OUT/results_jsons.tgz the JSON results (with their progress traces) and the logs
+#
+#   SET="ta089 ta051 ta054 ta055" LIMIT=570 scripts/device_long_runs.sh
+#     (device call: kind nvidia-h100-x4, carry [".carry/t"]; LIMIT at most about 580 s, since a
+#      device call ends at 600 s; GPUS defaults to every GPU the machine has)
+set -u -o pipefail
+ROOT=$PWD
+OUT=${OUT:-$ROOT/out/device}
+BUILD=${BUILD:-$ROOT/build/carry}
+: "${SET:?SET: the instances, e.g. SET=\"ta090 ta101\"}"
+LIMIT=${LIMIT:-570}
+mkdir -p "$BUILD" "$OUT"
+if [[ -f .carry/t/pfsp.xz ]]; then
+  xz -dc .carry/t/pfsp.xz >"$BUILD/pfsp" && chmod +x "$BUILD/pfsp"
+fi
+[[ -x $BUILD/pfsp ]] || { echo "device_long_runs.sh: no pfsp at $BUILD/pfsp (carry .carry/t/pfsp.xz)" >&2; exit 1; }
+[[ -e ../shared ]] || ln -s "$ROOT/shared" ../shared 2>/dev/null
+{ nvidia-smi --query-gpu=name --format=csv,noheader; echo "cores $(nproc), commit ${PFSP_COMMIT:-?}"; } >"$OUT/machine.txt"
+OUT=$OUT PFSP=$BUILD/pfsp INSTANCES="$SET" LIMIT=$LIMIT PIN=1 bash "$ROOT/scripts/sweep_taillard.sh" >"$OUT/sweep_stdout.txt" 2>&1
+rc=$?
+cp "$OUT/sweep/sweep.tsv" "$OUT/" 2>/dev/null
+python3 "$ROOT/bench/engine_table.py" solves "$OUT/sweep/results" --out "$OUT/table.md" \
+  --title "Solves from scratch, --time-limit $LIMIT, defaults, one process per GPU" \
+  --published "$ROOT/bench/data/published_pfsp_cmax.csv"
+python3 "$ROOT/bench/engine_table.py" anytime "$OUT/sweep/results" --out "$OUT/anytime.md" \
+  --marks "10,30,60,120,240,$LIMIT"
+(cd "$OUT/sweep" && tar czf "$OUT/results_jsons.tgz" results logs) && rm -rf "$OUT/sweep" "$OUT/sweep_logs.tgz"
+tail -3 "$OUT/sweep_stdout.txt"
+exit $rc
