@@ -51,15 +51,12 @@ beam_search::beam_search(const instance& inst, beam_options opt)
       opt_(opt),
       n_(inst.n),
       m_(inst.m),
-      pj_(static_cast<std::size_t>(inst.n) * inst.m),
+      pj_(job_major_times(inst)),
       workers_(static_cast<std::size_t>(std::max(1, opt.threads))) {
   for (auto& w : workers_) {
     for (auto* v : {&w.bounds, &w.other, &w.t, &w.chain}) v->resize(static_cast<std::size_t>(n_));
     w.side_ratio.resize(static_cast<std::size_t>(m_));
   }
-  pk_.resize(pj_.size());
-  for (int j = 0; j < n_; ++j)
-    for (int k = 0; k < m_; ++k) pj_[at(j, m_, k)] = pk_[at(k, n_, j)] = inst.time(k, j);
 }
 
 void beam_search::init_root(level& root) const {
@@ -101,7 +98,7 @@ void all_children_bounds(int n, int m, const int* pk, const int* start, const in
 void beam_search::children_bounds(const level& lv, int node, bool forward, worker& w, std::vector<int>& out) const {
   const int* f = &lv.front[at(node, m_, 0)];
   const int* b = &lv.back[at(node, m_, 0)];
-  all_children_bounds(n_, m_, pk_.data(), forward ? f : b, forward ? b : f, &lv.left[at(node, m_, 0)], forward,
+  all_children_bounds(n_, m_, inst_.p.data(), forward ? f : b, forward ? b : f, &lv.left[at(node, m_, 0)], forward,
                       w.t.data(), w.chain.data(), out.data());
 }
 

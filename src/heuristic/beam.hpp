@@ -96,8 +96,7 @@ class beam_search {
   const instance& inst_;
   beam_options opt_;
   int n_, m_;
-  std::vector<int> pj_;  // job-major times: pj_[j * m + k]
-  std::vector<int> pk_;  // machine-major times: pk_[k * n + j] (children_bounds)
+  std::vector<int> pj_;  // job-major times: pj_[j * m + k] (children_bounds reads inst_.p, machine-major)
   std::vector<worker> workers_;
   beam_stats stats_;
 };
