@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <thread>
@@ -22,6 +23,18 @@
 
 namespace pfsp::test {
 namespace {
+
+// A thread that raises `stop` after `limit`, or earlier once `done()` holds; ending it early
+// (request_stop, or its destruction) raises `stop` too.
+std::jthread stop_after(
+    std::atomic<bool>& stop, std::chrono::milliseconds limit, std::function<bool()> done = [] { return false; }) {
+  return std::jthread([&stop, limit, done = std::move(done)](std::stop_token asked) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!asked.stop_requested() && !done() && std::chrono::steady_clock::now() - t0 < limit)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    stop = true;
+  });
+}
 
 // With a prover that knows the optimum (as brute force), run() must end on it and return true.
 TEST(aspiration, with_an_exact_prover_it_ends_on_the_optimum) {
@@ -78,12 +91,7 @@ TEST(aspiration, the_callers_passes_run_up_to_the_callers_ceiling) {
         .width_ceiling = [] { return 16; },
     };
     std::atomic<bool> stop{false};
-    std::jthread stopper([&](std::stop_token done) {
-      const auto t0 = std::chrono::steady_clock::now();
-      while (!done.stop_requested() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      stop = true;
-    });
+    std::jthread stopper = stop_after(stop, std::chrono::seconds(5));
     const bool proven = search.run(hooks, &stop);
     stopper.request_stop();
     EXPECT_GT(passes, 0) << "seed " << seed;
@@ -113,12 +121,7 @@ TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
     };
     if (with_prover) hooks.prove_below = [](int, double, const std::atomic<bool>*) { return false; };
     std::atomic<bool> stop{false};
-    std::jthread stopper([&](std::stop_token done) {
-      const auto t0 = std::chrono::steady_clock::now();
-      while (!done.stop_requested() && std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(400))
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      stop = true;
-    });
+    std::jthread stopper = stop_after(stop, std::chrono::milliseconds(400));
     EXPECT_FALSE(search.run(hooks, &stop));
     stopper.request_stop();
     ASSERT_FALSE(calls.empty());
@@ -152,13 +155,7 @@ TEST(aspiration, without_a_prover_it_still_reaches_the_optimum_of_small_instance
                                  EXPECT_EQ(evaluate_schedule(inst, s), v);
                                  best = v;
                                }};
-    std::jthread stopper([&](std::stop_token done) {
-      const auto t0 = std::chrono::steady_clock::now();
-      while (!done.stop_requested() && best.load() != optimum &&
-             std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      stop = true;
-    });
+    std::jthread stopper = stop_after(stop, std::chrono::seconds(10), [&] { return best.load() == optimum; });
     EXPECT_FALSE(search.run(hooks, &stop)) << "seed " << seed;
     EXPECT_EQ(best.load(), optimum) << "seed " << seed;
   }
