@@ -221,23 +221,30 @@ TEST(improver, one_thread_without_the_pool_is_the_plain_walker) {
   EXPECT_EQ(imp.best_schedule(), w.best());
 }
 
+// A walker restarts only while the engine's best is strictly better than its own: when both
+// walkers reach the same value, neither restarts (it happened once in CI, under load). So up to
+// three runs, each with another seed; every run's values are checked, and one must restart.
 TEST(improver, with_an_elite_pool_improves_with_exact_values_and_restarts_from_it) {
   const instance inst = taillard_instance("ta021");
   std::vector<int> identity(static_cast<std::size_t>(inst.n));
   std::iota(identity.begin(), identity.end(), 0);
   const int start = evaluate_schedule(inst, identity);
-  concurrent_improver imp(inst, identity, 2, 7, walk_options{.restart_rounds = 5, .elite = 4, .relink = true});
-  const auto t0 = std::chrono::steady_clock::now();
-  while ((imp.best_value() >= start || imp.elite().restarts == 0) &&
-         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  imp.stop();
-  EXPECT_LT(imp.best_value(), start);
-  EXPECT_EQ(evaluate_schedule(inst, imp.best_schedule()), imp.best_value());
-  const auto e = imp.elite();
-  EXPECT_GE(e.size, 1);
-  EXPECT_LE(e.size, 4);
-  EXPECT_GT(e.restarts, 0u);
+  std::uint64_t restarts = 0;
+  for (std::uint32_t seed = 7; seed < 10 && restarts == 0; ++seed) {
+    concurrent_improver imp(inst, identity, 2, seed, walk_options{.restart_rounds = 5, .elite = 4, .relink = true});
+    const auto t0 = std::chrono::steady_clock::now();
+    while ((imp.best_value() >= start || imp.elite().restarts == 0) &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    imp.stop();
+    EXPECT_LT(imp.best_value(), start) << "seed " << seed;
+    EXPECT_EQ(evaluate_schedule(inst, imp.best_schedule()), imp.best_value()) << "seed " << seed;
+    const auto e = imp.elite();
+    EXPECT_GE(e.size, 1) << "seed " << seed;
+    EXPECT_LE(e.size, 4) << "seed " << seed;
+    restarts = e.restarts;
+  }
+  EXPECT_GT(restarts, 0u);
 }
 
 }  // namespace
