@@ -30,10 +30,16 @@ PER_GPU=${PER_GPU:-1}
 SLOTS=$((GPUS * PER_GPU))
 # PIN=1 (default where taskset exists and SLOTS > 1): slot s runs on its own block of nproc / SLOTS
 # cores (taskset), so that each process's engine sizes its threads for one GPU's share of the host.
+# Two sweeps may share a machine: GPU_LIST names the GPUs of this one (slot s uses the (s % GPUS)-th
+# of them; default 0 .. GPUS-1), CORE_FIRST its first core and CORES_PER_SLOT each slot's cores
+# (default nproc / SLOTS), e.g. GPUS=2 GPU_LIST="2 3" CORE_FIRST=32 CORES_PER_SLOT=16.
 PIN=${PIN:-1}
 command -v taskset >/dev/null || PIN=0
-((SLOTS > 1)) || PIN=0
-CORES_PER_SLOT=$(($(nproc) / SLOTS))
+((SLOTS > 1)) || [[ -n ${CORE_FIRST:-} ]] || PIN=0
+CORES_PER_SLOT=${CORES_PER_SLOT:-$(($(nproc) / SLOTS))}
+CORE_FIRST=${CORE_FIRST:-0}
+read -r -a GPU_IDS <<<"${GPU_LIST:-$(seq -s ' ' 0 $((GPUS - 1)))}"
+((${#GPU_IDS[@]} == GPUS)) || { echo "sweep_taillard.sh: GPU_LIST has ${#GPU_IDS[@]} GPUs, GPUS=$GPUS" >&2; exit 1; }
 ((CORES_PER_SLOT >= 1)) || PIN=0
 mkdir -p "$DIR/results" "$DIR/logs"
 [[ -x $PFSP ]] || { echo "sweep_taillard.sh: no pfsp at $PFSP (set PFSP)" >&2; exit 1; }
@@ -51,8 +57,8 @@ run_share() {
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
     local pin=()
-    ((PIN)) && pin=(taskset -c "$((g * CORES_PER_SLOT))-$(((g + 1) * CORES_PER_SLOT - 1))")
-    CUDA_VISIBLE_DEVICES=$((g % GPUS)) timeout $((LIMIT * 3 + 120)) "${pin[@]}" "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
+    ((PIN)) && pin=(taskset -c "$((CORE_FIRST + g * CORES_PER_SLOT))-$((CORE_FIRST + (g + 1) * CORES_PER_SLOT - 1))")
+    CUDA_VISIBLE_DEVICES=${GPU_IDS[$((g % GPUS))]} timeout $((LIMIT * 3 + 120)) "${pin[@]}" "$PFSP" solve "$name" --time-limit "$LIMIT" --json "$json" \
       --no-progress $EXTRA_ARGS >"$log.out" 2>"$log"
     rc=$?
     t1=$(date +%s.%N)
@@ -71,8 +77,8 @@ print("\t".join(str(v) for v in (r.get("status", "-"), r.get("makespan", "-"), r
 PY
 )
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$g" "$rc" "$wall" "$ALLOWED" "$ok" "$fields" >>"$DIR/share_$g.tsv"
-    echo "$name gpu $g: rc=$rc wall=$wall s (allowed $ALLOWED) $ok"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${GPU_IDS[$((g % GPUS))]}" "$rc" "$wall" "$ALLOWED" "$ok" "$fields" >>"$DIR/share_$g.tsv"
+    echo "$name gpu ${GPU_IDS[$((g % GPUS))]}: rc=$rc wall=$wall s (allowed $ALLOWED) $ok"
   done
 }
 
