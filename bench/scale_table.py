@@ -8,7 +8,10 @@ mpi = `mpirun -n K+1 pfsp-mpi --backend gpu` (K ranks x 1 GPU), mpi1rank = one w
 pfsp-mpi layouts are compared with mpi's K = 1), and prints per front end and K:
 - proofs (runs that ended optimal or proven_bound): total time, total search time (time minus
   the devices' setup), branched nodes, efficiency T1 / (K * TK) on the search time and on the time;
-- slices (runs stopped by the time limit): nodes/s and its ratio to K = 1's;
+- slices (runs stopped by the time limit): nodes/s (branched over the search time: time minus the
+  setup the run reports; pfsp-mpi reports none, so its workers' device set-up counts as search) and
+  its ratio to K = 1's, and the nodes branched within the same --time-limit over K times those of
+  `pfsp solve` on one GPU (devices, K = 1): what a run of that limit gets, set-up included;
 - the idle share of each engine or worker rank (from the run's notes), summed over the proofs;
 - small trees (issue 22 item 6, more GPUs never slower): per front and K > 1, the proofs' time on K
   GPUs over the same instances' time on one GPU (total and worst instance; the target is at most
@@ -24,9 +27,11 @@ import re
 import sys
 from collections import defaultdict
 
-NAME = re.compile(r"(devices|mpi|mpi1rank|mpi2rank|mpilazy)_g(\d+)_(ta\d+)\.json$")
+# A front may carry a variant (mpi-c16: pfsp-mpi with --chunk-nodes 16, scripts/device_mpi_chunks.sh),
+# compared with the same variant's K = 1.
+NAME = re.compile(r"((?:devices|mpi|mpi1rank|mpi2rank|mpilazy)(?:-c\d+)?)_g(\d+)_(ta\d+)\.json$")
 # The front whose K = 1 runs a front is compared with.
-BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi", "mpilazy": "mpi"}
+BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi", "mpilazy": "mpi"}  # others: their own K = 1
 SMALL_TARGET = 1.1
 # "engine 0 (device 0) branched N, busy X s, idle Y s = Z %, life L s" / "rank 1 branched ..."
 PART = re.compile(r"(engine|rank) (\d+)(?: \(device \d+\))? branched (\d+), busy ([\d.]+) s, idle ([\d.]+) s = [\d.]+ %, life ([\d.]+) s")
@@ -106,9 +111,11 @@ def main():
             rows.append({"kind": "proofs", "front": f, "gpus": k, "instances": insts, "branched": n, "time_s": t,
                          "search_s": s, "efficiency_search": eff_s, "efficiency_time": eff_t, "idle_share_pct": shares})
     print()
-    print("| front end | GPUs | slice | seconds | branched | M nodes/s | x vs 1 GPU | idle share per engine/rank (%) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| front end | GPUs | slice | seconds | branched | M nodes/s | x vs 1 GPU | nodes / (K x pfsp solve's) "
+          "| idle share per engine/rank (%) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rate1 = {}
+    solve1 = {r["instance"]: r["branched"] for r in by.get(("devices", 1, False), [])}
     for f in fronts:
         for k in ks:
             for r in sorted(by.get((f, k, False), []), key=lambda r: r["instance"]):
@@ -118,11 +125,14 @@ def main():
                 one = rate1.get((BASE_FRONT.get(f, f), r["instance"]))
                 x = rate / one if one else 0.0
                 shares = [100.0 * i / l if l else 0.0 for _, _, _, i, l in r["parts"]]
+                base = solve1.get(r["instance"])
+                same = r["branched"] / (k * base) if base else None
                 print(f"| {f} | {k} | {r['instance']} ({r['status']}) | {r['time']:.1f} | {r['branched']:,} | "
-                      f"{rate / 1e6:.1f} | {x:.2f} | {' / '.join(f'{s:.1f}' for s in shares) or '-'} |")
+                      f"{rate / 1e6:.1f} | {x:.2f} | {f'{same:.3f}' if same else '-'} | "
+                      f"{' / '.join(f'{s:.1f}' for s in shares) or '-'} |")
                 rows.append({"kind": "slice", "front": f, "gpus": k, "instance": r["instance"], "status": r["status"],
                              "time_s": r["time"], "branched": r["branched"], "nodes_per_s": rate, "speedup": x,
-                             "idle_share_pct": shares})
+                             "nodes_vs_k_solve": same, "idle_share_pct": shares})
     rows += small_trees(runs, fronts, ks)
     if a.out:
         with open(a.out, "w") as fh:

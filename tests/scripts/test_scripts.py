@@ -201,6 +201,27 @@ class ScaleTable(unittest.TestCase):
             self.assertEqual([round(x, 1) for x in two["idle_share_pct"]], [16.7, 50.0])
             slice2 = [r for r in rows if r["kind"] == "slice" and r["gpus"] == 2][0]
             self.assertAlmostEqual(slice2["speedup"], 1.8)
+            self.assertAlmostEqual(slice2["nodes_vs_k_solve"], 0.9)
+
+    def test_a_variant_front_is_compared_with_its_own_one_gpu(self):
+        """mpi-c16 (pfsp-mpi --chunk-nodes 16): its K against its own K = 1, its nodes against K x
+        pfsp solve's within the same limit."""
+        with tempfile.TemporaryDirectory() as d:
+            self.write(d, "devices_g1_ta056.json", "time_limit", 1000, 10.0, 0.0)
+            self.write(d, "mpi-c16_g1_ta056.json", "time_limit", 800, 10.0, 0.0)
+            self.write(d, "mpi-c16_g4_ta056.json", "time_limit", 3600, 10.0, 0.0)
+            self.write(d, "mpi-c16_g1_ta021.json", "optimal", 10, 2.0, 0.0)
+            self.write(d, "mpi-c16_g4_ta021.json", "optimal", 10, 2.4, 0.0)
+            out = os.path.join(d, "scale.json")
+            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out] + files,
+                           check=True, capture_output=True, text=True)
+            rows = json.load(open(out))["rows"]
+            four = [r for r in rows if r["kind"] == "slice" and r["front"] == "mpi-c16" and r["gpus"] == 4][0]
+            self.assertAlmostEqual(four["speedup"], 4.5)
+            self.assertAlmostEqual(four["nodes_vs_k_solve"], 0.9)
+            small = [r for r in rows if r["kind"] == "small_trees" and r["front"] == "mpi-c16"][0]
+            self.assertAlmostEqual(small["ratio"], 1.2)
 
     def test_small_trees_against_one_gpu(self):
         """Issue 22 item 6's table: K GPUs' proof time over one GPU's, per front (mpi1rank against
