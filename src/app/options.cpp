@@ -213,9 +213,25 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->check(CLI::Range(1LL, 1LL << 24))
       ->capture_default_str()
       ->group("Distributed");
-  app.add_option("--chunk-nodes", a.dist.chunk_nodes, "frontier nodes a chunk")
-      ->check(CLI::Range(1LL, 1LL << 24))
-      ->capture_default_str()
+  app.add_option("--chunk-nodes", a.dist.chunk_nodes,
+                 "frontier nodes a chunk: a number, or auto (16 on the GPU backend, where each chunk costs a device "
+                 "loop's set-up; 4 elsewhere)")
+      ->transform(
+          [](std::string v) {
+            if (v == "auto") return std::string("0");
+            long long k = 0;
+            std::size_t used = 0;
+            try {
+              k = std::stoll(v, &used);
+            } catch (const std::exception&) {
+              used = 0;
+            }
+            if (used != v.size() || k < 1 || k > (1LL << 24))
+              throw CLI::ValidationError("expected auto or a whole number in [1, 16777216], got '" + v + "'");
+            return v;
+          },
+          "", "auto|N")
+      ->default_str("auto")
       ->group("Distributed");
   app.add_option("--split-after", a.dist.split_after,
                  "seconds a chunk runs before rank 0, its frontier empty and a worker waiting, asks for part of it "

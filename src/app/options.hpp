@@ -31,7 +31,7 @@ void note_given_options(const CLI::App& app, solve_args& a);
 // pfsp-mpi's own options: how rank 0 cuts the frontier (docs/distributed.md).
 struct distributed_args {
   long long frontier_per_worker = 64;  // frontier nodes built on rank 0 per worker rank
-  long long chunk_nodes = 4;           // frontier nodes a chunk
+  long long chunk_nodes = 0;           // frontier nodes a chunk; 0: auto (dist::default_chunk_nodes)
   std::string local_backend;           // --local-backend, the older name of --backend under pfsp-mpi
   double split_after = 1.0;            // seconds before a running chunk may be asked back (-1: never)
   std::string ranks_join = "at-once";  // at-once: every worker from the start; lazy: one worker first,

@@ -36,9 +36,16 @@ struct coordinator_stats {
   std::uint64_t received() const { return results + beats + finds + progress; }
 };
 
+// pfsp-mpi's --chunk-nodes auto. On the GPU backend each chunk is a new device loop whose set-up
+// (about 20 ms) is paid per chunk: 16 nodes a chunk against 4 cut ta021-ta030's proofs from 9.94 to
+// 6.70 s on 4 ranks x 1 H100 (6.44 to 4.96 s on one) and branch as many nodes in a 10-s ta056
+// slice; 64 left ranks idle at the slice's end (0.79 of 4x pfsp solve's nodes against 0.98;
+// bench/results/2026-11-28-h100x4-mpi-chunks). The CPU backends keep 4 (their chunks cost no set-up).
+constexpr std::size_t default_chunk_nodes(bool gpu_backend) { return gpu_backend ? 16 : 4; }
+
 struct distributed_options {
   std::size_t frontier_per_worker = 64;  // frontier nodes to build per worker rank (at least 1 rank)
-  std::size_t chunk_nodes = 4;           // frontier nodes a chunk
+  std::size_t chunk_nodes = 4;           // frontier nodes a chunk (pfsp-mpi: default_chunk_nodes)
   // Whole-run checkpoints (rank 0): `save` receives the run's state (run_state in frontier.hpp)
   // every checkpoint_interval seconds, at once when a stop is decided (a signal on any rank, a
   // limit), and at the end; null: none. The caller writes it atomically.

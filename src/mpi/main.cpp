@@ -274,10 +274,11 @@ std::string share_learned_pairs(int rank, const pfsp::instance& inst, const pfsp
   return note;
 }
 
-pfsp::dist::distributed_options distributed_options_of(const pfsp::mpi_args& m, int rank) {
+pfsp::dist::distributed_options distributed_options_of(const pfsp::mpi_args& m, int rank, bool on_gpu) {
   pfsp::dist::distributed_options d;
   d.frontier_per_worker = static_cast<std::size_t>(m.dist.frontier_per_worker);
-  d.chunk_nodes = static_cast<std::size_t>(m.dist.chunk_nodes);
+  d.chunk_nodes =
+      m.dist.chunk_nodes > 0 ? static_cast<std::size_t>(m.dist.chunk_nodes) : pfsp::dist::default_chunk_nodes(on_gpu);
   d.split_after = m.dist.split_after;
   d.lazy_join = m.dist.ranks_join == "lazy";
   d.worker_timeout = m.dist.worker_timeout;
@@ -384,7 +385,7 @@ int run(int argc, char** argv, int rank) {
   gpu_cli_options g;
   if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
-  dist::distributed_options d = distributed_options_of(m, rank);
+  dist::distributed_options d = distributed_options_of(m, rank, on_gpu);
   // Every rank refuses it (a throw on rank 0 alone would leave the others waiting).
   if (a.beam_on == beam_device::gpu)
     throw input_error("--beam-device gpu: pfsp-mpi runs rank 0's beam on the CPU (its GPUs search)");

@@ -142,6 +142,23 @@ TEST(mpi_ranks, chunks_past_the_eager_limit_branch_the_sequential_tree) {
   EXPECT_NE(r.out.find("chunks of up to 1500 nodes"), std::string::npos) << r.describe();
 }
 
+TEST(mpi_ranks, chunk_nodes_auto_is_4_on_the_cpu_backends_and_bad_values_are_refused) {
+  // auto: 16 on the GPU backend (a device loop's set-up a chunk; measured in
+  // bench/results/2026-11-28-h100x4-mpi-chunks), 4 on the CPU ones, given or not.
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"--chunk-nodes", "auto"}}) {
+    std::vector<std::string> args{"ta013", "--backend", "cpu", "--ub", "1496", "--heuristic", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const process_result r = run_ranks(3, args);
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    EXPECT_NE(r.out.find("chunks of up to 4 nodes"), std::string::npos) << r.describe();
+  }
+  for (const char* bad : {"0", "x", "1e3", "16777217", "-4"}) {
+    const process_result r = run_ranks(2, {"ta001", "--chunk-nodes", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.describe();
+    EXPECT_NE(r.err.find("expected auto or a whole number"), std::string::npos) << bad << r.describe();
+  }
+}
+
 // The workers' branched counts from the "workers' time" note, by rank.
 std::vector<std::uint64_t> branched_by_worker(const std::string& out) {
   std::vector<std::uint64_t> v;
