@@ -231,6 +231,7 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
             return v;
           },
           "", "auto|N")
+      ->type_name("auto|N")
       ->default_str("auto")
       ->group("Distributed");
   app.add_option("--split-after", a.dist.split_after,
