@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/enum_options.hpp"
+#include "app/solver_config.hpp"
 #include "base/enum_names.hpp"
 #include "base/error.hpp"
 #include "gpu/strategy.hpp"
@@ -219,14 +220,8 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
       ->transform(
           [](std::string v) {
             if (v == "auto") return std::string("0");
-            long long k = 0;
-            std::size_t used = 0;
-            try {
-              k = std::stoll(v, &used);
-            } catch (const std::exception&) {
-              used = 0;
-            }
-            if (used != v.size() || k < 1 || k > (1LL << 24))
+            const std::optional<int> k = whole_int(v);
+            if (!k || *k < 1 || *k > (1 << 24))
               throw CLI::ValidationError("expected auto or a whole number in [1, 16777216], got '" + v + "'");
             return v;
           },

@@ -5,9 +5,7 @@
 #include "base/error.hpp"
 
 namespace pfsp {
-namespace {
 
-// The whole of `text` as an int, or nullopt (std::stoi's syntax: leading blanks and a sign taken).
 std::optional<int> whole_int(const std::string& text) {
   std::size_t used = 0;
   int v = 0;
@@ -20,22 +18,14 @@ std::optional<int> whole_int(const std::string& text) {
   return v;
 }
 
-}  // namespace
-
 ub_option parse_ub(std::string_view text) {
   const std::string s(text);
   if (s.empty()) return {};
   if (s == "best-known") return {ub_option::kind::best_known, 0};
-  long long v = 0;
-  std::size_t used = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || v < 1 || v > 2000000000LL)
+  const std::optional<int> v = whole_int(s);
+  if (!v || *v < 1 || *v > 2000000000)
     throw input_error("--ub " + s + ": expected a makespan in 1..2000000000 or best-known");
-  return {ub_option::kind::makespan, static_cast<int>(v)};
+  return {ub_option::kind::makespan, *v};
 }
 
 std::string to_string(const ub_option& ub) {

@@ -64,6 +64,10 @@ constexpr auto enum_names(beam_device) {
   return std::array{e{beam_device::auto_, "auto"}, e{beam_device::cpu, "cpu"}, e{beam_device::gpu, "gpu"}};
 }
 
+// The whole of `text` as an int, or nullopt (std::stoi's syntax: leading blanks and a sign
+// taken); the options' numbers that also take a word (--ub, --lb2-pairs learn:K, --chunk-nodes).
+std::optional<int> whole_int(const std::string& text);
+
 // --ub: none, a makespan, or best-known (the CSV's best upper bound of a named instance, found
 // by resolve_ub once the instance is loaded: solve_api.hpp).
 struct ub_option {
