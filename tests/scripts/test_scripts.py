@@ -178,6 +178,16 @@ class ScaleTable(unittest.TestCase):
         with open(os.path.join(d, name), "w") as fh:
             json.dump(j, fh)
 
+    def table(self, d, extra=()):
+        """scale_table.py over the runs in d: its JSON (with the printout as "text")."""
+        out = os.path.join(d, "scale.json")
+        files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
+        text = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out]
+                              + list(extra) + files, check=True, capture_output=True, text=True).stdout
+        j = json.load(open(out))
+        j["text"] = text
+        return j
+
     def test_efficiency_and_idle(self):
         with tempfile.TemporaryDirectory() as d:
             self.write(d, "devices_g1_ta021.json", "proven_bound", 1000, 2.0, 0.0)
@@ -187,13 +197,9 @@ class ScaleTable(unittest.TestCase):
                        "engine 1 (device 1) branched 400, busy 0.6 s, idle 0.6 s = 50.0 %, life 1.2 s")
             self.write(d, "devices_g1_ta056.json", "time_limit", 5000, 10.0, 0.0)
             self.write(d, "devices_g2_ta056.json", "time_limit", 9000, 10.0, 0.0)
-            out = os.path.join(d, "scale.json")
-            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
-            text = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out,
-                                   "--commit", "abc", "--device", "GPU"] + files,
-                                  check=True, capture_output=True, text=True).stdout
-            self.assertIn("commit abc", text)
-            rows = json.load(open(out))["rows"]
+            table = self.table(d, ["--commit", "abc", "--device", "GPU"])
+            self.assertIn("commit abc", table["text"])
+            rows = table["rows"]
             two = [r for r in rows if r["kind"] == "proofs" and r["gpus"] == 2][0]
             # search time: 2.0 on one GPU, 1.25 on two: 2.0 / (2 * 1.25) = 0.8; time: 2.0 / 3.0.
             self.assertAlmostEqual(two["efficiency_search"], 0.8)
@@ -212,11 +218,7 @@ class ScaleTable(unittest.TestCase):
             self.write(d, "mpi-c16_g4_ta056.json", "time_limit", 3600, 10.0, 0.0)
             self.write(d, "mpi-c16_g1_ta021.json", "optimal", 10, 2.0, 0.0)
             self.write(d, "mpi-c16_g4_ta021.json", "optimal", 10, 2.4, 0.0)
-            out = os.path.join(d, "scale.json")
-            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out] + files,
-                           check=True, capture_output=True, text=True)
-            rows = json.load(open(out))["rows"]
+            rows = self.table(d)["rows"]
             four = [r for r in rows if r["kind"] == "slice" and r["front"] == "mpi-c16" and r["gpus"] == 4][0]
             self.assertAlmostEqual(four["speedup"], 4.5)
             self.assertAlmostEqual(four["nodes_vs_k_solve"], 0.9)
@@ -235,11 +237,7 @@ class ScaleTable(unittest.TestCase):
             self.write(d, "mpi_g1_ta021.json", "optimal", 1000, 2.0, 0.0)
             self.write(d, "mpi1rank_g2_ta021.json", "optimal", 1000, 2.1, 0.0)
             self.write(d, "devices_g2_ta056.json", "time_limit", 9000, 10.0, 0.0)
-            out = os.path.join(d, "scale.json")
-            files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".json") and f != "scale.json")
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale_table.py"), "--out", out] + files,
-                           check=True, capture_output=True, text=True)
-            small = {(r["front"], r["gpus"]): r for r in json.load(open(out))["rows"] if r["kind"] == "small_trees"}
+            small = {(r["front"], r["gpus"]): r for r in self.table(d)["rows"] if r["kind"] == "small_trees"}
             dev = small[("devices", 2)]
             self.assertAlmostEqual(dev["ratio"], 2.3 / 2.0)
             self.assertFalse(dev["within_target"])
