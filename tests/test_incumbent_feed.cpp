@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -146,16 +147,25 @@ TEST(incumbent_feed, improvement_found_during_the_search_is_taken) {
   const reference& r = ref();
   for (const auto& s : solvers) {
     SCOPED_TRACE(s.name);
-    fake_feed feed(r.optimum.schedule, r.optimum.makespan, fake_feed::shows::after_first_seed);
-    solve_options o;
-    o.feed = &feed;
-    const solve_result got = run(s, r.data, o, incumbent());
+    // The parallel solvers poll at worker 0's clock checks: on a loaded machine the small tree can
+    // close before worker 0 runs one after the first seed (seen once in CI, cpu-mt work stealing:
+    // 1 poll). Up to three runs; the test still fails if none polls during the search.
+    std::unique_ptr<fake_feed> feed;
+    solve_result got;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      feed = std::make_unique<fake_feed>(r.optimum.schedule, r.optimum.makespan, fake_feed::shows::after_first_seed);
+      solve_options o;
+      o.feed = feed.get();
+      got = run(s, r.data, o, incumbent());
+      if (feed->polls() >= 2) break;
+    }
+    const fake_feed& feed_ref = *feed;
     expect_optimal(r, got);
-    EXPECT_GE(feed.polls(), 2);
+    EXPECT_GE(feed_ref.polls(), 2);
     EXPECT_LE(got.stats.branched, r.optimum.stats.branched);
     // Taken unless the search found an optimal leaf itself between the seed and the next poll.
-    if (feed.taken() == 0) {
-      const auto seeds = feed.seeds();
+    if (feed_ref.taken() == 0) {
+      const auto seeds = feed_ref.seeds();
       ASSERT_FALSE(seeds.empty());
       EXPECT_EQ(seeds.back().makespan, r.optimum.makespan) << "the feed's optimum was never taken";
     }
