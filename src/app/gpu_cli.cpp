@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/plan.hpp"
+#include "gpu/resident.hpp"
 #include "gpu/solver.hpp"
 
 namespace pfsp {
@@ -150,6 +151,13 @@ gpu::plan gpu_cli_plan(const bound_data& data, const solve_options& opt, const g
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start) {
   return gpu::solve_planned(data, opt, gpu_cli_plan(data, opt, o), start);
+}
+
+void gpu_cli_keep_engines(gpu_cli_options& o) { o.policy.engines = gpu::make_engine_cache(); }
+
+void gpu_cli_prepare_engines(const bound_data& data, const solve_options& opt, const gpu_cli_options& o) {
+  const gpu::plan p = gpu_cli_plan(data, opt, o);
+  if (p.loop == gpu::loop_kind::device) gpu::prepare_engines(data, opt, p.policy);
 }
 
 }  // namespace pfsp

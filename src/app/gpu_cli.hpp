@@ -47,4 +47,11 @@ gpu::plan gpu_cli_plan(const bound_data& data, const solve_options& opt, const g
 solve_result gpu_cli_solve(const bound_data& data, const solve_options& opt, const gpu_cli_options& o,
                            const incumbent& start);
 
+// Gives these options a cache of device-loop engines (gpu::make_engine_cache): solves with them
+// keep their engines for the next one (pfsp-mpi's workers, chunk after chunk).
+void gpu_cli_keep_engines(gpu_cli_options& o);
+// Builds the device loop's engines of these options into their cache now (gpu::prepare_engines),
+// so that the first solve finds them ready; nothing without a cache or off the device loop.
+void gpu_cli_prepare_engines(const bound_data& data, const solve_options& opt, const gpu_cli_options& o);
+
 }  // namespace pfsp

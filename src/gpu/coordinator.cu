@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "gpu/engine_cache.cuh"
 #include "gpu/join_rule.hpp"
 #include "gpu/loop_engine.cuh"
 #include "gpu/plan.hpp"
@@ -83,6 +84,7 @@ class block_tuner {
     for (std::size_t k = 1; k < children_.size(); ++k)
       if (children_[k] / seconds_[k] > children_[bestc] / seconds_[bestc]) bestc = k;
     eng.select(bestc);
+    eng.mark_tuned();
     tuning_ = false;
     std::ostringstream note;
     note << "engine " << e << " tuned the block size: " << eng.candidates()[bestc] << " threads (measured";
@@ -133,7 +135,15 @@ class coordinator {
     for (auto& t : threads) t.join();
     if (failure_) std::rethrow_exception(failure_);
     if (node_limit_hit_ && stop == solve_status::optimal) stop = solve_status::node_limit;
-    return finish(stop);
+    solve_result r = finish(stop);
+    keep_engines();
+    return r;
+  }
+
+  // Builds (or finds kept) every engine into policy.engines and gives them back: prepare_engines.
+  void prepare() {
+    for (std::size_t e = 0; e < E_; ++e) engines_.push_back(make_engine(e));
+    keep_engines();
   }
 
  private:
@@ -154,15 +164,36 @@ class coordinator {
         static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
   }
 
-  // One engine per --devices entry; engines sharing a device share its memory.
-  std::unique_ptr<loop_engine<Job>> make_engine(std::size_t e) const {
-    loop_settings ls = settings_of(policy_);
-    const auto same = static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
-    ls.memory_cap /= same;
-    auto eng = std::make_unique<loop_engine<Job>>(data_, opt_, policy_, ls, devices_[e],
-                                                  policy_.loop.stack_memory_share / static_cast<double>(same));
+  // One engine per --devices entry (one kept in policy.engines where there is one); engines
+  // sharing a device share its memory.
+  std::unique_ptr<loop_engine<Job>> make_engine(std::size_t e) {
+    std::unique_ptr<loop_engine<Job>> eng = policy_.engines ? policy_.engines->take<Job>(key(e)) : nullptr;
+    if (eng) {
+      ++kept_taken_;
+    } else {
+      eng = std::make_unique<loop_engine<Job>>(data_, opt_, policy_, settings(e), devices_[e], share(e));
+    }
     eng->lower_best(std::min(start_best_, global_best_.load()));
     return eng;
+  }
+  // Engine e's settings and share of its device's free memory: engines sharing a device split them.
+  loop_settings settings(std::size_t e) const {
+    loop_settings ls = settings_of(policy_);
+    ls.memory_cap /= sharing(e);
+    return ls;
+  }
+  double share(std::size_t e) const { return policy_.loop.stack_memory_share / static_cast<double>(sharing(e)); }
+  std::size_t sharing(std::size_t e) const {
+    return static_cast<std::size_t>(std::count(devices_.begin(), devices_.end(), devices_[e]));
+  }
+  engine_key key(std::size_t e) const { return key_of(data_, opt_, policy_, settings(e), devices_[e], share(e)); }
+
+  // The engines back into policy.engines, emptied, for the next solve (after a failure they are
+  // freed: their state is unknown).
+  void keep_engines() {
+    if (!policy_.engines || failure_) return;
+    for (std::size_t e = 0; e < E_; ++e)
+      if (engines_[e]) policy_.engines->give<Job>(key(e), std::move(engines_[e]));
   }
 
   // Engine 0 starts with the checkpoint's open nodes or the root.
@@ -304,7 +335,7 @@ class coordinator {
       }
     } life{mu_, engine_life_[e], born};
     int batch = 1;
-    block_tuner tuner(eng.candidates().size(), policy_.loop);
+    block_tuner tuner(eng.tuned() ? 1 : eng.candidates().size(), policy_.loop);  // a kept engine is tuned
     try {
       for (;;) {
         node_batch<Job> got;
@@ -839,8 +870,12 @@ class coordinator {
                       " children per iteration; " + describe_memory());
     for (const std::string& note : tune_notes_) r.notes.push_back(note);
     if (engines_[0]->candidates().size() > 1 && tune_notes_.empty())
-      r.notes.push_back("block size not tuned (too few full pools): " +
+      r.notes.push_back(std::string(engines_[0]->tuned() ? "block size tuned before: "
+                                                         : "block size not tuned (too few full pools): ") +
                         std::to_string(engines_[0]->candidates()[engines_[0]->selected()]) + " threads");
+    if (kept_taken_ > 0)
+      r.notes.push_back(std::to_string(kept_taken_.load()) + " of " + std::to_string(E_) +
+                        " engines kept from an earlier solve (set-up " + fixed(setup_seconds_, 4) + " s)");
     if (E_ > 1) add_engine_notes(r);
   }
 
@@ -901,6 +936,7 @@ class coordinator {
   std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
                              cut_batches_ = std::vector<std::uint64_t>(E_, 0);
   std::atomic<std::uint64_t> cap_cuts_{0};
+  std::atomic<std::size_t> kept_taken_{0};  // engines taken from policy.engines
   std::atomic<std::size_t> min_child_cap_{SIZE_MAX};
   int initial_open_min_ = INT_MAX;  // what engine 0 starts with, for the progress statistics
   double initial_open_w_ = 0;       // until its first collection
@@ -953,6 +989,11 @@ solve_result run(const bound_data& data, const solve_options& opt, const gpu_pol
   return coordinator<Job>(data, opt, policy, start).solve();
 }
 
+template <class Job>
+void prepare(const bound_data& data, const solve_options& opt, const gpu_policy& policy) {
+  coordinator<Job>(data, opt, policy, incumbent{}).prepare();
+}
+
 }  // namespace
 }  // namespace pfsp::gpu::device_loop
 
@@ -968,6 +1009,16 @@ solve_result run_device_loop(const bound_data& data, const solve_options& opt, c
                              const incumbent& start) {
   if (data.view().inst.n <= 256) return device_loop::run<std::uint8_t>(data, opt, policy, start);
   return device_loop::run<std::uint16_t>(data, opt, policy, start);
+}
+
+std::shared_ptr<engine_cache> make_engine_cache() { return std::make_shared<engine_cache>(); }
+
+void prepare_engines(const bound_data& data, const solve_options& opt, const gpu_policy& policy) {
+  if (!policy.engines) return;
+  if (data.view().inst.n <= 256)
+    device_loop::prepare<std::uint8_t>(data, opt, policy);
+  else
+    device_loop::prepare<std::uint16_t>(data, opt, policy);
 }
 
 }  // namespace pfsp::gpu

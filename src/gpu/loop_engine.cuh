@@ -158,6 +158,27 @@ class loop_engine {
   }
   const double* phase_ms() const { return phase_ms_; }
 
+  // Whether the block-size tuning has run on this engine (a kept engine does not repeat it).
+  bool tuned() const { return tuned_; }
+  void mark_tuned() { tuned_ = true; }
+
+  // Back to a new engine's state for another search on the same tables (engine_cache): an empty
+  // stack (its grown capacity kept), zero counters, no threshold, the full pool. The graphs stay
+  // valid: no buffer moves.
+  void reset() {
+    use();
+    host_ = loop_state{};
+    child_cap_ = max_children_;
+    std::fill(std::begin(phase_ms_), std::end(phase_ms_), 0.0);
+    const std::size_t d = static_cast<std::size_t>(n_) + 1;
+    PFSP_CUDA_TRY(cudaMemsetAsync(depth_popped_.data(), 0, d * sizeof(unsigned long long), stream_.get()));
+    PFSP_CUDA_TRY(cudaMemsetAsync(depth_kept_.data(), 0, d * sizeof(unsigned long long), stream_.get()));
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice, stream_.get()));
+    PFSP_CUDA_TRY(cudaMemcpyAsync(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice, stream_.get()));
+    settle();
+  }
+
   // Starts the counters at these values (the root's bound and prune, on one engine).
   void set_counters(const loop_state& s) {
     use();
@@ -818,6 +839,7 @@ class loop_engine {
   std::vector<cuda_event> events_;
   double phase_ms_[kPhases] = {};
   loop_state host_;
+  bool tuned_ = false;
 };
 
 }  // namespace pfsp::gpu::device_loop

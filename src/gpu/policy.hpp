@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "gpu/strategy.hpp"
 
 namespace pfsp::gpu {
+
+class engine_cache;  // resident.hpp: device-loop engines kept between solves
 
 // How a kernel thread evaluates its child (CCPE section 5.3). All three call the same
 // node_parts / child_bound; they differ in the code around them.
@@ -184,6 +187,9 @@ struct gpu_policy {
   std::size_t memory_cap = 0;                 // --gpu-memory: bytes a device-loop engine may take; 0 = auto
   host_tuning host;                           // the host loop's tuner (not on the CLI)
   loop_tuning loop;                           // the device loop's tuning numbers (not on the CLI)
+  // Not on the CLI: where the device loop keeps its engines between solves of the same data and
+  // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
+  std::shared_ptr<engine_cache> engines;
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.

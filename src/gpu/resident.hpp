@@ -24,4 +24,16 @@ solve_result solve_resident(const bound_data& data, const solve_options& opt, co
 solve_result run_device_loop(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                              const incumbent& start);
 
+// Device-loop engines kept between solves (gpu_policy::engines): a solve whose policy has a cache
+// takes the engines it needs from it, where one was built for the same bound_data object,
+// device, bound, branching and loop settings, and gives them back, emptied, when it ends. An
+// engine's set-up (tables, buffers, graphs, the block-size tuning) is then paid once, not per
+// solve: pfsp-mpi's workers solve one chunk after another (issue 22). The caller keeps the
+// bound_data alive and unchanged while the cache holds engines built on it. Thread-safe.
+std::shared_ptr<engine_cache> make_engine_cache();
+
+// Builds the engines of a policy that passed check_device_loop (one per device) into
+// policy.engines now, e.g. while the worker waits for its first chunk. Nothing without a cache.
+void prepare_engines(const bound_data& data, const solve_options& opt, const gpu_policy& policy);
+
 }  // namespace pfsp::gpu

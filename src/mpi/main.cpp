@@ -125,6 +125,30 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
   return g;
 }
 
+// The CUDA contexts of the devices a worker drives (never throws: a failure shows in its solve).
+void warm_up_devices(const pfsp::gpu_cli_options& g) noexcept {
+#if defined(PFSP_HAVE_GPU)
+  pfsp::gpu_cli_options one = g;
+  for (int d : g.request.devices.ordinals.empty() ? std::vector<int>{g.policy.device} : g.request.devices.ordinals) {
+    one.policy.device = d;
+    pfsp::gpu_cli_warm_up(one);
+  }
+#else
+  (void)g;
+#endif
+}
+
+// A GPU worker's engines, kept from chunk to chunk in a cache and built now, before its first
+// chunk (gpu_cli_keep_engines): each chunk after would otherwise pay the device loop's set-up.
+void keep_engines(const pfsp::bound_data& data, const pfsp::solve_options& opt, pfsp::gpu_cli_options& g) {
+#if defined(PFSP_HAVE_GPU)
+  pfsp::gpu_cli_keep_engines(g);
+  pfsp::gpu_cli_prepare_engines(data, opt, g);
+#else
+  (void)data, (void)opt, (void)g;
+#endif
+}
+
 // The chunks' solver of this rank. A rank with several devices runs each chunk as a new
 // multi-engine device loop, whose engines after the first join by the small-tree rule
 // (src/gpu/join_rule.hpp) that sees the chunk alone: chunks shorter than its wait would run on
@@ -354,6 +378,18 @@ int run(int argc, char** argv, int rank) {
   const std::string local(to_string(local_backend));
   solve_options opt = search_options(a, app, inst, on_gpu, wall_start);
 
+  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
+  // loop, which resumes from a chunk. A GPU worker creates its devices' contexts now, behind rank
+  // 0's start heuristic, and keeps its engines from chunk to chunk (issue 22).
+  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
+  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
+  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
+  gpu_cli_options g;
+  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
+  const bool gpu_worker = entry->caps.needs_gpu && place.count > 0;
+  std::jthread warming;
+  if (gpu_worker) warming = std::jthread([g] { warm_up_devices(g); });
+
   // --resume: the checkpoint's tree options and pairs.
   std::optional<search_state> resumed;
   std::vector<std::pair<int, int>> resumed_pairs;
@@ -377,13 +413,10 @@ int run(int argc, char** argv, int rank) {
     opt.resume = rank == 0 ? &*resumed : nullptr;
   }
 
-  // The chunks' solver, from the registry (app/solver_registry.hpp): the GPU's is the device
-  // loop, which resumes from a chunk.
-  const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
-  if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
-  const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
-  gpu_cli_options g;
-  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
+  if (gpu_worker) {
+    warming.join();
+    keep_engines(data, opt, g);
+  }
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g, m.dist.ranks_join == "lazy");
   dist::distributed_options d = distributed_options_of(m, rank, on_gpu);
   // Every rank refuses it (a throw on rank 0 alone would leave the others waiting).

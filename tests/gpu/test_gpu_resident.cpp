@@ -535,30 +535,38 @@ TEST(GpuResident, InterruptedPiecesEqualTheUninterruptedSearch) {
 // pfsp-mpi's data flow on one GPU, without MPI: the open nodes as chunks (resumed searches with a
 // makespan but no schedule as their start, as run_chunk starts them); the first six chunks are
 // asked back (interrupted) after tens of milliseconds and what each has left is cut into eight
-// new chunks; the chunks' counters add up to the uninterrupted search's.
-TEST(GpuResident, ChunksAskedBackAddUpToTheUninterruptedSearch) {
-  PFSP_REQUIRE_GPU();
-  const instance inst = taillard_instance("ta022");
-  const solve_options o = fixed_chain(inst);
+// new chunks. Returns the chunks' counters summed; counts the chunks, those asked back, and those
+// whose solve took its engine from the policy's cache (gpu_policy::engines).
+struct chunk_flow {
+  solve_stats total;
+  int chunks = 0, asked_back = 0, kept = 0;
+  bool empty = false;
+};
+chunk_flow solve_in_chunks(const instance& inst, const bound_data& data, const solve_options& o,
+                           const gpu::gpu_policy& p) {
   const int ub = inst.known->ub;
-  const bound_data data(inst, learn_pairs(inst, inst.m - 1, ub).pairs);
-  gpu::gpu_policy p;
-  const solve_result whole = gpu::solve_resident(data, o, p, incumbent());
+  chunk_flow f;
+  const auto kept = [](const solve_result& r) {
+    for (const std::string& n : r.notes)
+      if (n.find("kept from an earlier solve") != std::string::npos) return true;
+    return false;
+  };
   // The first chunk: the root's children, from a run stopped after one node.
   std::deque<search_state> work;
-  solve_stats total;
   {
     solve_options first = o;
     first.node_limit = 1;
     std::optional<search_state> st;
     first.on_checkpoint = [&](const search_state& s) { st = s; };
-    total += gpu::solve_resident(data, first, p, incumbent()).stats;
-    ASSERT_TRUE(st && !st->complete);
+    const solve_result r = gpu::solve_resident(data, first, p, incumbent());
+    f.total += r.stats;
+    f.kept += kept(r) ? 1 : 0;
+    EXPECT_TRUE(st && !st->complete);
+    if (!st || st->complete) return f;
     st->stats = solve_stats{};
     work.push_back(*st);
   }
-  int chunks = 0, asked_back = 0;
-  while (!work.empty() && chunks < 200) {
+  while (!work.empty() && f.chunks < 200) {
     const search_state chunk = std::move(work.front());
     work.pop_front();
     solve_options piece = o;
@@ -566,15 +574,17 @@ TEST(GpuResident, ChunksAskedBackAddUpToTheUninterruptedSearch) {
     piece.resume = &chunk;
     std::optional<search_state> last;
     piece.on_checkpoint = [&](const search_state& s) { last = s; };
-    const int ask_back_ms = asked_back < 6 ? 20 + 15 * (chunks % 3) : -1;
+    const int ask_back_ms = f.asked_back < 6 ? 20 + 15 * (f.chunks % 3) : -1;
     const solve_result r = solve_interrupted_after(piece, ask_back_ms, [&](const solve_options& o2) {
       return gpu::solve_resident(data, o2, p, incumbent(ub, {}));
     });
-    ++chunks;
-    total += r.stats;
+    ++f.chunks;
+    f.total += r.stats;
+    f.kept += kept(r) ? 1 : 0;
     if (r.status == solve_status::optimal || r.status == solve_status::proven_bound) continue;
-    ++asked_back;
-    ASSERT_TRUE(last && !last->complete) << "chunk " << chunks;
+    ++f.asked_back;
+    EXPECT_TRUE(last && !last->complete) << "chunk " << f.chunks;
+    if (!last || last->complete) return f;
     const std::size_t cut = (last->open() + 7) / 8;
     for (std::size_t from = 0; from < last->open(); from += cut) {
       const std::size_t k = std::min(cut, last->open() - from);
@@ -587,12 +597,84 @@ TEST(GpuResident, ChunksAskedBackAddUpToTheUninterruptedSearch) {
       work.push_back(std::move(part));
     }
   }
-  const std::string what = std::to_string(chunks) + " chunks, " + std::to_string(asked_back) + " asked back";
-  ASSERT_TRUE(work.empty()) << what;
-  EXPECT_GE(asked_back, 2) << what;
+  f.empty = work.empty();
+  return f;
+}
+
+// The chunks' counters add up to the uninterrupted search's.
+TEST(GpuResident, ChunksAskedBackAddUpToTheUninterruptedSearch) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta022");
+  const solve_options o = fixed_chain(inst);
+  const bound_data data(inst, learn_pairs(inst, inst.m - 1, inst.known->ub).pairs);
+  gpu::gpu_policy p;
+  const solve_result whole = gpu::solve_resident(data, o, p, incumbent());
+  const chunk_flow f = solve_in_chunks(inst, data, o, p);
+  const std::string what = std::to_string(f.chunks) + " chunks, " + std::to_string(f.asked_back) + " asked back";
+  ASSERT_TRUE(f.empty) << what;
+  EXPECT_GE(f.asked_back, 2) << what;
+  EXPECT_EQ(f.kept, 0) << what;
   solve_result summed;
-  summed.stats = total;
+  summed.stats = f.total;
   expect_same_tree(summed, whole, what);
+}
+
+// The same with the engines kept from chunk to chunk (gpu_policy::engines, as pfsp-mpi's workers
+// run, built ahead by prepare_engines): every chunk takes the kept engine, emptied, and the
+// chunks still add up to the uninterrupted search's nodes, on one engine and on two of one device.
+TEST(GpuResident, KeptEnginesBranchTheSameChunks) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta022");
+  const solve_options o = fixed_chain(inst);
+  const bound_data data(inst, learn_pairs(inst, inst.m - 1, inst.known->ub).pairs);
+  const solve_result whole = gpu::solve_resident(data, o, gpu::gpu_policy{}, incumbent());
+  for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+    gpu::gpu_policy p;
+    p.devices = devices;
+    p.engines = gpu::make_engine_cache();
+    gpu::prepare_engines(data, o, p);
+    const chunk_flow f = solve_in_chunks(inst, data, o, p);
+    const std::string what = std::to_string(devices.size()) + " devices listed, " + std::to_string(f.chunks) +
+                             " chunks, " + std::to_string(f.asked_back) + " asked back, " + std::to_string(f.kept) +
+                             " kept";
+    ASSERT_TRUE(f.empty) << what;
+    EXPECT_GE(f.asked_back, 2) << what;
+    EXPECT_EQ(f.kept, f.chunks + 1) << what;  // the first chunk's solve too
+    solve_result summed;
+    summed.stats = f.total;
+    expect_same_tree(summed, whole, what);
+  }
+}
+
+// A cache holds engines for one bound_data object and its settings: another instance's solve
+// builds its own (and proves its optimum), a solve with the first data again builds afresh too.
+TEST(GpuResident, KeptEnginesServeOnlyTheirData) {
+  PFSP_REQUIRE_GPU();
+  gpu::gpu_policy p;
+  p.engines = gpu::make_engine_cache();
+  const auto kept = [](const solve_result& r) {
+    for (const std::string& n : r.notes)
+      if (n.find("kept from an earlier solve") != std::string::npos) return true;
+    return false;
+  };
+  const instance a = random_instance(9, 4, 41, 1, 30), b = random_instance(8, 5, 42, 1, 30);
+  const bound_data da(a), db(b);
+  solve_options o;
+  o.bound = bound_kind::lb1_lb2;
+  o.branch = branching::min_min;
+  const solve_result r1 = gpu::solve_resident(da, o, p, incumbent());
+  const solve_result r2 = gpu::solve_resident(da, o, p, incumbent());
+  const solve_result r3 = gpu::solve_resident(db, o, p, incumbent());
+  const solve_result r4 = gpu::solve_resident(da, o, p, incumbent());
+  EXPECT_FALSE(kept(r1));
+  EXPECT_TRUE(kept(r2));
+  EXPECT_FALSE(kept(r3));
+  EXPECT_FALSE(kept(r4));  // r3 gave back b's engine, which replaced a's
+  expect_optimal(a, r1, brute_force_optimum(a), "first");
+  expect_optimal(a, r2, brute_force_optimum(a), "kept");
+  expect_optimal(b, r3, brute_force_optimum(b), "other data");
+  expect_optimal(a, r4, brute_force_optimum(a), "first data again");
+  expect_same_tree(r2, r1, "kept engine, same search");
 }
 
 // Several loop engines (here on one device; EnginesOnEveryDevice below runs them across devices)
