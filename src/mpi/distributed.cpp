@@ -145,6 +145,7 @@ class coordinator {
   // --- several ranks: serve the workers until each was told to stop ---
   void serve_workers_measured() {
     const auto t0 = steady::now();
+    if (opt_.time_origin) load_.serve_from = std::chrono::duration<double>(t0 - *opt_.time_origin).count();
     const double cpu0 = cpu_seconds(RUSAGE_SELF), thread0 = cpu_seconds(RUSAGE_THREAD);
     serve_workers();
     load_.serve_seconds = since(t0);
@@ -354,8 +355,8 @@ class coordinator {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       if (since(t0) >= d_.worker_timeout) continue;
       const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
-      if (v.size() != 5) continue;
-      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4]};
+      if (v.size() != 6) continue;
+      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4], v[5]};
       load_.workers_busy += v[0];
       load_.workers_life += v[1];
     }
@@ -481,10 +482,11 @@ class coordinator {
     char buf[512];
     std::snprintf(
         buf, sizeof buf,
-        "rank 0's load: frontier %.3f s; serving %.3f s, CPU %.3f s (%.1f %%; serving thread %.3f s), "
+        "rank 0's load: frontier %.3f s; serving %.3f s from %.3f s after its start, CPU %.3f s (%.1f %%; serving "
+        "thread %.3f s), "
         "%llu messages in (%llu results, %llu heartbeats, %llu finds, %llu progress; %.1f kB, largest %llu B), "
         "%llu out (%llu chunks or stops, %llu control; %.1f kB, largest %llu B)",
-        l.frontier_seconds, l.serve_seconds, l.serve_cpu_seconds,
+        l.frontier_seconds, l.serve_seconds, l.serve_from, l.serve_cpu_seconds,
         l.serve_seconds > 0 ? 100.0 * l.serve_cpu_seconds / l.serve_seconds : 0.0, l.serve_thread_cpu_seconds,
         static_cast<unsigned long long>(l.received()), static_cast<unsigned long long>(l.results),
         static_cast<unsigned long long>(l.beats), static_cast<unsigned long long>(l.finds),
@@ -501,8 +503,11 @@ class coordinator {
       const rank_time& t = times[static_cast<std::size_t>(k)];
       const double idle = std::max(0.0, t.life - t.busy);
       char buf[160];
-      std::snprintf(buf, sizeof buf, "%s rank %d branched %.0f, busy %.3f s, idle %.3f s = %.1f %%, life %.3f s",
-                    k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life);
+      std::snprintf(buf, sizeof buf,
+                    "%s rank %d branched %.0f, busy %.3f s, idle %.3f s = %.1f %%, life %.3f s, ready %.3f s after its "
+                    "start",
+                    k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life,
+                    t.ready);
       line += buf;
       if (t.taken > 0) {
         std::snprintf(buf, sizeof buf, ", took %.0f broadcast incumbents (at most %.1f ms after rank 0 sent them)",

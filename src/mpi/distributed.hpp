@@ -31,6 +31,7 @@ struct coordinator_stats {
   double frontier_seconds = 0;  // building (or expanding) the frontier
   std::size_t frontier_nodes = 0;
   double serve_seconds = 0, serve_cpu_seconds = 0, serve_thread_cpu_seconds = 0;
+  double serve_from = 0;                      // seconds from rank 0's start (solve_options::time_origin) to serving
   double handling_cpu_seconds = 0;            // the serving thread's CPU on messages (idle polling excluded)
   double workers_busy = 0, workers_life = 0;  // summed over the workers' reported times
   std::uint64_t received() const { return results + beats + finds + progress; }

@@ -31,6 +31,7 @@ class worker {
   solve_stats run() {
     rank_time times;
     const auto entered = steady::now();
+    if (opt_.time_origin) times.ready = std::chrono::duration<double>(entered - *opt_.time_origin).count();
     solve_stats mine;
     result_msg last;  // has = false: the first request
     for (;;) {
@@ -45,8 +46,10 @@ class worker {
     times.life = std::chrono::duration<double>(steady::now() - entered).count();
     times.branched = static_cast<double>(mine.branched);
     const auto [taken, latency] = feed_.taken();
-    send_words(comm_, encode_doubles({times.busy, times.life, times.branched, static_cast<double>(taken), latency}), 0,
-               kTagTimes);
+    send_words(
+        comm_,
+        encode_doubles({times.busy, times.life, times.branched, static_cast<double>(taken), latency, times.ready}), 0,
+        kTagTimes);
     return mine;
   }
 

@@ -14,6 +14,7 @@ namespace pfsp::dist {
 struct rank_time {
   double busy = 0, life = 0, branched = 0;
   double taken = 0, latency = 0;  // schedules from rank 0 its solvers took; the longest send-to-take
+  double ready = 0;               // seconds from its process's start (solve_options::time_origin) to its first request
 };
 
 // Runs until rank 0 says stop, sending rank 0 a heartbeat every `heartbeat` seconds (rank 0
