@@ -29,6 +29,9 @@ int align4(int x) { return (x + 3) & ~3; }
 
 device_tables::device_tables(const bound_data& data, bound_kind kind, const gpu_policy& policy, const device_info& dev)
     : kind_(kind), policy_(policy), dev_(dev) {
+  // Not the engine cache: a kept engine owns its tables, and a cache reached from them would
+  // own itself (a reference cycle: the cache and its engines' device memory were never freed).
+  policy_.engines.reset();
   const bound_view bv = data.view();
   n_ = bv.inst.n;
   m_ = bv.inst.m;
