@@ -27,9 +27,10 @@ import re
 import sys
 from collections import defaultdict
 
-# A front may carry a variant (mpi-c16: pfsp-mpi with --chunk-nodes 16, scripts/device_mpi_chunks.sh),
+# A front may carry a variant (mpi-c16: pfsp-mpi with --chunk-nodes 16, scripts/device_mpi_chunks.sh;
+# mpi-bind: one GPU visible a rank, scripts/device_mpi_bind.sh),
 # compared with the same variant's K = 1.
-NAME = re.compile(r"((?:devices|mpi|mpi1rank|mpi2rank|mpilazy)(?:-c\d+)?)_g(\d+)_(ta\d+)\.json$")
+NAME = re.compile(r"((?:devices|mpi|mpi1rank|mpi2rank|mpilazy)(?:-c\d+|-bind)?)_g(\d+)_(ta\d+)\.json$")
 # The front whose K = 1 runs a front is compared with.
 BASE_FRONT = {"mpi1rank": "mpi", "mpi2rank": "mpi", "mpilazy": "mpi"}  # others: their own K = 1
 SMALL_TARGET = 1.1
