@@ -37,11 +37,13 @@ struct coordinator_stats {
   std::uint64_t received() const { return results + beats + finds + progress; }
 };
 
-// pfsp-mpi's --chunk-nodes auto. On the GPU backend each chunk is a new device loop whose set-up
-// (about 20 ms) is paid per chunk: 16 nodes a chunk against 4 cut ta021-ta030's proofs from 9.94 to
+// pfsp-mpi's --chunk-nodes auto. On the GPU backend each chunk was a new device loop whose set-up
+// (about 20 ms) was paid per chunk: 16 nodes a chunk against 4 cut ta021-ta030's proofs from 9.94 to
 // 6.70 s on 4 ranks x 1 H100 (6.44 to 4.96 s on one) and branch as many nodes in a 10-s ta056
 // slice; 64 left ranks idle at the slice's end (0.79 of 4x pfsp solve's nodes against 0.98;
-// bench/results/2026-11-28-h100x4-mpi-chunks). The CPU backends keep 4 (their chunks cost no set-up).
+// bench/results/2026-11-28-h100x4-mpi-chunks). Since the workers keep their engines (gpu
+// engine_cache) 16 still leads, by less: 5.14 s against 5.42 on 4 ranks, 2.96 against 3.30 on one
+// (bench/results/2026-11-27-h100x4-mpi-kept-engines). The CPU backends keep 4 (no set-up there).
 constexpr std::size_t default_chunk_nodes(bool gpu_backend) { return gpu_backend ? 16 : 4; }
 
 struct distributed_options {
