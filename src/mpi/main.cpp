@@ -368,6 +368,39 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
       engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
 }
 
+// A worker that may search on GPUs creates their contexts from its start, while the ranks load
+// the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
+// creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
+std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place) {
+  using pfsp::backend_choice;
+  const backend_choice b = m.solve.backend;
+  if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
+  return std::jthread([&m, place] { warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place); });
+}
+
+// Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
+// the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere.
+int improver_threads(const pfsp::solve_args& a, const pfsp::solve_options& opt, bool on_gpu) {
+  if (a.improver_threads >= 0) return a.improver_threads;
+  return on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0;
+}
+
+// The start heuristic; auto: NEH where improver threads run, iterated greedy elsewhere.
+pfsp::heuristic_choice start_heuristic(const pfsp::solve_args& a, int improvers) {
+  using pfsp::heuristic_choice;
+  const heuristic_choice h = a.no_neh ? heuristic_choice::none : a.heuristic;
+  if (h != heuristic_choice::auto_) return h;
+  return improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
+}
+
+// Rank 0's improver stopped; its summary and bound into the result.
+void take_improver(pfsp::concurrent_improver* improver, pfsp::solve_result& r) {
+  if (!improver) return;
+  improver->stop();
+  r.notes.push_back("rank 0's improver: " + improver->summary());
+  pfsp::take_engine_bound(*improver, r);
+}
+
 int run(int argc, char** argv, int rank) {
   using namespace pfsp;
   const auto wall_start = std::chrono::steady_clock::now();
@@ -378,14 +411,8 @@ int run(int argc, char** argv, int rank) {
   if (const std::optional<int> done = parse_command_line(app, argc, argv, rank)) return *done;
   check_mpi_options(app, m);
   check_solve_args(a);
-  // A worker that may search on GPUs creates their contexts now, while the ranks load the
-  // instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
-  // creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
-  std::jthread warming;
-  if (place.count > 0 && (a.backend == backend_choice::gpu || a.backend == backend_choice::auto_))
-    warming =
-        std::jthread([&a, &m, place] { warm_up_rank_devices(a.gpu.request.devices, m.dist.devices_local, place); });
+  std::jthread warming = warm_up_early(m, place);
   const instance inst = load_instance(a.instance_spec);
   check_output_paths(rank, a);
   const backend_choice local_backend = agreed_backend(a.backend, rank);
@@ -408,13 +435,8 @@ int run(int argc, char** argv, int rank) {
   lb2_pairs_choice pairs = lb2_pairs_of(inst, a, opt, on_gpu, resumed.has_value(), resumed_pairs);
 
   run_info info = mpi_run_info(argc, argv, a, local, opt);
-  // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
-  // the GPU device loop (this rank's share of the cores but one, at most 8), none elsewhere; the
-  // start heuristic auto: NEH where improver threads run, iterated greedy elsewhere.
-  const int improvers = a.improver_threads >= 0 ? a.improver_threads : (on_gpu ? std::clamp(opt.threads - 1, 0, 8) : 0);
-  heuristic_choice heuristic = a.no_neh ? heuristic_choice::none : a.heuristic;
-  if (heuristic == heuristic_choice::auto_) heuristic = improvers > 0 ? heuristic_choice::neh : heuristic_choice::ig;
-  const incumbent start = start_incumbent(rank, inst, a, opt, resumed, heuristic, info);
+  const int improvers = improver_threads(a, opt, on_gpu);
+  const incumbent start = start_incumbent(rank, inst, a, opt, resumed, start_heuristic(a, improvers), info);
   const std::string pair_note = share_learned_pairs(rank, inst, opt, start, pairs, info);
   info.lb2_pairs = describe(pairs);
   info.checkpoint_file = a.checkpoint;
@@ -436,13 +458,9 @@ int run(int argc, char** argv, int rank) {
   d.improver = improver.get();
   solve_result r = dist::solve_distributed(MPI_COMM_WORLD, inst, data, opt, start, solver, d);
   if (rank != 0) return exit_ok;
-  if (improver) {
-    improver->stop();
-    r.notes.push_back("rank 0's improver: " + improver->summary());
-    take_engine_bound(*improver, r);
-  }
   r.backend += ", chunks on " + local;
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);
+  take_improver(improver.get(), r);
   info.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return report(inst, a, opt, r, info);
 }
