@@ -11,6 +11,7 @@
 
 #include "bound/bound_data.hpp"
 #include "bound/lb2.hpp"
+#include "bound/lb2_table.hpp"
 #include "search/types.hpp"
 
 namespace pfsp {
@@ -35,6 +36,12 @@ class expander {
     lb_fwd_.resize(n);
     lb_bwd_.resize(n);
     order_.resize(n);
+    if (kind != bound_kind::lb1) {
+      pm_.resize(static_cast<std::size_t>(b_.npairs) * static_cast<std::size_t>(n));
+      sm_.resize(pm_.size());
+      sums_.resize(2 * static_cast<std::size_t>(b_.npairs));
+      pair_parent_.assign(static_cast<std::size_t>(b_.npairs), 0);
+    }
   }
 
   bound_view view() const { return b_; }
@@ -52,8 +59,9 @@ class expander {
   }
 
   // As above, giving up when abandon() returns true. It is asked every `abandon_every()` children
-  // while they are bounded: every 8 with LB2 (a 500-job LB2 child costs about a millisecond, so a
-  // stop waits a few ms even on a loaded machine; a 20-job node is asked at most twice), every 64
+  // while they are bounded: every 8 with LB2 (a 500-job LB2 child cost about a millisecond by the
+  // pair walk, so a stop waits a few ms even on a loaded machine; the parent's first children,
+  // which fill its table, still cost that; a 20-job node is asked at most twice), every 64
   // with LB1 (nodes below 64 jobs are never asked, so the clock read costs nothing where nodes
   // are cheap). Given up, nothing was pushed, offered or counted: returns false and the caller
   // puts the node back as it was, so the open nodes stay exact (checkpoints, final bound).
@@ -77,15 +85,12 @@ class expander {
     auto is_scheduled = [flags](int j) { return flags[j] != 0; };
     const bool do_fwd = rule_ != branching::backward;
     const bool do_bwd = rule_ != branching::forward;
+    ++parent_;
     for (int c = 0; c < count; ++c) {
       if (c % abandon_every_ == abandon_every_ - 1 && abandon()) return false;
       const int job = perm[first + c];
-      if (do_fwd)
-        lb_fwd_[c] = child_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), is_scheduled, job, true, ub,
-                                 scratch_.data());
-      if (do_bwd)
-        lb_bwd_[c] = child_bound(kind_, b_, front_.data(), back_.data(), remain_.data(), is_scheduled, job, false, ub,
-                                 scratch_.data());
+      if (do_fwd) lb_fwd_[c] = bound_child(job, true, ub, is_scheduled);
+      if (do_bwd) lb_bwd_[c] = bound_child(job, false, ub, is_scheduled);
     }
     st.bounds += static_cast<std::uint64_t>(count) * ((do_fwd ? 1 : 0) + (do_bwd ? 1 : 0));
     if (profile_) st.bound_seconds += std::chrono::duration<double>(clock::now() - t0).count();
@@ -139,6 +144,29 @@ class expander {
   }
 
  private:
+  // child_bound's value, LB2 from the parent's table (lb2_table.hpp: O(1) a pair and child instead
+  // of the O(n) walk; a pair's part of the table, two O(n) passes, is filled when the parent's
+  // first child reaches the pair, and read by about 5 children on average at 20x20 to 100x20 with
+  // the optimum's ub. 2.3-3.0x the chain's CPU rate: docs/decisions/013-device-loop-roofline.md).
+  template <class IsScheduled>
+  int bound_child(int job, bool forward, int ub, IsScheduled parent_scheduled) {
+    const instance_view inst = b_.inst;
+    int* scratch = scratch_.data();
+    const int lb1 = forward ? lb1_forward_child(inst, front_.data(), back_.data(), remain_.data(), job)
+                            : lb1_backward_child(inst, front_.data(), back_.data(), remain_.data(), job, scratch);
+    if (kind_ == bound_kind::lb1 || (kind_ == bound_kind::lb1_lb2 && lb1 >= ub)) return lb1;
+    auto ensure_pair = [&](int q) {
+      const auto uq = static_cast<std::size_t>(q);
+      if (pair_parent_[uq] == parent_) return;
+      lb2_parent_pair(b_, parent_scheduled, q, pm_.data(), sm_.data(), sums_.data());
+      pair_parent_[uq] = parent_;
+    };
+    if (forward) front_after(inst, front_.data(), job, scratch);  // backward: scratch holds the child's back
+    const int pairs = lb2_pairs_from_table(b_, pm_.data(), sm_.data(), sums_.data(), forward ? scratch : front_.data(),
+                                           forward ? back_.data() : scratch, job, ub, ensure_pair);
+    return pairs > lb1 ? pairs : lb1;
+  }
+
   bound_view b_;
   bound_kind kind_;
   branching rule_;
@@ -146,6 +174,9 @@ class expander {
   int abandon_every_ = kind_ == bound_kind::lb1 ? 64 : 8;
   std::vector<double> weights_;
   std::vector<int> front_, back_, remain_, scratch_, lb_fwd_, lb_bwd_, order_;
+  std::vector<int> pm_, sm_, sums_;         // the parent's LB2 table (lb2_table.hpp)
+  std::vector<std::uint64_t> pair_parent_;  // per pair: the parent its part was filled for
+  std::uint64_t parent_ = 0;                // parents expanded (pair_parent_'s clock)
   std::vector<unsigned char> scheduled_;
 };
 
