@@ -1,6 +1,7 @@
 // LB2 from the parent's table (bound/lb2_table.hpp) against the pair walk (bound/lb2.hpp): for
 // random instances, pair subsets and nodes (random prefix and suffix), every child in both
-// directions gets the same value from lb2_pairs_from_table as from lb2_pairs on the child, at
+// directions gets the same value for every pair, and from lb2_pairs_from_table as from lb2_pairs
+// on the child, at
 // ub = infinity and at thresholds that stop the pair loop early (then the same value at the same
 // pair); on the int tables and on the compact ones. Then the solvers that use it (the expander):
 // brute-force optima and the same trees as before on Taillard instances.
@@ -56,6 +57,15 @@ int expect_table_equals_walk(View b, std::mt19937& rng, int nodes, const std::st
         } else {
           back_after(b.inst, back.data(), job, child.data());
           cb = child.data();
+        }
+        for (int q = 0; q < b.npairs; ++q) {  // pair by pair (pair learning's argmax reads them)
+          const int walk = detail::lb2_pair_walk<false>(b, cf, cb, child_scheduled, q);
+          const int table = lb2_pair_from_table(b, pm.data(), sm.data(), sums.data(), cf, cb, job, q);
+          if (walk != table) {
+            ADD_FAILURE() << what << ": node " << t << " job " << job << (forward ? " forward" : " backward")
+                          << " pair " << q << ": walk " << walk << ", table " << table;
+            return checked;
+          }
         }
         const int full = lb2_pairs(b, cf, cb, child_scheduled, INT_MAX);
         for (const int ub : {INT_MAX, full + 1, full, full - 1, full / 2, 1}) {

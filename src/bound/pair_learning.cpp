@@ -8,30 +8,24 @@
 
 #include "bound/bound_data.hpp"
 #include "bound/lb1.hpp"
+#include "bound/lb2_table.hpp"
 #include "bound/node_parts.hpp"
 
 namespace pfsp {
 
 namespace {
 
-// The pair attaining LB2's maximum for a node's parts (no early exit); -1 when LB2 is no larger
-// than LB1 (no pair gave the bound).
-template <class IsScheduled>
-int argmax_pair(const bound_view& b, const int* front, const int* back, IsScheduled sched, int lb1, int& value) {
-  const int n = b.inst.n;
+// The pair attaining LB2's maximum for the child without `job` (no early exit), from its
+// parent's table (lb2_table.hpp: the walk's values, O(1) a pair); -1 when LB2 is no larger than
+// LB1 (no pair gave the bound). The first pair of the largest value, as the walk over the pairs
+// in order found it before the table (the same learned pairs, faster: every child walks every
+// pair here).
+int argmax_pair(const bound_view& b, const int* pm, const int* sm, const int* sums, const int* child_front,
+                const int* child_back, int job, int lb1, int& value) {
   int best = -1;
   value = lb1;
   for (int q = 0; q < b.npairs; ++q) {
-    const int k = b.pair_first[q], l = b.pair_second[q];
-    int t0 = front[k], t1 = front[l];
-    for (int r = 0; r < n; ++r) {
-      const int j = b.johnson[q * n + r];
-      if (sched(j)) continue;
-      t0 += b.inst.time(k, j);
-      const int ready = t0 + b.lags[q * n + j];
-      t1 = std::max(t1, ready) + b.inst.time(l, j);
-    }
-    const int v = std::max(t0 + back[k], t1 + back[l]);
+    const int v = lb2_pair_from_table(b, pm, sm, sums, child_front, child_back, job, q);
     if (v > value) {
       value = v;
       best = q;
@@ -60,6 +54,8 @@ std::uint64_t learn_chunk(const bound_view& b, int ub, int chunk, int chunks, st
   std::vector<int> front(static_cast<std::size_t>(m)), back(static_cast<std::size_t>(m)),
       remain(static_cast<std::size_t>(m)), child_front(static_cast<std::size_t>(m));
   std::vector<char> scheduled(static_cast<std::size_t>(n));
+  const std::size_t table = static_cast<std::size_t>(b.npairs) * static_cast<std::size_t>(n);
+  std::vector<int> pm(table), sm(table), sums(2 * static_cast<std::size_t>(b.npairs));
   while (!stack.empty() && evaluations < budget) {
     node cur = std::move(stack.back());
     stack.pop_back();
@@ -69,15 +65,20 @@ std::uint64_t learn_chunk(const bound_view& b, int ub, int chunk, int chunks, st
     for (int i = 0; i < n; ++i)
       scheduled[static_cast<std::size_t>(cur.perm[static_cast<std::size_t>(i)])] = i <= limit1;
     std::vector<std::pair<int, int>> kids;  // (bound, position)
+    bool table_filled = false;
     for (int pos = limit1 + 1; pos < n; ++pos) {
       if (limit1 < 0 && pos % chunks != chunk) continue;  // another chunk's root child
       const int job = cur.perm[static_cast<std::size_t>(pos)];
       const int lb1 = lb1_forward_child(b.inst, front.data(), back.data(), remain.data(), job);
       if (lb1 >= ub) continue;
+      if (!table_filled) {
+        lb2_parent_table(
+            b, [&](int j) { return scheduled[static_cast<std::size_t>(j)] != 0; }, pm.data(), sm.data(), sums.data());
+        table_filled = true;
+      }
       front_after(b.inst, front.data(), job, child_front.data());
-      auto sched = [&](int j) { return j == job || scheduled[static_cast<std::size_t>(j)] != 0; };
       int value = 0;
-      const int q = argmax_pair(b, child_front.data(), back.data(), sched, lb1, value);
+      const int q = argmax_pair(b, pm.data(), sm.data(), sums.data(), child_front.data(), back.data(), job, lb1, value);
       ++evaluations;
       if (q >= 0) ++wins[static_cast<std::size_t>(q)];
       if (value < ub) kids.emplace_back(value, pos);
