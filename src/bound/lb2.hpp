@@ -91,8 +91,9 @@ PFSP_HD int lb2_pairs(View b, const int* front, const int* back, IsScheduled is_
 #endif
 }
 
-// Bound of one child from the parent's parts: the single definition shared by the CPU solvers
-// and the GPU kernels. `forward` appends `job` to the prefix, else puts it before the suffix.
+// Bound of one child from the parent's parts: the definition the GPU kernels call; the CPU
+// expander computes the same value with LB2 from the parent's table (lb2_table.hpp, tested
+// against this). `forward` appends `job` to the prefix, else puts it before the suffix.
 // parent_scheduled(j) covers the parent's prefix and suffix. Scratch: m ints.
 //   lb1:     LB1 only.
 //   lb2:     max(LB1, pairs), pairs always evaluated.

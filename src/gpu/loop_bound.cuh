@@ -2,7 +2,8 @@
 // (`--loop-bound parts`, the default): a parent kernel runs node_parts once for each popped
 // parent (one thread a parent, O(n m)) and stores front, back and remain (and, for LB2, the
 // parent's scheduled set as bit words) in structure-of-arrays buffers; one thread a child then
-// reads its parent's parts and calls child_bound, as the CPU expander does. The papers' kernel
+// reads its parent's parts and calls child_bound (the CPU expander gets the same values with LB2
+// from the parent's table, bound/lb2_table.hpp). The papers' kernel
 // (`--loop-bound recompute`, bound_kernels.cuh) rebuilds node_parts in every child's thread: at
 // 50x20 that is about n m = 1000 table reads and max-adds for a child whose LB1 needs 3 m.
 //
