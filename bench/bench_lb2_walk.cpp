@@ -11,6 +11,12 @@
 // pairs walked / (32 x the groups' longest walks). With a split after P pairs (a first pass of
 // P pairs for every child, the children not yet pruned compacted, a second pass of the rest),
 // each pass's groups pay their own longest walk: the predicted pair-walk cost against one pass.
+//
+// The parent's table (bound/lb2_table.hpp, decision 013 option I): a parent fills the pairs its
+// children reach (the longest walk among them: the pairs reached are a prefix), two O(n) passes
+// each, and a child's pair then costs O(1). Counted: the pairs' parts filled, their reuse (pair
+// walks over parts filled) and the job steps against the walk's (n a pair walked: the masks form
+// steps over every job).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -52,7 +58,8 @@ int pairs_walked(const bound_view& b, const int* front, const int* back, std::ui
 
 struct walk_counts {
   long long parents = 0, children = 0, lb1_pruned = 0;
-  std::vector<int> walks;  // per LB2-evaluated child, in order: pairs walked (npairs + 1: survived)
+  long long table_parts = 0;  // over the parents: the pairs their LB2-evaluated children reach
+  std::vector<int> walks;     // per LB2-evaluated child, in order: pairs walked (npairs + 1: survived)
 };
 
 walk_counts search(const bound_view& b, int ub, long long limit) {
@@ -77,6 +84,7 @@ walk_counts search(const bound_view& b, int ub, long long limit) {
     std::uint64_t mask = 0;
     for (int i = 0; i < d; ++i) mask |= std::uint64_t{1} << nd.perm[static_cast<std::size_t>(i)];
     kept.clear();
+    int reached = 0;  // pairs this parent's children reach
     for (int i = d; i < n; ++i) {
       const int job = nd.perm[static_cast<std::size_t>(i)];
       ++c.children;
@@ -88,8 +96,10 @@ walk_counts search(const bound_view& b, int ub, long long limit) {
       front_after(b.inst, front.data(), job, child_front.data());
       const int w = pairs_walked(b, child_front.data(), back.data(), mask | (std::uint64_t{1} << job), ub);
       c.walks.push_back(w);
+      reached = std::max(reached, std::min(w, b.npairs));
       if (w > b.npairs && d + 1 < n) kept.emplace_back(lb1, i);
     }
+    c.table_parts += reached;
     std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     for (const auto& [lb, i] : kept) {
       node ch{nd.perm, d + 1};
@@ -129,16 +139,22 @@ nlohmann::json measure(const instance& inst, int ub, long long limit, const std:
   }
   const double evaluated = static_cast<double>(c.walks.size());
   const double one_pass = warp_cost(c.walks, b.npairs, 0, b.npairs);
-  nlohmann::json r = {{"instance", inst.name},
-                      {"ub", ub},
-                      {"pairs", b.npairs},
-                      {"parents", c.parents},
-                      {"children", c.children},
-                      {"lb1_pruned_share", static_cast<double>(c.lb1_pruned) / static_cast<double>(c.children)},
-                      {"lb2_evaluated", c.walks.size()},
-                      {"lb2_survived_share", static_cast<double>(survived) / evaluated},
-                      {"mean_pairs_walked", static_cast<double>(pair_walks) / evaluated},
-                      {"simt_one_pass", static_cast<double>(pair_walks) / (32.0 * one_pass)}};
+  nlohmann::json r = {
+      {"instance", inst.name},
+      {"ub", ub},
+      {"pairs", b.npairs},
+      {"parents", c.parents},
+      {"children", c.children},
+      {"lb1_pruned_share", static_cast<double>(c.lb1_pruned) / static_cast<double>(c.children)},
+      {"lb2_evaluated", c.walks.size()},
+      {"lb2_survived_share", static_cast<double>(survived) / evaluated},
+      {"mean_pairs_walked", static_cast<double>(pair_walks) / evaluated},
+      {"simt_one_pass", static_cast<double>(pair_walks) / (32.0 * one_pass)},
+      {"table_parts", c.table_parts},
+      {"table_reuse", static_cast<double>(pair_walks) / static_cast<double>(std::max(1LL, c.table_parts))},
+      {"table_steps_against_walk",
+       (2.0 * inst.n * static_cast<double>(c.table_parts) + static_cast<double>(pair_walks)) /
+           (static_cast<double>(inst.n) * static_cast<double>(std::max(1LL, pair_walks)))}};
   nlohmann::json sp = nlohmann::json::array();
   for (const int p : splits) {
     if (p <= 0 || p >= b.npairs) continue;
@@ -169,8 +185,9 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
-  std::vector<std::string> headers{"instance",      "ub",       "pairs",         "children",      "LB1 pruned",
-                                   "LB2 evaluated", "survived", "pairs a child", "SIMT, one pass"};
+  std::vector<std::string> headers{"instance",          "ub",       "pairs",         "children",       "LB1 pruned",
+                                   "LB2 evaluated",     "survived", "pairs a child", "SIMT, one pass", "table reuse",
+                                   "table steps / walk"};
   for (const int p : splits) headers.push_back("split after " + std::to_string(p));
   bench::table t(headers);
   for (const auto& name : bench::expand_instances(names)) {
@@ -189,7 +206,9 @@ int main(int argc, char** argv) {
                                  bench::human(r["lb2_evaluated"].get<double>()),
                                  bench::fixed(100 * r["lb2_survived_share"].get<double>(), 1) + " %",
                                  bench::fixed(r["mean_pairs_walked"].get<double>(), 2),
-                                 bench::fixed(r["simt_one_pass"].get<double>(), 3)};
+                                 bench::fixed(r["simt_one_pass"].get<double>(), 3),
+                                 bench::fixed(r["table_reuse"].get<double>(), 2),
+                                 bench::fixed(r["table_steps_against_walk"].get<double>(), 3)};
     for (const auto& sp : r["splits"]) row.push_back(bench::fixed(sp["cost_against_one_pass"].get<double>(), 3));
     t.add(row);
     out["runs"].push_back(r);
