@@ -537,6 +537,13 @@ TEST(GpuResident, InterruptedPiecesEqualTheUninterruptedSearch) {
 // asked back (interrupted) after tens of milliseconds and what each has left is cut into eight
 // new chunks. Returns the chunks' counters summed; counts the chunks, those asked back, and those
 // whose solve took its engine from the policy's cache (gpu_policy::engines).
+// Whether the solve took an engine from the policy's cache (its note says so).
+bool kept(const solve_result& r) {
+  for (const std::string& n : r.notes)
+    if (n.find("kept from an earlier solve") != std::string::npos) return true;
+  return false;
+}
+
 struct chunk_flow {
   solve_stats total;
   int chunks = 0, asked_back = 0, kept = 0;
@@ -546,11 +553,6 @@ chunk_flow solve_in_chunks(const instance& inst, const bound_data& data, const s
                            const gpu::gpu_policy& p) {
   const int ub = inst.known->ub;
   chunk_flow f;
-  const auto kept = [](const solve_result& r) {
-    for (const std::string& n : r.notes)
-      if (n.find("kept from an earlier solve") != std::string::npos) return true;
-    return false;
-  };
   // The first chunk: the root's children, from a run stopped after one node.
   std::deque<search_state> work;
   {
@@ -652,11 +654,6 @@ TEST(GpuResident, KeptEnginesServeOnlyTheirData) {
   PFSP_REQUIRE_GPU();
   gpu::gpu_policy p;
   p.engines = gpu::make_engine_cache();
-  const auto kept = [](const solve_result& r) {
-    for (const std::string& n : r.notes)
-      if (n.find("kept from an earlier solve") != std::string::npos) return true;
-    return false;
-  };
   const instance a = random_instance(9, 4, 41, 1, 30), b = random_instance(8, 5, 42, 1, 30);
   const bound_data da(a), db(b);
   solve_options o;
