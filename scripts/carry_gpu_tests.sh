@@ -84,6 +84,15 @@ case "${1:-}" in
       --bound lb2 --no-neh --threads 4 --pool-size 4096 --threads-per-block 128 --no-progress -q
     check racecheck_device "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
       --bound lb2 --no-neh --pool-size 4096 --no-progress -q
+    # The chain's LB2 pass from the parents' tables (a warp a parent, its rows in shared memory).
+    # The chain's LB2 pass from the parents' tables (a warp a parent, its rows in shared memory):
+    # ta001's 10 pairs in one round; ta011's 45 in two (--lb2-pairs all); 50 jobs at ta031.
+    check racecheck_lb2_table "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
+      --bound lb1-lb2 --lb2-table on --lb2-pairs all --no-neh --pool-size 4096 --no-progress -q
+    check racecheck_lb2_table_rounds "${CS[@]}" --tool racecheck "$P" solve ta011 --backend gpu --gpu-loop device \
+      --bound lb1-lb2 --lb2-table on --lb2-pairs all --ub 1582 --pool-size 4096 --no-progress -q
+    check memcheck_lb2_table "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
+      --bound lb1-lb2 --lb2-table on --no-neh --pool-size 4096 --no-progress -q
     check memcheck_resident_pieces "${CS[@]}" --tool memcheck "$T/test_gpu_resident" \
       --gtest_filter='GpuResident.Interrupted*:GpuResident.Chunks*'
     check memcheck_walkers "${CS[@]}" --tool memcheck "$T/test_gpu_walkers"

@@ -105,6 +105,11 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "pass, walking its machine pairs in rounds (1, 2, 4, 8 or 16; the same bounds, the same tree)")
       ->check(CLI::IsMember({1, 2, 4, 8, 16}))
       ->group(kGroup);
+  add_enum_option(solve, "--lb2-table", o.policy.lb2_table,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts: the chain's LB2 pass from each parent's table "
+                  "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off); auto "
+                  "(default): the table up to 64 jobs where it fits. The same bounds, the same tree")
+      ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "

@@ -35,15 +35,16 @@ inline constexpr int kLb2NoPosition = INT_MIN / 4;
 // sums: 2 x npairs. parent_scheduled(j): j is in the parent's prefix or suffix. Two branchless
 // passes over the pair's order (a branch on scheduled jobs mispredicts at mid depth, as the
 // walk's skip form did: decision 004).
+// Pair q's part wherever its caller keeps it: before and after (n ints each, indexed by job) and
+// sums (A, B). lb2_parent_pair below places it at row q of the parent's table; the device loop
+// (gpu/loop_bound.cuh) at a warp's row in shared memory.
 template <class View, class IsScheduled>
-PFSP_HD void lb2_parent_pair(View b, IsScheduled parent_scheduled, int q, int* pm, int* sm, int* sums) {
+PFSP_HD void lb2_parent_pair_into(View b, IsScheduled parent_scheduled, int q, int* before, int* after, int* sums) {
   const auto inst = b.inst;
   const int n = inst.n;
   const int k = b.pair_first[q], l = b.pair_second[q];
   const auto* order = b.johnson + q * n;
   const auto* lag = b.lags + q * n;
-  int* before = pm + q * n;
-  int* after = sm + q * n;
   // Forward: T - B of each position (kept in `after` for the backward pass), the largest before.
   int sum_a = 0, sum_b = 0, largest = kLb2NoPosition;
   for (int r = 0; r < n; ++r) {
@@ -67,8 +68,14 @@ PFSP_HD void lb2_parent_pair(View b, IsScheduled parent_scheduled, int q, int* p
     const int grown = t > largest ? t : largest;
     largest = (grown & keep) | (largest & ~keep);
   }
-  sums[2 * q] = sum_a;
-  sums[2 * q + 1] = sum_b;
+  sums[0] = sum_a;
+  sums[1] = sum_b;
+}
+
+template <class View, class IsScheduled>
+PFSP_HD void lb2_parent_pair(View b, IsScheduled parent_scheduled, int q, int* pm, int* sm, int* sums) {
+  const int n = b.inst.n;
+  lb2_parent_pair_into(b, parent_scheduled, q, pm + q * n, sm + q * n, sums + 2 * q);
 }
 
 // Every pair's part of the table.
@@ -86,21 +93,28 @@ struct lb2_table_filled {
   PFSP_HD void operator()(int) const {}
 };
 // Pair q's value for the child without `job`, from pair q's part of the table: lb2_pair_walk's.
+// The same from pair q's part wherever it is kept (lb2_parent_pair_into's before, after, sums).
 template <class View>
-PFSP_HD int lb2_pair_from_table(View b, const int* pm, const int* sm, const int* sums, const int* child_front,
-                                const int* child_back, int job, int q) {
+PFSP_HD int lb2_pair_from_part(View b, const int* before, const int* after, const int* sums, const int* child_front,
+                               const int* child_back, int job, int q) {
   const auto inst = b.inst;
-  const int n = inst.n;
   const int k = b.pair_first[q], l = b.pair_second[q];
   const int a = static_cast<int>(inst.time(k, job)), c = static_cast<int>(inst.time(l, job));
   const int fk = child_front[k], fl = child_front[l];
-  const int t0 = fk + sums[2 * q] - a;
-  const int drop_before = pm[q * n + job] - c, drop_after = sm[q * n + job] - a;
+  const int t0 = fk + sums[0] - a;
+  const int drop_before = before[job] - c, drop_after = after[job] - a;
   const int inner = drop_before > drop_after ? drop_before : drop_after;  // T - B: add B back
-  const int via_k = fk + sums[2 * q + 1] + inner, via_l = fl + sums[2 * q + 1] - c;
+  const int via_k = fk + sums[1] + inner, via_l = fl + sums[1] - c;
   const int t1 = via_k > via_l ? via_k : via_l;
   const int v0 = t0 + child_back[k], v1 = t1 + child_back[l];
   return v0 > v1 ? v0 : v1;
+}
+
+template <class View>
+PFSP_HD int lb2_pair_from_table(View b, const int* pm, const int* sm, const int* sums, const int* child_front,
+                                const int* child_back, int job, int q) {
+  const int n = b.inst.n;
+  return lb2_pair_from_part(b, pm + q * n, sm + q * n, sums + 2 * q, child_front, child_back, job, q);
 }
 
 template <class View, class EnsurePair = lb2_table_filled>

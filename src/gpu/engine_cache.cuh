@@ -30,6 +30,7 @@ struct engine_key {
   memory_placement memory = memory_placement::shared;
   compact_mode compact = compact_mode::automatic;
   int lanes = 1;
+  lb2_table_mode lb2_table = lb2_table_mode::automatic;
   int first_block = 0, parents_share = 0, initial_stack_pools = 0;
   std::size_t initial_stack_nodes = 0, max_stack_nodes = 0, batch_room_bytes = 0;
   bool operator==(const engine_key&) const = default;
@@ -58,6 +59,7 @@ inline engine_key key_of(const bound_data& data, const solve_options& opt, const
   k.memory = policy.memory;
   k.compact = policy.compact_times;
   k.lanes = policy.lb2_lanes;
+  k.lb2_table = policy.lb2_table;
   const loop_tuning& t = policy.loop;
   k.first_block = t.first_block;
   k.parents_share = t.parents_share;

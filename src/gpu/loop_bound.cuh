@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
 
 namespace pfsp::gpu {
@@ -41,6 +42,9 @@ struct parts_view {
   // Second pass of the LB1->LB2 chain: bound only the children listed (list[0 .. *list_count)).
   const std::uint32_t* list = nullptr;
   const std::uint32_t* list_count = nullptr;
+  // The chain's LB2 pass from the parents' tables (lb2_table_kernel): each parent's children.
+  const std::uint32_t* offsets = nullptr;  // first child of each popped parent
+  const std::uint32_t* counts = nullptr;   // its children (0: pruned at pop time)
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
@@ -212,6 +216,97 @@ __global__ void lb2_lanes_kernel(tables_view t, parts_view v) {
   }
 }
 
+// --- The chain's LB2 pass from the parent's table (`--lb2-table`, decision 013, option I) -----
+// A warp a popped parent. The lanes fill the parent's table (bound/lb2_table.hpp), one machine
+// pair a lane, 32 pairs at a time, into the warp's rows of shared memory; then each lane bounds
+// LB1 survivors of that parent (bounds[idx] < ub) from the table, O(1) a pair instead of the
+// O(n) walk. The value is the walk's to the bit: the pairs in their order, stopping at the first
+// one that reaches ub, and the maximum with LB1 (bounds[idx] holds LB1, then the running maximum
+// from one round of 32 pairs to the next). The survivors need no list: the warp reads its
+// parent's children's LB1, so the compaction between the passes goes too.
+
+// Pairs a round of the table holds, and the ints a warp's part of shared memory takes: the
+// round's before and after rows (n ints a pair), its sums (2 a pair) and the parent's front and
+// back (m each), rounded up to 16 bytes.
+__host__ __device__ constexpr int lb2_table_rows(int npairs) { return npairs < 32 ? npairs : 32; }
+__host__ __device__ constexpr int lb2_table_warp_ints(int n, int m, int npairs) {
+  return (2 * lb2_table_rows(npairs) * (n + 1) + 2 * m + 3) / 4 * 4;
+}
+
+template <class SC, bool Compact, bool Shared>
+__global__ void lb2_table_kernel(tables_view t, parts_view v) {
+  extern __shared__ int4 smem4[];
+  const std::uint32_t P = *v.live_parents;
+  const unsigned warps_a_block = blockDim.x >> 5;
+  if (blockIdx.x * warps_a_block >= P) return;  // the whole block: before load_tables' __syncthreads
+  int* smem = reinterpret_cast<int*>(smem4);
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, smem);
+  using Job = typename SC::job;
+  const int n = t.n, m = t.m, npairs = b.npairs, rows = lb2_table_rows(npairs);
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  int* mine = smem + (Shared ? t.shared_ints : 0) + warp * lb2_table_warp_ints(n, m, npairs);
+  int* before = mine;                   // rows x n
+  int* after = before + rows * n;       // rows x n
+  int* sums = after + rows * n;         // rows x 2
+  int* parent_front = sums + 2 * rows;  // m
+  int* parent_back = parent_front + m;  // m
+  const int ub = *v.live_ub;
+  const std::uint32_t warps = gridDim.x * warps_a_block;
+  for (std::uint32_t p = blockIdx.x * warps_a_block + warp; p < P; p += warps) {
+    const std::uint32_t total = v.counts[p], first_child = v.offsets[p];
+    bool any = false;
+    for (std::uint32_t i = lane; i < total; i += 32) any |= v.bounds[first_child + i] < ub;
+    if (!__any_sync(0xffffffffu, any)) continue;  // LB1 pruned every child: no table
+    __syncwarp();                                 // the previous parent's reads of the warp's rows are done
+    for (int k = static_cast<int>(lane); k < m; k += 32) {
+      parent_front[k] = v.front[static_cast<std::size_t>(k) * v.stride + p];
+      parent_back[k] = v.back[static_cast<std::size_t>(k) * v.stride + p];
+    }
+    const int first = limit1_of(v.limits[p]) + 1;
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    const auto rounds = [&](auto parent_scheduled) {
+      for (int q0 = 0; q0 < npairs; q0 += rows) {
+        const int q = q0 + static_cast<int>(lane);
+        __syncwarp();
+        if (lane < static_cast<unsigned>(rows) && q < npairs)
+          lb2_parent_pair_into(b, parent_scheduled, q, before + lane * n, after + lane * n, sums + 2 * lane);
+        __syncwarp();
+        const int q_end = q0 + rows < npairs ? q0 + rows : npairs;
+        for (std::uint32_t i = lane; i < total; i += 32) {
+          const std::uint32_t idx = first_child + i;
+          int lb = v.bounds[idx];
+          if (lb >= ub) continue;  // pruned by LB1, or by an earlier round's pair
+          const std::uint32_t d = v.desc[idx];
+          const int job = perm[first + child_position(d)];
+          int scratch[kMaxMachines];
+          const int* child_front;
+          const int* child_back;
+          child_sides(b.inst, parent_front, parent_back, job, !child_backward(d), scratch, child_front, child_back);
+          for (int r = q0; r < q_end; ++r) {
+            const int s = r - q0;
+            const int value =
+                lb2_pair_from_part(b, before + s * n, after + s * n, sums + 2 * s, child_front, child_back, job, r);
+            if (value > lb) {
+              lb = value;
+              if (lb >= ub) break;
+            }
+          }
+          v.bounds[idx] = lb;
+        }
+      }
+    };
+    if constexpr (SC::max_n <= 64) {
+      const std::uint64_t high = n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
+      rounds(mask64_set{static_cast<std::uint64_t>(v.masks[p]) | (high << 32)});
+    } else {
+      std::uint32_t words[SC::words];
+      const int nw = (n + 31) >> 5;
+      for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
+      rounds(mask_words_set{words});
+    }
+  }
+}
+
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
@@ -219,13 +314,15 @@ struct parts_kernels {
   parts_kernel_fn parents = nullptr;  // parent_parts_kernel
   parts_kernel_fn first = nullptr;    // children: LB1, or LB2 for --bound lb2
   parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
+  bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
 // 0/1/2 (small, medium, large); compact tables; shared: whether the tables a kernel needs fit in
 // shared memory (per kernel, decided by the caller); lb2_lanes: lanes a child in the chain's LB2
-// pass (1, 2, 4, 8 or 16; lb2_lanes_kernel above 1).
+// pass (1, 2, 4, 8 or 16; lb2_lanes_kernel above 1); lb2_table: the chain's LB2 pass from the
+// parents' tables (lb2_table_kernel; lb2_lanes then unused).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes = 1);
+                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false);
 
 }  // namespace pfsp::gpu

@@ -151,8 +151,12 @@ class loop_engine {
       return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
-    if (pk_.second) s += ", LB1 then LB2 on the compacted survivors";
-    if (pk_.second && lb2_lanes_ > 1) s += " (" + std::to_string(lb2_lanes_) + " lanes a child)";
+    if (pk_.table)
+      s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
+           std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
+    else if (pk_.second)
+      s += ", LB1 then LB2 on the compacted survivors";
+    if (pk_.second && !pk_.table && lb2_lanes_ > 1) s += " (" + std::to_string(lb2_lanes_) + " lanes a child)";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
     return s;
   }
@@ -653,11 +657,38 @@ class loop_engine {
   void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
     choose_parts_kernels(kind, policy);
     first_grid_ = one_wave(pk_.first, first_smem_);
-    if (pk_.second) second_grid_ = one_wave(pk_.second, second_smem_);
+    if (pk_.table)
+      table_grid_ = one_wave_of(pk_.second, table_smem(), kTableBlock);
+    else if (pk_.second)
+      second_grid_ = one_wave(pk_.second, second_smem_);
     parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
                              static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
     allocate_parts(kind);
-    if (pk_.second) allocate_survivor_list(select_bytes);
+    if (pk_.second && !pk_.table) allocate_survivor_list(select_bytes);
+  }
+
+  // The chain's LB2 pass from the parents' tables (lb2_table_kernel): its block (4 warps, 4
+  // parents at a time) and its shared memory, the instance's tables (where they fit) and each
+  // warp's rows.
+  static constexpr int kTableBlock = 128;
+  std::size_t table_rows_bytes() const {
+    const tables_view& t = ds_.tables;
+    return static_cast<std::size_t>(kTableBlock / 32) *
+           static_cast<std::size_t>(lb2_table_warp_ints(t.n, t.m, t.npairs)) * sizeof(int);
+  }
+  std::size_t table_smem() const { return second_smem_ + table_rows_bytes(); }
+  // Whether the table pass runs: asked for (on), or auto up to 64 jobs; and its rows fit beside
+  // the tables (else beside nothing, the tables read from global memory; else the walk).
+  bool choose_lb2_table(const gpu_policy& policy, bool& shared_tables) const {
+    if (policy.lb2_table == lb2_table_mode::off) return false;
+    if (policy.lb2_table == lb2_table_mode::automatic && n_ > 64) return false;
+    const std::size_t rows = table_rows_bytes(), limit = dev_.shared_per_block_optin;
+    if (shared_tables && second_smem_bytes(true) + rows <= limit) return true;
+    shared_tables = false;
+    return rows <= limit;
+  }
+  std::size_t second_smem_bytes(bool shared) const {
+    return shared ? static_cast<std::size_t>(ds_.tables.shared_ints) * sizeof(int) : 0;
   }
 
   // The parts kernels for the bound, the tables' layout and where each kernel's tables fit: the
@@ -672,26 +703,30 @@ class loop_engine {
       return policy.memory == memory_placement::shared &&
              static_cast<std::size_t>(ints) * sizeof(int) <= dev_.shared_per_block_optin;
     };
-    const bool s1 = fits(first_tables_.shared_ints), s2 = fits(t.shared_ints);
+    const bool s1 = fits(first_tables_.shared_ints);
+    bool s2 = fits(t.shared_ints);
     lb2_lanes_ = policy.lb2_lanes;
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_);
+    const bool table = kind == bound_kind::lb1_lb2 && choose_lb2_table(policy, s2);
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
-    second_smem_ = s2 ? static_cast<std::size_t>(t.shared_ints) * sizeof(int) : 0;
+    second_smem_ = second_smem_bytes(s2);
   }
 
   // One wave of resident blocks of fn per candidate block size (its shared-memory limit raised
   // first where it needs more than 48 KiB).
   std::vector<unsigned> one_wave(parts_kernel_fn fn, std::size_t smem) const {
+    std::vector<unsigned> grids;
+    for (int tpb : tpbs_) grids.push_back(one_wave_of(fn, smem, parts_block(fn, tpb)).front());
+    return grids;
+  }
+  // One wave of resident blocks of fn at one block size (a vector of one).
+  std::vector<unsigned> one_wave_of(parts_kernel_fn fn, std::size_t smem, int block) const {
     if (smem > 48 * 1024)
       PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem)));
-    std::vector<unsigned> grids;
-    for (int tpb : tpbs_) {
-      int per_sm = 0;
-      PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, parts_block(fn, tpb), smem));
-      grids.push_back(static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count)));
-    }
-    return grids;
+    int per_sm = 0;
+    PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, smem));
+    return {static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count))};
   }
 
   // The parents' parts (front, back, remain; LB2's scheduled-job masks) and the view over them.
@@ -715,6 +750,8 @@ class loop_engine {
     parts_v_.live_parents = &d_state_.data()->parents;
     parts_v_.live_children = &d_state_.data()->children;
     parts_v_.live_ub = &d_state_.data()->best;
+    parts_v_.offsets = offsets_.data();
+    parts_v_.counts = counts_.data();
     list_v_ = parts_v_;
   }
 
@@ -760,7 +797,9 @@ class loop_engine {
       pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
       pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
           first_tables_, parts_v_);
-      if (pk_.second) {
+      if (pk_.table) {
+        pk_.second<<<table_grid_.front(), kTableBlock, table_smem(), st>>>(ds_.tables, parts_v_);
+      } else if (pk_.second) {
         tb = temp_.size();
         PFSP_CUDA_TRY(cub::DeviceSelect::If(
             temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(), list_count_.data(),
@@ -805,6 +844,7 @@ class loop_engine {
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
+  std::vector<unsigned> table_grid_;                // lb2_table_kernel: one wave of kTableBlock
   parts_view parts_v_, list_v_;
   device_buffer<int> front_, back_, remain_;
   device_buffer<std::uint32_t> masks_, list_, list_count_;

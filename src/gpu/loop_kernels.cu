@@ -60,7 +60,7 @@ parts_kernel_fn lanes_for(bool shared, int lanes) {
 }
 
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes) {
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -77,6 +77,11 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
+      if (table) {  // option I: a warp a parent, LB2 from its table
+        k.second = shared_second ? lb2_table_kernel<SC, Compact, true> : lb2_table_kernel<SC, Compact, false>;
+        k.table = true;
+        break;
+      }
       k.second = lanes > 1 ? lanes_for<SC, Compact>(shared_second, lanes)
                            : children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
       break;
@@ -85,22 +90,23 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 }
 
 template <class SC>
-parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes) {
-  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes);
-  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes);
+parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
+                         bool table) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table);
+  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table);
 }
 
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
     case 1:
-      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
   }
 }
 

@@ -187,6 +187,48 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
   }
 }
 
+// The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
+// every child the walk's bound: with the optimum as ub, the same tree node for node. Every pair
+// (45 at 20x10 and 190 at 20x20: two and six rounds of 32 rows) and the adjacent ones (one
+// round); 50 jobs (two mask words), 100 jobs (the medium size class, the table forced on); a
+// 13x6 random instance with the one-direction rules.
+TEST(GpuResident, ParentTablesBranchTheSameTree) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"ta011", "ta021", "ta031", "ta061", "random:13,6,3"}) {
+    const instance inst = load_instance(name);
+    const bool taillard = inst.known.has_value();
+    const int optimum =
+        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    for (bool all_pairs : {true, false}) {
+      const bound_data data = all_pairs ? bound_data(inst) : bound_data(inst, bound_data::adjacent_pairs(inst.m));
+      for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
+        if (taillard && rule != branching::min_min) continue;
+        solve_options opt;
+        opt.bound = bound_kind::lb1_lb2;
+        opt.branch = rule;
+        opt.initial_ub = optimum;
+        opt.time_limit = 60;
+        gpu::gpu_policy walk;
+        walk.pool_size = 65536;
+        walk.lb2_table = gpu::lb2_table_mode::off;
+        gpu::gpu_policy table = walk;
+        table.lb2_table = gpu::lb2_table_mode::on;
+        const std::string what =
+            std::string(name) + (all_pairs ? " all pairs " : " adjacent pairs ") + std::string(to_string(rule));
+        const solve_result rw = gpu::solve_resident(data, opt, walk, incumbent());
+        const solve_result rt = gpu::solve_resident(data, opt, table, incumbent());
+        ASSERT_NE(rw.status, solve_status::time_limit) << what;
+        // Each ran the pass asked for (a run that ignored the option would pass trivially).
+        const std::string tables = "from each parent's table";
+        EXPECT_NE(rt.backend.find(tables), std::string::npos) << what << ": " << rt.backend;
+        EXPECT_EQ(rw.backend.find(tables), std::string::npos) << what << ": " << rw.backend;
+        EXPECT_EQ(rw.status, rt.status) << what;
+        expect_same_tree(rw, rt, what);
+      }
+    }
+  }
+}
+
 // The counters add up after a complete search: the root and every chosen-direction child
 // (bounds computed for branched nodes / directions) end pruned (at their bound, or when popped
 // after a better incumbent), as a leaf, or branched.
