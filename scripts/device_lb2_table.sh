@@ -4,6 +4,7 @@
 # (--lb2-table, decision 013 option I) against the walk, one binary, one call (issue 23).
 #   GPU 0: the gpu-labelled test executables (carry_gpu_tests.sh run)
 #   GPU 1: compute-sanitizer (carry_gpu_tests.sh sanitize, its own copy of the binaries)
+#   (on two GPUs: the tests then the sanitizer on GPU 0, the slices on GPU 1)
 #   GPUs 2, 3: slices of AB_SET from the best known + 1 (AB_SECONDS each) with each of AB_CONFIGS
 #             ("label|pfsp args" separated by ';'), alternating; then whole proofs of AB_EXACT from
 #             the optimum with each configuration, their node counters compared.
@@ -23,8 +24,17 @@ done
 cores=$(nproc)
 q=$((cores / 4))
 pin() { echo "$(($1 * q))-$(($1 * q + q - 1))"; }
-(CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1) &
-(BUILD=build/carry2 taskset -c "$(pin 1)" bash scripts/carry_gpu_tests.sh sanitize 1 >"$OUT/sanitize.txt" 2>&1) &
+gpus=$(nvidia-smi -L | wc -l)
+if ((gpus >= 4)); then
+  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1) &
+  (BUILD=build/carry2 taskset -c "$(pin 1)" bash scripts/carry_gpu_tests.sh sanitize 1 >"$OUT/sanitize.txt" 2>&1) &
+  AB_GPUS=(2 3)
+else  # two GPUs: the tests, then the sanitizer, on GPU 0; the slices on GPU 1
+  q=$((cores / 2))
+  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1
+   BUILD=build/carry2 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1) &
+  AB_GPUS=(1)
+fi
 P=$ROOT/$BUILD/pfsp
 IFS=';' read -ra cfgs <<<"${AB_CONFIGS:-walk|--lb2-table off;table|--lb2-table on}"
 ab_one() {  # ab_one GPU INSTANCE
@@ -55,20 +65,17 @@ lane() {  # lane GPU INSTANCES...: this GPU's share
   for inst in "$@"; do ab_one "$g" "$inst"; done
 }
 set -- ${AB_SET:-ta051 ta052 ta053 ta054 ta055 ta056 ta057 ta058 ta059 ta060}
-even=() odd=()
-i=0
-for inst in "$@"; do
-  if ((i % 2 == 0)); then even+=("$inst"); else odd+=("$inst"); fi
-  i=$((i + 1))
-done
 (
-  lane 2 "${even[@]}" &
-  lane 3 "${odd[@]}" &
+  for ((k = 0; k < ${#AB_GPUS[@]}; k++)); do
+    share=()
+    for ((i = k; i < $#; i += ${#AB_GPUS[@]})); do share+=("${@:i+1:1}"); done
+    lane "${AB_GPUS[k]}" "${share[@]}" &
+  done
   wait
 )
 python3 bench/hard_table.py --out "$OUT/ab/compare.json" "$OUT"/ab/logs/hard_*.json >"$OUT/ab/compare.txt" 2>&1
 for inst in ${AB_EXACT:-ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030 ta031 ta041}; do
-  exact_one 2 "$inst"
+  exact_one "${AB_GPUS[0]}" "$inst"
 done | tee "$OUT/ab/exact.txt"
 python3 - "$OUT"/ab/logs/hard_ta056_*.json >"$OUT/ab/bound_steps.txt" 2>&1 <<'PY'
 import json, sys
