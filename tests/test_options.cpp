@@ -538,14 +538,14 @@ TEST(options_schema, gpu_options_are_parsed_into_the_policy_and_the_plan_request
     }
   }
   {
-    // --lb2-table: the chain's LB2 pass from the parents' tables; auto by default.
+    // --lb2-table: the chain's LB2 pass from the parents' tables; off by default.
     solve_args a;
-    EXPECT_EQ(a.gpu.policy.lb2_table, gpu::lb2_table_mode::automatic);
-    EXPECT_EQ(parse_solve({"--lb2-table", "off"}, a), "");
     EXPECT_EQ(a.gpu.policy.lb2_table, gpu::lb2_table_mode::off);
     EXPECT_EQ(parse_solve({"--lb2-table", "on"}, a), "");
     EXPECT_EQ(a.gpu.policy.lb2_table, gpu::lb2_table_mode::on);
-    for (const char* bad : {"yes", "1", ""}) {
+    EXPECT_EQ(parse_solve({"--lb2-table", "off"}, a), "");
+    EXPECT_EQ(a.gpu.policy.lb2_table, gpu::lb2_table_mode::off);
+    for (const char* bad : {"yes", "1", "auto", ""}) {
       solve_args b;
       EXPECT_NE(parse_solve({"--lb2-table", bad}, b), "") << bad;
     }

@@ -107,8 +107,8 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(kGroup);
   add_enum_option(solve, "--lb2-table", o.policy.lb2_table,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts: the chain's LB2 pass from each parent's table "
-                  "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off); auto "
-                  "(default): the table up to 64 jobs where it fits. The same bounds, the same tree")
+                  "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off, the "
+                  "default: faster at 20 machines). The same bounds, the same tree")
       ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "

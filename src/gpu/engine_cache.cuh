@@ -30,7 +30,7 @@ struct engine_key {
   memory_placement memory = memory_placement::shared;
   compact_mode compact = compact_mode::automatic;
   int lanes = 1;
-  lb2_table_mode lb2_table = lb2_table_mode::automatic;
+  lb2_table_mode lb2_table = lb2_table_mode::off;
   int first_block = 0, parents_share = 0, initial_stack_pools = 0;
   std::size_t initial_stack_nodes = 0, max_stack_nodes = 0, batch_room_bytes = 0;
   bool operator==(const engine_key&) const = default;

@@ -677,11 +677,10 @@ class loop_engine {
            static_cast<std::size_t>(lb2_table_warp_ints(t.n, t.m, t.npairs)) * sizeof(int);
   }
   std::size_t table_smem() const { return second_smem_ + table_rows_bytes(); }
-  // Whether the table pass runs: asked for (on), or auto up to 64 jobs; and its rows fit beside
-  // the tables (else beside nothing, the tables read from global memory; else the walk).
+  // Whether the table pass runs: asked for (on) and its rows fit beside the tables (else beside
+  // nothing, the tables read from global memory; else the walk).
   bool choose_lb2_table(const gpu_policy& policy, bool& shared_tables) const {
     if (policy.lb2_table == lb2_table_mode::off) return false;
-    if (policy.lb2_table == lb2_table_mode::automatic && n_ > 64) return false;
     const std::size_t rows = table_rows_bytes(), limit = dev_.shared_per_block_optin;
     if (shared_tables && second_smem_bytes(true) + rows <= limit) return true;
     shared_tables = false;

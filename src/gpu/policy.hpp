@@ -45,14 +45,14 @@ constexpr auto enum_names(compact_mode) {
 }
 
 // --lb2-table: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts), as the
-// pairs' walks, a thread a listed child (off), or from each parent's table in shared memory, a
-// warp a parent (on; bound/lb2_table.hpp, decision 013 option I), or automatic: the table where
-// the jobs fit the small size class (n <= 64) and the warps' rows fit shared memory. The same
-// bounds either way.
-enum class lb2_table_mode : int { off = 0, on = 1, automatic = 2 };
+// pairs' walks, a thread a listed child (off, the default), or from each parent's table in shared
+// memory, a warp a parent (on; bound/lb2_table.hpp, decision 013 option I). The same bounds
+// either way. Measured slower at m = 20 (0.65-0.86x on 20x20 to 200x20, one H100), faster on one
+// 200x10 proof (1.24x): off by default.
+enum class lb2_table_mode : int { off = 0, on = 1 };
 constexpr auto enum_names(lb2_table_mode) {
   using e = enum_name<lb2_table_mode>;
-  return std::array{e{lb2_table_mode::automatic, "auto"}, e{lb2_table_mode::on, "on"}, e{lb2_table_mode::off, "off"}};
+  return std::array{e{lb2_table_mode::off, "off"}, e{lb2_table_mode::on, "on"}};
 }
 
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
@@ -195,10 +195,10 @@ struct gpu_policy {
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
   int lb2_lanes = 1;                          // --lb2-lanes: lanes a child in the chain's LB2 pass (1, 2, 4, 8, 16)
-  lb2_table_mode lb2_table = lb2_table_mode::automatic;  // --lb2-table: the chain's LB2 pass from the parents' tables
-  std::size_t memory_cap = 0;                            // --gpu-memory: bytes a device-loop engine may take; 0 = auto
-  host_tuning host;                                      // the host loop's tuner (not on the CLI)
-  loop_tuning loop;                                      // the device loop's tuning numbers (not on the CLI)
+  lb2_table_mode lb2_table = lb2_table_mode::off;  // --lb2-table: the chain's LB2 pass from the parents' tables
+  std::size_t memory_cap = 0;                      // --gpu-memory: bytes a device-loop engine may take; 0 = auto
+  host_tuning host;                                // the host loop's tuner (not on the CLI)
+  loop_tuning loop;                                // the device loop's tuning numbers (not on the CLI)
   // Not on the CLI: where the device loop keeps its engines between solves of the same data and
   // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
   std::shared_ptr<engine_cache> engines;

@@ -102,9 +102,12 @@ TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
             p.pool_size = pool;
             p.threads_per_block = combo % 3 ? 32 : 128;
             p.lb2_lanes = 1 << (combo % 5);  // the chain's LB2 pass: 1, 2, 4, 8, 16 lanes a child
+            // or from the parents' tables (every seventh run; the lanes then unused)
+            p.lb2_table = combo % 7 == 3 ? gpu::lb2_table_mode::on : gpu::lb2_table_mode::off;
             const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
             expect_optimal(inst, r, optimum,
-                           inst.name + ": parts " + describe(opt, p) + " lb2 lanes " + std::to_string(p.lb2_lanes));
+                           inst.name + ": parts " + describe(opt, p) + " lb2 lanes " + std::to_string(p.lb2_lanes) +
+                               (p.lb2_table == gpu::lb2_table_mode::on ? " lb2 table" : ""));
           }
   }
 }
