@@ -355,8 +355,8 @@ class coordinator {
         std::this_thread::sleep_for(std::chrono::microseconds(200));
       if (since(t0) >= d_.worker_timeout) continue;
       const std::vector<double> v = decode_doubles(receive_matched(comm_, st));
-      if (v.size() != 6) continue;
-      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4], v[5]};
+      if (v.size() != 9) continue;
+      all[static_cast<std::size_t>(w)] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
       load_.workers_busy += v[0];
       load_.workers_life += v[1];
     }
@@ -509,6 +509,11 @@ class coordinator {
                     k == 1 ? "" : ";", k, t.branched, t.busy, idle, t.life > 0 ? 100.0 * idle / t.life : 0.0, t.life,
                     t.ready);
       line += buf;
+      if (t.engines > 0) {
+        std::snprintf(buf, sizeof buf, " (contexts at %.3f s, rank 0's pairs at %.3f s, engines at %.3f s)", t.contexts,
+                      t.pairs, t.engines);
+        line += buf;
+      }
       if (t.taken > 0) {
         std::snprintf(buf, sizeof buf, ", took %.0f broadcast incumbents (at most %.1f ms after rank 0 sent them)",
                       t.taken, 1e3 * t.latency);
@@ -585,7 +590,7 @@ solve_result solve_distributed(MPI_Comm comm, const instance& inst, const bound_
   check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (rank == 0) return coordinator(comm, size, data, opt, start, solve_chunk, d).run();
   solve_result r;
-  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval, d.checkpointing);
+  r.stats = run_worker(comm, data, opt, solve_chunk, d.heartbeat, d.progress_interval, d.checkpointing, d.start);
   r.status = solve_status::optimal;
   return r;
 }

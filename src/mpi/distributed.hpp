@@ -14,6 +14,7 @@
 
 #include "mpi/devices.hpp"
 #include "mpi/frontier.hpp"
+#include "mpi/worker.hpp"
 #include "problem/instance.hpp"
 #include "search/incumbent_feed.hpp"
 
@@ -85,6 +86,8 @@ struct distributed_options {
   bool checkpointing = false;
   // Filled by rank 0 when set (the bench of rank 0's capacity reads it).
   coordinator_stats* stats = nullptr;
+  // A worker's start, step by step (rank_time's contexts, pairs, engines), for rank 0's note.
+  rank_time start;
 };
 
 // Collective over `comm`: where this rank stands among the worker ranks of its node (rank 0 is

@@ -38,6 +38,10 @@
 
 namespace {
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 std::atomic<bool> g_interrupt{false};
 extern "C" void on_signal(int) {
   g_interrupt.store(true);
@@ -371,11 +375,16 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
 // A worker that may search on GPUs creates their contexts from its start, while the ranks load
 // the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
 // creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
-std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place) {
+// *done: seconds from `origin` when the contexts were ready.
+std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place,
+                           std::chrono::steady_clock::time_point origin, double* done) {
   using pfsp::backend_choice;
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
-  return std::jthread([&m, place] { warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place); });
+  return std::jthread([&m, place, origin, done] {
+    warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place);
+    *done = seconds_since(origin);
+  });
 }
 
 // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
@@ -412,7 +421,8 @@ int run(int argc, char** argv, int rank) {
   check_mpi_options(app, m);
   check_solve_args(a);
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
-  std::jthread warming = warm_up_early(m, place);
+  dist::rank_time start_steps;  // a worker's start, step by step (rank 0's note)
+  std::jthread warming = warm_up_early(m, place, wall_start, &start_steps.contexts);
   const instance inst = load_instance(a.instance_spec);
   check_output_paths(rank, a);
   const backend_choice local_backend = agreed_backend(a.backend, rank);
@@ -438,6 +448,7 @@ int run(int argc, char** argv, int rank) {
   const int improvers = improver_threads(a, opt, on_gpu);
   const incumbent start = start_incumbent(rank, inst, a, opt, resumed, start_heuristic(a, improvers), info);
   const std::string pair_note = share_learned_pairs(rank, inst, opt, start, pairs, info);
+  start_steps.pairs = seconds_since(wall_start);
   info.lb2_pairs = describe(pairs);
   info.checkpoint_file = a.checkpoint;
   const bound_data data(inst, pairs.pairs);
@@ -447,9 +458,13 @@ int run(int argc, char** argv, int rank) {
   }
 
   if (warming.joinable()) warming.join();
-  if (gpu_worker) keep_engines(data, opt, g);
+  if (gpu_worker) {
+    keep_engines(data, opt, g);
+    start_steps.engines = seconds_since(wall_start);
+  }
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g);
   dist::distributed_options d = distributed_options_of(m, rank, on_gpu);
+  d.start = start_steps;
   // Every rank refuses it (a throw on rank 0 alone would leave the others waiting).
   if (a.beam_on == beam_device::gpu)
     throw input_error("--beam-device gpu: pfsp-mpi runs rank 0's beam on the CPU (its GPUs search)");

@@ -18,8 +18,9 @@ constexpr auto kPoll = std::chrono::microseconds(500);
 class worker {
  public:
   worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve, double heartbeat,
-         double progress_interval, bool checkpointing)
-      : checkpointing_(checkpointing),
+         double progress_interval, bool checkpointing, const rank_time& start)
+      : start_(start),
+        checkpointing_(checkpointing),
         comm_(comm),
         data_(data),
         opt_(opt),
@@ -29,7 +30,7 @@ class worker {
         progress_interval_(progress_interval) {}
 
   solve_stats run() {
-    rank_time times;
+    rank_time times = start_;
     const auto entered = steady::now();
     if (opt_.time_origin) times.ready = std::chrono::duration<double>(entered - *opt_.time_origin).count();
     solve_stats mine;
@@ -46,10 +47,10 @@ class worker {
     times.life = std::chrono::duration<double>(steady::now() - entered).count();
     times.branched = static_cast<double>(mine.branched);
     const auto [taken, latency] = feed_.taken();
-    send_words(
-        comm_,
-        encode_doubles({times.busy, times.life, times.branched, static_cast<double>(taken), latency, times.ready}), 0,
-        kTagTimes);
+    send_words(comm_,
+               encode_doubles({times.busy, times.life, times.branched, static_cast<double>(taken), latency, times.ready,
+                               times.contexts, times.pairs, times.engines}),
+               0, kTagTimes);
     return mine;
   }
 
@@ -197,6 +198,7 @@ class worker {
     return r;
   }
 
+  rank_time start_;  // the start's steps (main.cpp), sent with the times
   bool checkpointing_;
   MPI_Comm comm_;
   const bound_data& data_;
@@ -216,8 +218,8 @@ class worker {
 }  // namespace
 
 solve_stats run_worker(MPI_Comm comm, const bound_data& data, const solve_options& opt, const chunk_solver& solve,
-                       double heartbeat, double progress_interval, bool checkpointing) {
-  worker w(comm, data, opt, solve, heartbeat, progress_interval, checkpointing);
+                       double heartbeat, double progress_interval, bool checkpointing, const rank_time& start) {
+  worker w(comm, data, opt, solve, heartbeat, progress_interval, checkpointing, start);
   return w.run();
 }
 
