@@ -11,6 +11,7 @@
 #include "app/output_paths.hpp"
 #include "app/solve_api.hpp"
 #include "app/solver_log.hpp"
+#include "app/visible_devices.hpp"
 #include "base/error.hpp"
 #include "base/process_clock.hpp"
 #include "bound/bound_data.hpp"
@@ -140,6 +141,17 @@ void report_outcome(const instance& inst, const solve_args& a, const solve_outco
   }
 }
 
+// The pfsp executable on a GPU or auto backend: CUDA_VISIBLE_DEVICES narrowed to the GPUs the run
+// uses, before the first CUDA call (app/visible_devices.hpp).
+void narrow_devices(solve_args& a) {
+#if defined(PFSP_HAVE_GPU)
+  if (narrowing_visible_devices_allowed() && (a.backend == backend_choice::gpu || a.backend == backend_choice::auto_))
+    a.gpu.visible = narrow_visible_devices(a.gpu);
+#else
+  (void)a;
+#endif
+}
+
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
              const std::atomic<bool>* interrupt) {
   gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
@@ -226,7 +238,10 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   }
   note_given_options(*solve, a);
   try {
-    if (solve->parsed()) return do_solve(a, join_args(argc, argv), out, err, interrupt);
+    if (solve->parsed()) {
+      narrow_devices(a);
+      return do_solve(a, join_args(argc, argv), out, err, interrupt);
+    }
     if (gantt->parsed()) return gantt_from_result(gantt_result, gantt_svg_path, gantt_instance, out);
     return do_info(info_spec, out);
   } catch (const input_error& e) {

@@ -24,6 +24,7 @@ namespace pfsp {
 struct gpu_cli_options {
   gpu::gpu_policy policy;
   gpu::plan_request request;
+  std::string visible;  // CUDA_VISIBLE_DEVICES this process set (app/visible_devices.hpp), or ""
 };
 
 // True iff a CUDA device is present (never throws).

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli.hpp"
+#include "app/visible_devices.hpp"
 #include "base/process_clock.hpp"
 
 namespace {
@@ -19,5 +20,6 @@ extern "C" void on_sigint(int) {
 int main(int argc, char** argv) {
   std::signal(SIGINT, on_sigint);
   std::signal(SIGTERM, on_sigint);
+  pfsp::allow_narrowing_visible_devices();  // before its first CUDA call, this process only
   return pfsp::run_cli(argc, argv, std::cout, std::cerr, &g_interrupt);
 }

@@ -756,6 +756,9 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   phases.mark("finish");
   info.wall_seconds = std::chrono::duration<double>(clock_type::now() - wall_start).count();
   if (resumed) r.notes.push_back(resumed_note(a, *resumed));
+  if (b.gpu && !a.gpu.visible.empty())
+    r.notes.push_back("devices: CUDA_VISIBLE_DEVICES=" + a.gpu.visible +
+                      " for this process (the GPUs it uses, each numbered by its place in that list)");
   checkpoints.add_notes(a, r);
   return outcome(std::move(opt), std::move(r), std::move(info), checkpoints.error(a));
 }
