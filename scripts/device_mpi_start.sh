@@ -6,9 +6,9 @@
 #                              pfsp itself (the default) / set to every GPU (the old behaviour)
 #   then for each of SMALL (ta021-ta030, from the optimum):
 #     solve        pfsp solve (narrowed)
-#     mpi1 / mpi4  mpirun -n 2 pfsp-mpi --devices 0 / mpirun -n 5 pfsp-mpi (narrowed workers, the
-#                  node's context lock)
-#     mpi4-old     mpirun -n 5 pfsp-mpi with CUDA_VISIBLE_DEVICES=0,1,2,3 and PFSP_MPI_CONTEXT_LOCK=off
+#     mpi1 / mpiG  mpirun -n 2 pfsp-mpi --devices 0 / one worker a GPU, G = the machine's GPUs
+#                  (narrowed workers, the node's context lock)
+#     mpiG-old     the same with CUDA_VISIBLE_DEVICES set to every GPU and PFSP_MPI_CONTEXT_LOCK=off
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
@@ -22,6 +22,8 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 for b in pfsp pfsp-mpi; do xz -dc ".carry/t/$b.xz" >"$B/$b" && chmod +x "$B/$b"; done
 [[ -e ../shared ]] || ln -s "$ROOT/shared" ../shared 2>/dev/null
 SMALL=${SMALL:-"ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030"}
+G=$(nvidia-smi -L | wc -l)            # workers of the many-worker runs: one a GPU
+ALL=$(seq -s, 0 $((G - 1)))            # every GPU, as the old behaviour saw them
 run() {  # run NAME [VAR=value...] command...: one run, its JSON and process wall time
   local name=$1
   shift
@@ -34,13 +36,13 @@ run() {  # run NAME [VAR=value...] command...: one run, its JSON and process wal
 : >"$D/process_wall.txt"
 for k in 1 2 3; do
   run "solve-narrow_ta030-$k" "$B/pfsp" solve ta030 --backend gpu --ub best-known
-  run "solve-all_ta030-$k" CUDA_VISIBLE_DEVICES=0,1,2,3 "$B/pfsp" solve ta030 --backend gpu --ub best-known
+  run "solve-all_ta030-$k" CUDA_VISIBLE_DEVICES="$ALL" "$B/pfsp" solve ta030 --backend gpu --ub best-known
 done
 for i in $SMALL; do
   run "solve_$i" "$B/pfsp" solve "$i" --backend gpu --ub best-known
   run "mpi1_$i" mpirun -n 2 "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
-  run "mpi4_$i" mpirun -n 5 "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
-  run "mpi4-old_$i" mpirun -n 5 -x CUDA_VISIBLE_DEVICES=0,1,2,3 -x PFSP_MPI_CONTEXT_LOCK=off "$B/pfsp-mpi" "$i" \
+  run "mpi${G}_$i" mpirun -n $((G + 1)) "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
+  run "mpi${G}-old_$i" mpirun -n $((G + 1)) -x CUDA_VISIBLE_DEVICES="$ALL" -x PFSP_MPI_CONTEXT_LOCK=off "$B/pfsp-mpi" "$i" \
     --backend gpu --ub best-known
 done
 python3 - "$D" <<'PY' | tee "$D/start.txt"
