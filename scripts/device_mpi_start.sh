@@ -7,8 +7,9 @@
 #   then for each of SMALL (ta021-ta030, from the optimum):
 #     solve        pfsp solve (narrowed)
 #     mpi1 / mpiG  mpirun -n 2 pfsp-mpi --devices 0 / one worker a GPU, G = the machine's GPUs
-#                  (narrowed workers, the node's context lock)
-#     mpiG-old     the same with CUDA_VISIBLE_DEVICES set to every GPU and PFSP_MPI_CONTEXT_LOCK=off
+#                  (rank 0's note: when it began serving; each worker's contexts, pairs, engines)
+# (At 6740904 it also ran the workers narrowed and taking turns at their contexts: no gain, both
+# gone; bench/results/2026-11-28-h100-visible-devices.)
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
@@ -22,8 +23,8 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 for b in pfsp pfsp-mpi; do xz -dc ".carry/t/$b.xz" >"$B/$b" && chmod +x "$B/$b"; done
 [[ -e ../shared ]] || ln -s "$ROOT/shared" ../shared 2>/dev/null
 SMALL=${SMALL:-"ta021 ta022 ta023 ta024 ta025 ta026 ta027 ta028 ta029 ta030"}
-G=$(nvidia-smi -L | wc -l)            # workers of the many-worker runs: one a GPU
-ALL=$(seq -s, 0 $((G - 1)))            # every GPU, as the old behaviour saw them
+G=$(nvidia-smi -L | wc -l)  # workers of the many-worker runs: one a GPU
+ALL=$(seq -s, 0 $((G - 1)))  # every GPU, as pfsp saw them before it narrowed
 run() {  # run NAME [VAR=value...] command...: one run, its JSON and process wall time
   local name=$1
   shift
@@ -42,8 +43,6 @@ for i in $SMALL; do
   run "solve_$i" "$B/pfsp" solve "$i" --backend gpu --ub best-known
   run "mpi1_$i" mpirun -n 2 "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
   run "mpi${G}_$i" mpirun -n $((G + 1)) "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
-  run "mpi${G}-old_$i" mpirun -n $((G + 1)) -x CUDA_VISIBLE_DEVICES="$ALL" -x PFSP_MPI_CONTEXT_LOCK=off "$B/pfsp-mpi" "$i" \
-    --backend gpu --ub best-known
 done
 python3 - "$D" <<'PY' | tee "$D/start.txt"
 import collections, glob, json, os, re, sys

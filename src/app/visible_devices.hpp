@@ -1,7 +1,7 @@
 // CUDA_VISIBLE_DEVICES narrowed to the GPUs a process will use. Where it is unset, the CUDA
 // runtime maps every GPU of the machine into the context it creates: on a 4-GPU H100 host
 // `pfsp solve ta030` took 1.34-1.40 s of process wall time on device 0 against 0.47-0.49 s with
-// CUDA_VISIBLE_DEVICES=0 (2026-11-28, bench/results/2026-11-28-h100x4-visible-devices). The
+// CUDA_VISIBLE_DEVICES=0 (2026-11-28, bench/results/2026-11-28-h100-visible-devices). The
 // `pfsp` executable (not the library: a process whose CUDA is already initialised would ignore
 // the variable) narrows it before its first CUDA call, for a run on some of the GPUs (not
 // --devices all), where the variable is unset and the driver lists every ordinal asked for

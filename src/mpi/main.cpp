@@ -1,15 +1,11 @@
 // pfsp-mpi: `mpirun -n K pfsp-mpi INSTANCE [options]` proves an instance across K ranks
 // (distributed.hpp). Rank 0 prints the result in pfsp's format and writes the JSON; every rank
 // loads the instance from the same specification.
-#include <fcntl.h>
 #include <mpi.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -20,7 +16,6 @@
 #include <optional>
 #include <sstream>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "app/cli.hpp"
@@ -29,7 +24,6 @@
 #include "app/output_paths.hpp"
 #include "app/solve_api.hpp"
 #include "app/solver_registry.hpp"
-#include "app/visible_devices.hpp"
 #include "base/error.hpp"
 #include "heuristic/improver.hpp"
 #include "heuristic/iterated_greedy.hpp"
@@ -111,49 +105,6 @@ std::function<void(const pfsp::search_state&)> checkpoint_writer(const pfsp::sol
   };
 }
 
-#if defined(PFSP_HAVE_GPU)
-pfsp::dist::device_share share_of(const pfsp::gpu::device_selection& given, bool local) {
-  using pfsp::dist::device_share;
-  return local           ? device_share::local
-         : given.all     ? device_share::all
-         : given.given() ? device_share::list
-                         : device_share::one;
-}
-
-// A worker's devices renumbered after narrow_worker_devices set CUDA_VISIBLE_DEVICES to them
-// (empty: not narrowed, the rank's devices come from rank_devices on CUDA's count).
-std::vector<int> g_narrowed_devices;
-#endif
-
-// A GPU worker sees only its own devices (app/visible_devices.hpp: each visible GPU costs every
-// context it creates), chosen as rank_gpu_options would on the driver's count; before any CUDA
-// call of this process. Nothing where CUDA_VISIBLE_DEVICES is set (e.g. srun --gpus-per-task),
-// the driver's count is unknown, or the rank's devices are every GPU in order.
-void narrow_worker_devices(const pfsp::mpi_args& m, pfsp::dist::rank_place place) {
-#if defined(PFSP_HAVE_GPU)
-  using pfsp::backend_choice;
-  const backend_choice b = m.solve.backend;
-  if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return;
-  if (std::getenv("CUDA_VISIBLE_DEVICES") != nullptr) return;
-  const int driver = pfsp::driver_gpu_count();
-  if (driver <= 0) return;
-  const pfsp::gpu::device_selection& given = m.solve.gpu.request.devices;
-  std::vector<int> mine;
-  try {
-    mine = pfsp::dist::rank_devices(share_of(given, m.dist.devices_local), given.ordinals, place, driver);
-  } catch (const pfsp::input_error&) {
-    return;  // rank_gpu_options says it with CUDA's count
-  }
-  pfsp::gpu::device_selection sel;
-  sel.ordinals = mine;
-  const std::optional<pfsp::visible_devices> v = pfsp::plan_visible_devices(mine.front(), sel, driver, false);
-  if (!v || setenv("CUDA_VISIBLE_DEVICES", v->text.c_str(), 1) != 0) return;
-  g_narrowed_devices = v->ordinals;
-#else
-  (void)m, (void)place;
-#endif
-}
-
 // The GPU options of a worker rank: the device loop, with the policy's defaults, on the devices
 // --devices gives this rank (src/mpi/devices.hpp); several devices run the multi-engine loop.
 pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given, bool local,
@@ -165,9 +116,11 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
   const int devices = gpu_cli_device_count();
   if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
   if (place.count == 0) return g;  // rank 0 of several hands out chunks and solves none
-  const std::vector<int> mine = g_narrowed_devices.empty()
-                                    ? dist::rank_devices(share_of(given, local), given.ordinals, place, devices)
-                                    : g_narrowed_devices;
+  const dist::device_share share = local           ? dist::device_share::local
+                                   : given.all     ? dist::device_share::all
+                                   : given.given() ? dist::device_share::list
+                                                   : dist::device_share::one;
+  const std::vector<int> mine = dist::rank_devices(share, given.ordinals, place, devices);
   g.policy.device = mine.front();
   if (mine.size() > 1) g.request.devices.ordinals = mine;
 #else
@@ -419,43 +372,6 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
       engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
 }
 
-// The node's workers create their CUDA contexts one at a time (issue 22 item 6): the driver does
-// that work for one process at a time anyway, sharing it out, so that four workers starting
-// together were all ready late (0.89-1.09 s after their start on a 4-GPU H100 host, one alone
-// 0.46-0.61 s); in turn, the first is ready as early as one alone and starts the search while
-// the others come. A lock file in the node's temporary directory (flock: released when the
-// process ends, however); none where it cannot be opened, or with PFSP_MPI_CONTEXT_LOCK=off.
-class node_lock {
- public:
-  node_lock() = default;
-  explicit node_lock(int fd) : fd_(fd) {}
-  node_lock(node_lock&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  node_lock& operator=(node_lock&&) = delete;
-  ~node_lock() {
-    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
-  }
-
- private:
-  int fd_ = -1;
-};
-
-node_lock context_lock() {
-  const char* off = std::getenv("PFSP_MPI_CONTEXT_LOCK");
-  if (off && std::string(off) == "off") return {};
-  const char* tmp = std::getenv("TMPDIR");
-  const std::string path =
-      std::string(tmp && *tmp ? tmp : "/tmp") + "/pfsp-mpi-contexts-" + std::to_string(getuid()) + ".lock";
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return {};
-  while (::flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) {
-      ::close(fd);
-      return {};
-    }
-  }
-  return node_lock(fd);
-}
-
 // A worker that may search on GPUs creates their contexts from its start, while the ranks load
 // the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
 // creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
@@ -466,7 +382,6 @@ std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
   return std::jthread([&m, place, origin, done] {
-    const node_lock one_at_a_time = context_lock();
     warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place);
     *done = seconds_since(origin);
   });
@@ -506,7 +421,6 @@ int run(int argc, char** argv, int rank) {
   check_mpi_options(app, m);
   check_solve_args(a);
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
-  narrow_worker_devices(m, place);
   dist::rank_time start_steps;  // a worker's start, step by step (rank 0's note)
   std::jthread warming = warm_up_early(m, place, wall_start, &start_steps.contexts);
   const instance inst = load_instance(a.instance_spec);
