@@ -8,8 +8,8 @@
 #     solve        pfsp solve (narrowed)
 #     mpi1 / mpiG  mpirun -n 2 pfsp-mpi --devices 0 / one worker a GPU, G = the machine's GPUs
 #                  (rank 0's note: when it began serving; each worker's contexts, pairs, engines)
-# (At 6740904 it also ran the workers narrowed and taking turns at their contexts: no gain, both
-# gone; bench/results/2026-11-28-h100-visible-devices.)
+#     mpiG-lock    the same with PFSP_MPI_CONTEXT_LOCK=on (the node's workers take turns at their
+#                  contexts: no gain on two H100s, bench/results/2026-11-28-h100-visible-devices)
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
@@ -43,6 +43,7 @@ for i in $SMALL; do
   run "solve_$i" "$B/pfsp" solve "$i" --backend gpu --ub best-known
   run "mpi1_$i" mpirun -n 2 "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
   run "mpi${G}_$i" mpirun -n $((G + 1)) "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
+  run "mpi${G}-lock_$i" mpirun -n $((G + 1)) -x PFSP_MPI_CONTEXT_LOCK=on "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
 done
 python3 - "$D" <<'PY' | tee "$D/start.txt"
 import collections, glob, json, os, re, sys

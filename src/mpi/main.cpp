@@ -1,11 +1,15 @@
 // pfsp-mpi: `mpirun -n K pfsp-mpi INSTANCE [options]` proves an instance across K ranks
 // (distributed.hpp). Rank 0 prints the result in pfsp's format and writes the JSON; every rank
 // loads the instance from the same specification.
+#include <fcntl.h>
 #include <mpi.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -15,7 +19,9 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/cli.hpp"
@@ -372,6 +378,44 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
       engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
 }
 
+// Opt-in (PFSP_MPI_CONTEXT_LOCK=on): the node's workers create their CUDA contexts one at a time.
+// Four workers starting together on a 4-GPU H100 host had their contexts 0.86-1.07 s after their
+// start, one alone 0.44-0.48 s: the driver shares that work out. Taking turns would make the first
+// ready as early as one alone. Measured on two H100s only (no gain there: 2-way sharing costs
+// little; bench/results/2026-11-28-h100-visible-devices), so off until a 4-GPU measurement says
+// otherwise (scripts/device_mpi_start.sh runs it). A lock file in the node's temporary directory
+// (flock: released when the process ends, however); none where it cannot be opened.
+class node_lock {
+ public:
+  node_lock() = default;
+  explicit node_lock(int fd) : fd_(fd) {}
+  node_lock(node_lock&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  node_lock& operator=(node_lock&&) = delete;
+  ~node_lock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+node_lock context_lock() {
+  const char* on = std::getenv("PFSP_MPI_CONTEXT_LOCK");
+  if (!on || std::string(on) != "on") return {};
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string path =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/pfsp-mpi-contexts-" + std::to_string(getuid()) + ".lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return {};
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      ::close(fd);
+      return {};
+    }
+  }
+  return node_lock(fd);
+}
+
 // A worker that may search on GPUs creates their contexts from its start, while the ranks load
 // the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
 // creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
@@ -382,6 +426,7 @@ std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
   return std::jthread([&m, place, origin, done] {
+    const node_lock turn = context_lock();
     warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place);
     *done = seconds_since(origin);
   });
