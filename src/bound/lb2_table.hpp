@@ -35,9 +35,10 @@ inline constexpr int kLb2NoPosition = INT_MIN / 4;
 // sums: 2 x npairs. parent_scheduled(j): j is in the parent's prefix or suffix. Two branchless
 // passes over the pair's order (a branch on scheduled jobs mispredicts at mid depth, as the
 // walk's skip form did: decision 004).
-// Pair q's part wherever its caller keeps it: before and after (n ints each, indexed by job) and
-// sums (A, B). lb2_parent_pair below places it at row q of the parent's table; the device loop
-// (gpu/loop_bound.cuh) at a warp's row in shared memory.
+//
+// lb2_parent_pair_into fills pair q's part wherever its caller keeps it: before and after (n ints
+// each, indexed by job) and sums (A, B). lb2_parent_pair places it at row q of the parent's table;
+// the device loop's table pass (gpu/loop_bound.cuh, --lb2-table) at a warp's row in shared memory.
 template <class View, class IsScheduled>
 PFSP_HD void lb2_parent_pair_into(View b, IsScheduled parent_scheduled, int q, int* before, int* after, int* sums) {
   const auto inst = b.inst;
@@ -92,8 +93,8 @@ PFSP_HD void lb2_parent_table(View b, IsScheduled parent_scheduled, int* pm, int
 struct lb2_table_filled {
   PFSP_HD void operator()(int) const {}
 };
-// Pair q's value for the child without `job`, from pair q's part of the table: lb2_pair_walk's.
-// The same from pair q's part wherever it is kept (lb2_parent_pair_into's before, after, sums).
+// Pair q's value for the child without `job` (lb2_pair_walk's), from pair q's part wherever it
+// is kept (lb2_parent_pair_into's before, after and sums).
 template <class View>
 PFSP_HD int lb2_pair_from_part(View b, const int* before, const int* after, const int* sums, const int* child_front,
                                const int* child_back, int job, int q) {
@@ -110,6 +111,7 @@ PFSP_HD int lb2_pair_from_part(View b, const int* before, const int* after, cons
   return v0 > v1 ? v0 : v1;
 }
 
+// The same from the parent's table (lb2_parent_pair's rows).
 template <class View>
 PFSP_HD int lb2_pair_from_table(View b, const int* pm, const int* sm, const int* sums, const int* child_front,
                                 const int* child_back, int job, int q) {
