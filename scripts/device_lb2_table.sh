@@ -35,7 +35,7 @@ else  # two GPUs: the tests, then the sanitizer, on GPU 0; the slices on GPU 1
    BUILD=build/carry2 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1) &
   AB_GPUS=(1)
 fi
-P=$ROOT/$BUILD/pfsp
+P=$ROOT/build/carry-ab/pfsp
 IFS=';' read -ra cfgs <<<"${AB_CONFIGS:-walk|--lb2-table off;table|--lb2-table on}"
 ab_one() {  # ab_one GPU INSTANCE
   local g=$1 inst=$2 ub
