@@ -112,6 +112,22 @@ TEST(GpuResident, PartsPathProvesTheBruteForceOptimum) {
   }
 }
 
+// The optimum the tree tests start from: the instance's best known (Taillard's, proven at these
+// sizes) or, for a random instance, the sequential CPU solver's.
+int optimum_of(const instance& inst) {
+  return inst.known ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+}
+
+// The LB1->LB2 chain under `rule` from the optimum as ub: the tree of a proof.
+solve_options chain_from_optimum(branching rule, int optimum) {
+  solve_options opt;
+  opt.bound = bound_kind::lb1_lb2;
+  opt.branch = rule;
+  opt.initial_ub = optimum;
+  opt.time_limit = 60;
+  return opt;
+}
+
 // With the optimum as ub, the parts path and the papers' per-child kernel bound the same
 // children with the same values: the same tree, node for node (20x10 and 50x5 instances, every
 // bound, both kinds of rule).
@@ -122,8 +138,7 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
     const bool taillard = inst.known.has_value();
     // The random instance's optimum is found by the CPU first; it runs the one-direction rules
     // too (minutes at 20x10 with LB1).
-    const int optimum =
-        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    const int optimum = optimum_of(inst);
     const bound_data data(inst);
     for (bound_kind kind : all_kinds())
       for (branching rule : {branching::min_min, branching::min_branch, branching::forward, branching::backward}) {
@@ -160,16 +175,11 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
   for (const char* name : {"ta011", "ta021", "ta031", "random:13,6,3"}) {
     const instance inst = load_instance(name);
     const bool taillard = inst.known.has_value();
-    const int optimum =
-        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    const int optimum = optimum_of(inst);
     const bound_data data(inst);
     for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
       if (taillard && rule != branching::min_min) continue;
-      solve_options opt;
-      opt.bound = bound_kind::lb1_lb2;
-      opt.branch = rule;
-      opt.initial_ub = optimum;
-      opt.time_limit = 60;
+      const solve_options opt = chain_from_optimum(rule, optimum);
       gpu::gpu_policy one;
       one.pool_size = 65536;
       const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
@@ -200,17 +210,12 @@ TEST(GpuResident, ParentTablesBranchTheSameTree) {
   for (const char* name : {"ta011", "ta021", "ta031", "ta061", "random:13,6,3"}) {
     const instance inst = load_instance(name);
     const bool taillard = inst.known.has_value();
-    const int optimum =
-        taillard ? inst.known->ub : solve_sequential(bound_data(inst), solve_options{}, incumbent()).makespan;
+    const int optimum = optimum_of(inst);
     for (bool all_pairs : {true, false}) {
       const bound_data data = all_pairs ? bound_data(inst) : bound_data(inst, bound_data::adjacent_pairs(inst.m));
       for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
         if (taillard && rule != branching::min_min) continue;
-        solve_options opt;
-        opt.bound = bound_kind::lb1_lb2;
-        opt.branch = rule;
-        opt.initial_ub = optimum;
-        opt.time_limit = 60;
+        const solve_options opt = chain_from_optimum(rule, optimum);
         gpu::gpu_policy walk;
         walk.pool_size = 65536;
         walk.lb2_table = gpu::lb2_table_mode::off;
