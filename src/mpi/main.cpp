@@ -378,12 +378,13 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
       engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
 }
 
-// Opt-in (PFSP_MPI_CONTEXT_LOCK=on): the node's workers create their CUDA contexts one at a time.
-// Four workers starting together on a 4-GPU H100 host had their contexts 0.86-1.07 s after their
-// start, one alone 0.44-0.48 s: the driver shares that work out. Taking turns would make the first
-// ready as early as one alone. Measured on two H100s only (no gain there: 2-way sharing costs
-// little; bench/results/2026-11-28-h100-visible-devices), so off until a 4-GPU measurement says
-// otherwise (scripts/device_mpi_start.sh runs it). A lock file in the node's temporary directory
+// The node's workers create their CUDA contexts one at a time where three or more share a node
+// (PFSP_MPI_CONTEXT_LOCK=on or off overrides). Four workers starting together on a 4-GPU H100
+// host had their contexts 0.86-1.07 s after their start, one alone 0.44-0.48 s: the driver shares
+// that work out. Taking turns, the first was ready at 0.46-0.64 s and the ten small proofs'
+// JSON wall fell from 10.74 to 9.56 s (bench/results/2026-11-28-h100x4-verify-f6a3eff); two
+// workers share the driver's work cheaply (no gain on two H100s,
+// bench/results/2026-11-28-h100-visible-devices). A lock file in the node's temporary directory
 // (flock: released when the process ends, however); none where it cannot be opened.
 class node_lock {
  public:
@@ -399,9 +400,10 @@ class node_lock {
   int fd_ = -1;
 };
 
-node_lock context_lock() {
-  const char* on = std::getenv("PFSP_MPI_CONTEXT_LOCK");
-  if (!on || std::string(on) != "on") return {};
+node_lock context_lock(int workers_on_node) {
+  const char* env = std::getenv("PFSP_MPI_CONTEXT_LOCK");
+  const std::string choice = env ? env : "";
+  if (choice == "off" || (choice != "on" && workers_on_node < 3)) return {};
   const char* tmp = std::getenv("TMPDIR");
   const std::string path =
       std::string(tmp && *tmp ? tmp : "/tmp") + "/pfsp-mpi-contexts-" + std::to_string(getuid()) + ".lock";
@@ -426,7 +428,7 @@ std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
   return std::jthread([&m, place, origin, done] {
-    const node_lock turn = context_lock();
+    const node_lock turn = context_lock(place.count);
     warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place);
     *done = seconds_since(origin);
   });
