@@ -14,7 +14,8 @@ set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
 BUILD=${BUILD:-build/carry}
-mkdir -p "$OUT/ab/logs" "$BUILD/tests/gpu" build/carry2/tests/gpu
+mkdir -p "$OUT/ab/logs" "$BUILD/tests/gpu" build/carry2/tests/gpu build/carry-ab
+xz -dc .carry/t/pfsp.xz >build/carry-ab/pfsp && chmod +x build/carry-ab/pfsp  # the slices' own copy
 [ -e ../shared ] || ln -s "$PWD/shared" ../shared
 xz -dc .carry/t/pfsp.xz >"$BUILD/pfsp" && chmod +x "$BUILD/pfsp"
 for b in pfsp pfsp-mpi; do xz -dc ".carry/t/$b.xz" >"build/carry2/$b" && chmod +x "build/carry2/$b"; done
