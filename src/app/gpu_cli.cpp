@@ -112,8 +112,8 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(kGroup);
   add_enum_option(solve, "--lb2-orders", o.policy.lb2_orders,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts: the chain's LB2 pass walks each parent's "
-                  "unscheduled jobs, listed once a parent in shared memory (on), or all jobs of each pair's order "
-                  "behind a mask (off). The same bounds, the same tree")
+                  "unscheduled jobs, listed once a parent in shared memory (shared) or in global memory (global), "
+                  "or all jobs of each pair's order behind a mask (off). The same bounds, the same tree")
       ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "

@@ -23,6 +23,7 @@
 #include "bound/lb2_listed.hpp"
 #include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
+#include "gpu/policy.hpp"
 
 namespace pfsp::gpu {
 
@@ -47,8 +48,10 @@ struct parts_view {
   // The chain's LB2 pass from the parents' tables (lb2_table_kernel): each parent's children.
   const std::uint32_t* offsets = nullptr;  // first child of each popped parent
   const std::uint32_t* counts = nullptr;   // its children (0: pruned at pop time)
-  // The chain's LB2 pass over listed orders (lb2_orders_kernel): parents' slots a block holds.
+  // The chain's LB2 pass over listed orders (lb2_orders_kernel): parents' slots a block holds;
+  // (lb2_lists_fill_kernel, lb2_listed_walk_kernel) the parents' lists in global memory.
   int order_slots = 0;
+  std::uint8_t* lists = nullptr;  // [parent * npairs * n + pair * n + rank]
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
@@ -420,6 +423,63 @@ __global__ void __launch_bounds__(kOrdersBlock) lb2_orders_kernel(tables_view t,
   }
 }
 
+// The lists in global memory (`--lb2-orders global`): a warp a popped parent writes them before
+// the LB2 pass (its tables in shared memory where they fit); then one thread a listed child, as
+// the walk's kernel, walks its parent's lists. No tiles, no barriers, the walk's occupancy.
+template <class SC, bool Compact, bool Shared>
+__global__ void lb2_lists_fill_kernel(tables_view t, parts_view v) {
+  static_assert(SC::max_n <= 256, "one-byte jobs in the lists");
+  extern __shared__ int4 smem4[];
+  const std::uint32_t P = *v.live_parents;
+  const unsigned warps_a_block = blockDim.x >> 5;
+  if (blockIdx.x * warps_a_block >= P) return;  // the whole block: before load_tables' __syncthreads
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  const int n = t.n, slot_bytes = lb2_orders_slot_bytes(n, b.npairs);
+  const unsigned lane = threadIdx.x & 31u;
+  const std::uint32_t warps = gridDim.x * warps_a_block;
+  for (std::uint32_t p = blockIdx.x * warps_a_block + (threadIdx.x >> 5); p < P; p += warps) {
+    if (v.counts[p] == 0) continue;  // pruned when popped: no child
+    std::uint8_t* dst = v.lists + static_cast<std::size_t>(p) * static_cast<unsigned>(slot_bytes);
+    if constexpr (SC::max_n <= 64) {
+      const std::uint64_t high = n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
+      lb2_orders_fill<SC>(b, mask64_set{static_cast<std::uint64_t>(v.masks[p]) | (high << 32)}, dst, lane);
+    } else {
+      lb2_orders_fill<SC>(b, mask_words_global{v.masks + p, v.stride}, dst, lane);
+    }
+  }
+}
+
+template <class SC, bool Compact, bool Shared>
+__global__ void lb2_listed_walk_kernel(tables_view t, parts_view v) {
+  extern __shared__ int4 smem4[];
+  const std::uint32_t C = *v.list_count;
+  if (blockIdx.x * blockDim.x >= C) return;  // the whole block: before load_tables' __syncthreads
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  using Job = typename SC::job;
+  const int ub = *v.live_ub;
+  const int n = t.n, m = t.m, slot_bytes = lb2_orders_slot_bytes(n, b.npairs);
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < C; i += gridDim.x * blockDim.x) {
+    const std::uint32_t idx = v.list[i];
+    const std::uint32_t d = v.desc[idx];
+    const std::uint32_t p = child_parent(d);
+    const std::uint32_t lim = v.limits[p];
+    const int first_pos = limit1_of(lim) + 1, len = limit2_of(lim) - first_pos;
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    const int job = perm[first_pos + child_position(d)];
+    int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
+    for (int k = 0; k < m; ++k) {
+      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+      front[k] = v.front[at];
+      back[k] = v.back[at];
+    }
+    const int* child_front;
+    const int* child_back;
+    child_sides(b.inst, front, back, job, !child_backward(d), scratch, child_front, child_back);
+    const std::uint8_t* lists = v.lists + static_cast<std::size_t>(p) * static_cast<unsigned>(slot_bytes);
+    v.bounds[idx] = lb2_pairs_listed(b, child_front, child_back, lists, n, len, job, ub, v.bounds[idx]);
+  }
+}
+
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
@@ -429,6 +489,7 @@ struct parts_kernels {
   parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
   bool orders = false;                // second is lb2_orders_kernel: blocks of kOrdersBlock, lists in shared memory
+  parts_kernel_fn fill = nullptr;     // lb2_lists_fill_kernel (second: lb2_listed_walk_kernel), lists in global memory
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
@@ -439,6 +500,6 @@ struct parts_kernels {
 // orders (lb2_orders_kernel; small and medium size classes, lb2_lanes 1, not with lb2_table).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
                                    bool shared_second, int lb2_lanes = 1, bool lb2_table = false,
-                                   bool lb2_orders = false);
+                                   lb2_orders_mode lb2_orders = lb2_orders_mode::off);
 
 }  // namespace pfsp::gpu

@@ -61,7 +61,7 @@ parts_kernel_fn lanes_for(bool shared, int lanes) {
 
 template <class SC, bool Compact>
 parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table,
-                       bool orders) {
+                       lb2_orders_mode orders) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -84,9 +84,15 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
         break;
       }
       if constexpr (SC::max_n <= 256) {
-        if (orders) {  // option J: over each parent's listed orders in shared memory
+        if (orders == lb2_orders_mode::shared) {  // option J: over each parent's listed orders in shared memory
           k.second = shared_second ? lb2_orders_kernel<SC, Compact, true> : lb2_orders_kernel<SC, Compact, false>;
           k.orders = true;
+          break;
+        }
+        if (orders == lb2_orders_mode::global) {  // option J, the lists in global memory
+          k.fill = shared_second ? lb2_lists_fill_kernel<SC, Compact, true> : lb2_lists_fill_kernel<SC, Compact, false>;
+          k.second =
+              shared_second ? lb2_listed_walk_kernel<SC, Compact, true> : lb2_listed_walk_kernel<SC, Compact, false>;
           break;
         }
       }
@@ -99,7 +105,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 
 template <class SC>
 parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
-                         bool table, bool orders) {
+                         bool table, lb2_orders_mode orders) {
   if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, orders);
   return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, orders);
 }
@@ -107,14 +113,15 @@ parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_orders) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table, lb2_orders_mode lb2_orders) {
   switch (size_class_id) {
     case 0:
       return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_orders);
     case 1:
       return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_orders);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, false);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table,
+                                    lb2_orders_mode::off);
   }
 }
 

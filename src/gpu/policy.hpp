@@ -57,13 +57,15 @@ constexpr auto enum_names(lb2_table_mode) {
 
 // --lb2-orders: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts) walks, for
 // each listed child, either all n ranks of each pair's Johnson order behind a mask (off) or only
-// its parent's unscheduled jobs, listed once a parent in shared memory (on; bound/lb2_listed.hpp,
-// decision 013 option J). The same bounds either way; on needs at most 256 jobs and room for the
-// lists (else the walk runs).
-enum class lb2_orders_mode : int { off = 0, on = 1 };
+// its parent's unscheduled jobs, listed once a parent (bound/lb2_listed.hpp, decision 013 option
+// J): in shared memory, the tile's parents a block (shared), or in global memory, a warp a parent
+// before the walk (global). The same bounds every way; both need at most 256 jobs and room for
+// the lists (else the walk runs).
+enum class lb2_orders_mode : int { off = 0, shared = 1, global = 2 };
 constexpr auto enum_names(lb2_orders_mode) {
   using e = enum_name<lb2_orders_mode>;
-  return std::array{e{lb2_orders_mode::off, "off"}, e{lb2_orders_mode::on, "on"}};
+  return std::array{e{lb2_orders_mode::off, "off"}, e{lb2_orders_mode::shared, "shared"},
+                    e{lb2_orders_mode::global, "global"}};
 }
 
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
@@ -125,7 +127,9 @@ struct loop_tuning {
   // measured where the tables leave room for several blocks an SM: 20x20); the second is the
   // block size of highest occupancy for the tables' shared memory.
   int first_block = 256;
-  // --lb2-orders: the shared memory a block of its kernel may take (the tables where they fit and
+  // --lb2-orders global: the most bytes its lists may take (max parents x pairs x n).
+  std::size_t orders_global_bytes = std::size_t{2} << 30;
+  // --lb2-orders shared: the shared memory a block of its kernel may take (the tables where they fit and
   // the parents' lists: about 60 parents of 50 jobs and 19 pairs), the most parents' lists a block
   // holds (tests force rounds with a few), and the fewest for which the listed pass runs.
   std::size_t orders_smem_bytes = std::size_t{72} << 10;
