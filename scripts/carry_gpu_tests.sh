@@ -96,14 +96,6 @@ case "${1:-}" in
       --bound lb1-lb2 --lb2-table on --lb2-pairs all --ub 1582 --pool-size 4096 --no-progress -q
     check memcheck_lb2_table "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-table on --no-neh --pool-size 4096 --no-progress -q
-    # The chain's LB2 pass over the parents' listed orders: one round a tile (ta031), and rounds
-    # of 4 parents' lists (ta021 with every pair: 190 lists a parent) under racecheck.
-    check memcheck_lb2_orders "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
-      --bound lb1-lb2 --lb2-orders shared --no-neh --pool-size 4096 --no-progress -q
-    check memcheck_lb2_orders_global "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
-      --bound lb1-lb2 --lb2-orders global --no-neh --pool-size 4096 --no-progress -q
-    check racecheck_lb2_orders "${CS[@]}" --tool racecheck "$P" solve ta021 --backend gpu --gpu-loop device \
-      --bound lb1-lb2 --lb2-orders shared --lb2-pairs all --ub 2297 --pool-size 4096 --time-limit 60 --no-progress -q
     check memcheck_resident_pieces "${CS[@]}" --tool memcheck "$T/test_gpu_resident" \
       --gtest_filter='GpuResident.Interrupted*:GpuResident.Chunks*'
     check memcheck_walkers "${CS[@]}" --tool memcheck "$T/test_gpu_walkers"

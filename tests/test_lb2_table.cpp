@@ -1,5 +1,4 @@
-// LB2 from the parent's table (bound/lb2_table.hpp) and over the parent's listed orders
-// (bound/lb2_listed.hpp) against the pair walk (bound/lb2.hpp): for
+// LB2 from the parent's table (bound/lb2_table.hpp) against the pair walk (bound/lb2.hpp): for
 // random instances, pair subsets and nodes (random prefix and suffix), every child in both
 // directions gets the same value for every pair, and from lb2_pairs_from_table as from lb2_pairs
 // on the child, at
@@ -17,7 +16,6 @@
 #include "bound/bound_data.hpp"
 #include "bound/compact_tables.hpp"
 #include "bound/lb2.hpp"
-#include "bound/lb2_listed.hpp"
 #include "bound/lb2_table.hpp"
 #include "bound/pair_learning.hpp"
 #include "problem/taillard.hpp"
@@ -32,7 +30,7 @@ namespace {
 template <class View>
 int expect_table_equals_walk(View b, std::mt19937& rng, int nodes, const std::string& what) {
   const int n = b.inst.n, m = b.inst.m;
-  std::vector<int> pm(static_cast<std::size_t>(b.npairs) * n), sm(pm.size()), sums(2 * b.npairs), listed(pm.size());
+  std::vector<int> pm(static_cast<std::size_t>(b.npairs) * n), sm(pm.size()), sums(2 * b.npairs);
   std::vector<int> front(m), back(m), remain(m), child(m);
   std::vector<job_t> perm(n);
   int checked = 0;
@@ -47,14 +45,6 @@ int expect_table_equals_walk(View b, std::mt19937& rng, int nodes, const std::st
     for (int i = 0; i < n; ++i) sched[perm[i]] = (i <= limit1 || i >= limit2) ? 1 : 0;
     auto parent_scheduled = [&](int j) { return sched[j] != 0; };
     lb2_parent_table(b, parent_scheduled, pm.data(), sm.data(), sums.data());
-    // The listed orders (lb2_listed.hpp): the parent's unscheduled jobs in each pair's order.
-    for (int q = 0; q < b.npairs; ++q) {
-      const int len = lb2_unscheduled_in_order(b, q, parent_scheduled, listed.data() + q * n);
-      if (len != limit2 - limit1 - 1) {
-        ADD_FAILURE() << what << ": node " << t << " pair " << q << ": " << len << " listed jobs";
-        return checked;
-      }
-    }
     for (int i = limit1 + 1; i < limit2; ++i) {
       const int job = perm[i];
       auto child_scheduled = [&](int j) { return j == job || sched[j] != 0; };
@@ -71,12 +61,6 @@ int expect_table_equals_walk(View b, std::mt19937& rng, int nodes, const std::st
         for (int q = 0; q < b.npairs; ++q) {  // pair by pair (pair learning's argmax reads them)
           const int walk = detail::lb2_pair_walk<false>(b, cf, cb, child_scheduled, q);
           const int table = lb2_pair_from_table(b, pm.data(), sm.data(), sums.data(), cf, cb, job, q);
-          const int listed_walk = lb2_pair_walk_listed(b, cf, cb, q, listed.data() + q * n, limit2 - limit1 - 1, job);
-          if (walk != listed_walk) {
-            ADD_FAILURE() << what << ": node " << t << " job " << job << (forward ? " forward" : " backward")
-                          << " pair " << q << ": walk " << walk << ", listed walk " << listed_walk;
-            return checked;
-          }
           if (walk != table) {
             ADD_FAILURE() << what << ": node " << t << " job " << job << (forward ? " forward" : " backward")
                           << " pair " << q << ": walk " << walk << ", table " << table;
@@ -87,16 +71,6 @@ int expect_table_equals_walk(View b, std::mt19937& rng, int nodes, const std::st
         for (const int ub : {INT_MAX, full + 1, full, full - 1, full / 2, 1}) {
           const int walk = lb2_pairs(b, cf, cb, child_scheduled, ub);
           const int table = lb2_pairs_from_table(b, pm.data(), sm.data(), sums.data(), cf, cb, job, ub);
-          for (const int lb1 : {0, ub / 2, ub - 1}) {  // the chain's pass over the listed orders, LB1 below ub
-            if (lb1 < 0 || lb1 >= ub) continue;
-            const int chain = std::max(lb1, walk);
-            const int listed_chain = lb2_pairs_listed(b, cf, cb, listed.data(), n, limit2 - limit1 - 1, job, ub, lb1);
-            if (chain != listed_chain) {
-              ADD_FAILURE() << what << ": node " << t << " job " << job << (forward ? " forward" : " backward")
-                            << " ub " << ub << " lb1 " << lb1 << ": chain " << chain << ", listed " << listed_chain;
-              return checked;
-            }
-          }
           if (walk != table) {
             ADD_FAILURE() << what << ": node " << t << " (limit1 " << limit1 << ", limit2 " << limit2 << ") job " << job
                           << (forward ? " forward" : " backward") << " ub " << ub << ": walk " << walk << ", table "

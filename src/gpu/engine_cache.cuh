@@ -31,9 +31,6 @@ struct engine_key {
   compact_mode compact = compact_mode::automatic;
   int lanes = 1;
   lb2_table_mode lb2_table = lb2_table_mode::off;
-  lb2_orders_mode lb2_orders = lb2_orders_mode::off;
-  std::size_t orders_smem_bytes = 0, orders_global_bytes = 0;
-  int orders_slots_max = 0, orders_slots_min = 0;
   int first_block = 0, parents_share = 0, initial_stack_pools = 0;
   std::size_t initial_stack_nodes = 0, max_stack_nodes = 0, batch_room_bytes = 0;
   bool operator==(const engine_key&) const = default;
@@ -63,12 +60,7 @@ inline engine_key key_of(const bound_data& data, const solve_options& opt, const
   k.compact = policy.compact_times;
   k.lanes = policy.lb2_lanes;
   k.lb2_table = policy.lb2_table;
-  k.lb2_orders = policy.lb2_orders;
   const loop_tuning& t = policy.loop;
-  k.orders_smem_bytes = t.orders_smem_bytes;
-  k.orders_global_bytes = t.orders_global_bytes;
-  k.orders_slots_max = t.orders_slots_max;
-  k.orders_slots_min = t.orders_slots_min;
   k.first_block = t.first_block;
   k.parents_share = t.parents_share;
   k.initial_stack_pools = t.initial_stack_pools;

@@ -18,12 +18,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cub/block/block_scan.cuh>
 
-#include "bound/lb2_listed.hpp"
 #include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
-#include "gpu/policy.hpp"
 
 namespace pfsp::gpu {
 
@@ -48,10 +45,6 @@ struct parts_view {
   // The chain's LB2 pass from the parents' tables (lb2_table_kernel): each parent's children.
   const std::uint32_t* offsets = nullptr;  // first child of each popped parent
   const std::uint32_t* counts = nullptr;   // its children (0: pruned at pop time)
-  // The chain's LB2 pass over listed orders (lb2_orders_kernel): parents' slots a block holds;
-  // (lb2_lists_fill_kernel, lb2_listed_walk_kernel) the parents' lists in global memory.
-  int order_slots = 0;
-  std::uint8_t* lists = nullptr;  // [parent * npairs * n + pair * n + rank]
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
@@ -314,172 +307,6 @@ __global__ void lb2_table_kernel(tables_view t, parts_view v) {
   }
 }
 
-// --- The chain's LB2 pass over each parent's listed orders (`--lb2-orders`, decision 013, J) ---
-// A block takes the list (LB1's survivors, in child order: a parent's are consecutive) in tiles
-// of kOrdersBlock children. The tile's distinct parents get slots in shared memory, order_slots
-// at a time (rounds where a tile has more); a warp a slot writes the parent's unscheduled jobs in
-// every pair's Johnson order (a ballot and a population count per 32 ranks); then each child
-// walks its parent's lists without its own job (lb2_listed.hpp) instead of all n ranks behind a
-// mask. The same pairs, order and early exit: the walk's bound, bit for bit.
-constexpr int kOrdersBlock = 256;
-
-// A parent's scheduled set read from the parts buffers' mask words ([w * stride + parent]).
-struct mask_words_global {
-  const std::uint32_t* first;  // word 0 of the parent
-  std::uint32_t stride;
-  __device__ bool operator()(int j) const {
-    return ((first[static_cast<std::size_t>(j >> 5) * stride] >> (j & 31)) & 1u) != 0;
-  }
-};
-
-// Slot bytes: a parent's lists, npairs x n one-byte jobs (the small and medium size classes).
-__host__ __device__ constexpr int lb2_orders_slot_bytes(int n, int npairs) { return npairs * n; }
-
-// The warp writes parent p's lists into dst (npairs rows of n; each row's first n - depth used).
-template <class SC, class View, class Scheduled>
-__device__ void lb2_orders_fill(const View& b, Scheduled parent_scheduled, std::uint8_t* dst, unsigned lane) {
-  const int n = b.inst.n;
-  const unsigned below = (1u << lane) - 1u;
-  for (int q = 0; q < b.npairs; ++q) {
-    const auto* order = b.johnson + q * n;
-    std::uint8_t* row = dst + q * n;
-    int count = 0;
-    for (int r0 = 0; r0 < n; r0 += 32) {
-      const int r = r0 + static_cast<int>(lane);
-      const int j = r < n ? static_cast<int>(order[r]) : 0;
-      const bool keep = r < n && !parent_scheduled(j);
-      const unsigned ballot = __ballot_sync(0xffffffffu, keep);
-      if (keep) row[count + __popc(ballot & below)] = static_cast<std::uint8_t>(j);
-      count += __popc(ballot);
-    }
-  }
-}
-
-template <class SC, bool Compact, bool Shared>
-__global__ void __launch_bounds__(kOrdersBlock) lb2_orders_kernel(tables_view t, parts_view v) {
-  static_assert(SC::max_n <= 256, "one-byte jobs in the lists");
-  extern __shared__ int4 smem4[];
-  using scan_t = cub::BlockScan<int, kOrdersBlock>;
-  __shared__ typename scan_t::TempStorage scan_temp;
-  __shared__ std::uint32_t tile_parent[kOrdersBlock];
-  __shared__ std::uint32_t slot_parent[kOrdersBlock];
-  const std::uint32_t C = *v.list_count;
-  if (blockIdx.x * kOrdersBlock >= C) return;  // the whole block: before load_tables' __syncthreads
-  int* smem = reinterpret_cast<int*>(smem4);
-  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, smem);
-  using Job = typename SC::job;
-  std::uint8_t* lists = reinterpret_cast<std::uint8_t*>(smem + (Shared ? t.shared_ints : 0));
-  const int n = t.n, m = t.m, slots = v.order_slots, slot_bytes = lb2_orders_slot_bytes(n, b.npairs);
-  const int ub = *v.live_ub;
-  const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-  constexpr unsigned kWarps = kOrdersBlock / 32;
-  const auto scheduled_of = [&](std::uint32_t p, auto&& use) {
-    if constexpr (SC::max_n <= 64) {
-      const std::uint64_t high = n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
-      use(mask64_set{static_cast<std::uint64_t>(v.masks[p]) | (high << 32)});
-    } else {
-      use(mask_words_global{v.masks + p, v.stride});
-    }
-  };
-  for (std::uint32_t base = blockIdx.x * kOrdersBlock; base < C; base += gridDim.x * kOrdersBlock) {
-    const std::uint32_t i = base + tid;
-    const bool valid = i < C;
-    const std::uint32_t idx = valid ? v.list[i] : 0u;
-    const std::uint32_t d = valid ? v.desc[idx] : 0u;
-    const std::uint32_t p = valid ? child_parent(d) : 0xffffffffu;
-    __syncthreads();  // the previous tile is done with tile_parent, the scan's storage and the slots
-    tile_parent[tid] = p;
-    __syncthreads();
-    const int first = valid && (tid == 0 || tile_parent[tid - 1] != p) ? 1 : 0;
-    int before = 0, distinct = 0;
-    scan_t(scan_temp).ExclusiveSum(first, before, distinct);
-    const int mine = before + first - 1;  // this child's parent among the tile's distinct parents
-    for (int s0 = 0; s0 < distinct; s0 += slots) {
-      const int here = distinct - s0 < slots ? distinct - s0 : slots;
-      if (first && mine >= s0 && mine < s0 + here) slot_parent[mine - s0] = p;
-      __syncthreads();
-      for (int s = static_cast<int>(warp); s < here; s += kWarps)
-        scheduled_of(slot_parent[s], [&](auto set) { lb2_orders_fill<SC>(b, set, lists + s * slot_bytes, lane); });
-      __syncthreads();
-      if (valid && mine >= s0 && mine < s0 + here) {
-        const std::uint32_t lim = v.limits[p];
-        const int first_pos = limit1_of(lim) + 1, len = limit2_of(lim) - first_pos;
-        const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-        const int job = perm[first_pos + child_position(d)];
-        int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
-        for (int k = 0; k < m; ++k) {
-          const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
-          front[k] = v.front[at];
-          back[k] = v.back[at];
-        }
-        const int* child_front;
-        const int* child_back;
-        child_sides(b.inst, front, back, job, !child_backward(d), scratch, child_front, child_back);
-        v.bounds[idx] = lb2_pairs_listed(b, child_front, child_back, lists + (mine - s0) * slot_bytes, n, len, job, ub,
-                                         v.bounds[idx]);
-      }
-      __syncthreads();  // before the next round's parents take the slots
-    }
-  }
-}
-
-// The lists in global memory (`--lb2-orders global`): a warp a popped parent writes them before
-// the LB2 pass (its tables in shared memory where they fit); then one thread a listed child, as
-// the walk's kernel, walks its parent's lists. No tiles, no barriers, the walk's occupancy.
-template <class SC, bool Compact, bool Shared>
-__global__ void lb2_lists_fill_kernel(tables_view t, parts_view v) {
-  static_assert(SC::max_n <= 256, "one-byte jobs in the lists");
-  extern __shared__ int4 smem4[];
-  const std::uint32_t P = *v.live_parents;
-  const unsigned warps_a_block = blockDim.x >> 5;
-  if (blockIdx.x * warps_a_block >= P) return;  // the whole block: before load_tables' __syncthreads
-  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
-  const int n = t.n, slot_bytes = lb2_orders_slot_bytes(n, b.npairs);
-  const unsigned lane = threadIdx.x & 31u;
-  const std::uint32_t warps = gridDim.x * warps_a_block;
-  for (std::uint32_t p = blockIdx.x * warps_a_block + (threadIdx.x >> 5); p < P; p += warps) {
-    if (v.counts[p] == 0) continue;  // pruned when popped: no child
-    std::uint8_t* dst = v.lists + static_cast<std::size_t>(p) * static_cast<unsigned>(slot_bytes);
-    if constexpr (SC::max_n <= 64) {
-      const std::uint64_t high = n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
-      lb2_orders_fill<SC>(b, mask64_set{static_cast<std::uint64_t>(v.masks[p]) | (high << 32)}, dst, lane);
-    } else {
-      lb2_orders_fill<SC>(b, mask_words_global{v.masks + p, v.stride}, dst, lane);
-    }
-  }
-}
-
-template <class SC, bool Compact, bool Shared>
-__global__ void lb2_listed_walk_kernel(tables_view t, parts_view v) {
-  extern __shared__ int4 smem4[];
-  const std::uint32_t C = *v.list_count;
-  if (blockIdx.x * blockDim.x >= C) return;  // the whole block: before load_tables' __syncthreads
-  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
-  using Job = typename SC::job;
-  const int ub = *v.live_ub;
-  const int n = t.n, m = t.m, slot_bytes = lb2_orders_slot_bytes(n, b.npairs);
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < C; i += gridDim.x * blockDim.x) {
-    const std::uint32_t idx = v.list[i];
-    const std::uint32_t d = v.desc[idx];
-    const std::uint32_t p = child_parent(d);
-    const std::uint32_t lim = v.limits[p];
-    const int first_pos = limit1_of(lim) + 1, len = limit2_of(lim) - first_pos;
-    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-    const int job = perm[first_pos + child_position(d)];
-    int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
-    for (int k = 0; k < m; ++k) {
-      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
-      front[k] = v.front[at];
-      back[k] = v.back[at];
-    }
-    const int* child_front;
-    const int* child_back;
-    child_sides(b.inst, front, back, job, !child_backward(d), scratch, child_front, child_back);
-    const std::uint8_t* lists = v.lists + static_cast<std::size_t>(p) * static_cast<unsigned>(slot_bytes);
-    v.bounds[idx] = lb2_pairs_listed(b, child_front, child_back, lists, n, len, job, ub, v.bounds[idx]);
-  }
-}
-
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
 // The instantiations one engine uses (loop_kernels.cu).
@@ -488,18 +315,14 @@ struct parts_kernels {
   parts_kernel_fn first = nullptr;    // children: LB1, or LB2 for --bound lb2
   parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
-  bool orders = false;                // second is lb2_orders_kernel: blocks of kOrdersBlock, lists in shared memory
-  parts_kernel_fn fill = nullptr;     // lb2_lists_fill_kernel (second: lb2_listed_walk_kernel), lists in global memory
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
 // 0/1/2 (small, medium, large); compact tables; shared: whether the tables a kernel needs fit in
 // shared memory (per kernel, decided by the caller); lb2_lanes: lanes a child in the chain's LB2
 // pass (1, 2, 4, 8 or 16; lb2_lanes_kernel above 1); lb2_table: the chain's LB2 pass from the
-// parents' tables (lb2_table_kernel; lb2_lanes then unused); lb2_orders: over the parents' listed
-// orders (lb2_orders_kernel; small and medium size classes, lb2_lanes 1, not with lb2_table).
+// parents' tables (lb2_table_kernel; lb2_lanes then unused).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false,
-                                   lb2_orders_mode lb2_orders = lb2_orders_mode::off);
+                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false);
 
 }  // namespace pfsp::gpu

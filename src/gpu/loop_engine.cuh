@@ -154,12 +154,6 @@ class loop_engine {
     if (pk_.table)
       s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
            std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
-    else if (pk_.orders)
-      s += ", LB1 then LB2 on the compacted survivors over each parent's unscheduled jobs (lists of up to " +
-           std::to_string(order_slots_) + " parents a block in shared memory" +
-           (second_smem_ ? ", with the tables" : "") + ")";
-    else if (pk_.fill)
-      s += ", LB1 then LB2 on the compacted survivors over each parent's unscheduled jobs (lists in global memory)";
     else if (pk_.second)
       s += ", LB1 then LB2 on the compacted survivors";
     if (pk_.second && !pk_.table && lb2_lanes_ > 1) s += " (" + std::to_string(lb2_lanes_) + " lanes a child)";
@@ -665,49 +659,12 @@ class loop_engine {
     first_grid_ = one_wave(pk_.first, first_smem_);
     if (pk_.table)
       table_grid_ = one_wave_of(pk_.second, table_smem(), kTableBlock);
-    else if (pk_.orders)
-      table_grid_ = one_wave_of(pk_.second, orders_smem(), kOrdersBlock);
     else if (pk_.second)
       second_grid_ = one_wave(pk_.second, second_smem_);
-    if (pk_.fill) fill_grid_ = one_wave_of(pk_.fill, second_smem_, static_cast<int>(kBlock)).front();
     parents_grid_ = std::min(blocks_for(max_parents_, kBlock),
                              static_cast<unsigned>(tuning_.parents_grid_per_sm * std::max(1, dev_.sm_count)));
     allocate_parts(kind);
     if (pk_.second && !pk_.table) allocate_survivor_list(select_bytes);
-    list_v_.order_slots = order_slots_;
-  }
-
-  // The chain's LB2 pass over the parents' listed orders (lb2_orders_kernel): how many parents'
-  // lists a block holds beside the tables (where they fit) within loop_tuning's budget; 0 where
-  // too few fit (the walk then runs), or where it is not asked for.
-  lb2_orders_mode choose_lb2_orders(const gpu_policy& policy, int size_class, bool& shared_tables) {
-    order_slots_ = 0;
-    if (policy.lb2_orders == lb2_orders_mode::off || size_class > 1) return lb2_orders_mode::off;
-    const std::size_t slot = static_cast<std::size_t>(lb2_orders_slot_bytes(ds_.tables.n, ds_.tables.npairs));
-    if (policy.lb2_orders == lb2_orders_mode::global)
-      return static_cast<std::size_t>(max_parents_) * slot <= policy.loop.orders_global_bytes ? lb2_orders_mode::global
-                                                                                              : lb2_orders_mode::off;
-    order_slots_ = lb2_orders_slots(policy, slot, shared_tables);
-    return order_slots_ > 0 ? lb2_orders_mode::shared : lb2_orders_mode::off;
-  }
-  int lb2_orders_slots(const gpu_policy& policy, std::size_t slot, bool& shared_tables) const {
-    const loop_tuning& t = policy.loop;
-    const std::size_t budget = std::min(t.orders_smem_bytes, dev_.shared_per_block_optin);
-    const auto slots_beside = [&](std::size_t tables) {
-      const std::size_t fit = budget > tables ? (budget - tables) / slot : 0;
-      return static_cast<int>(std::min<std::size_t>(
-          {fit, static_cast<std::size_t>(t.orders_slots_max), static_cast<std::size_t>(kOrdersBlock)}));
-    };
-    if (shared_tables && slots_beside(second_smem_bytes(true)) >= t.orders_slots_min)
-      return slots_beside(second_smem_bytes(true));
-    if (slots_beside(0) < t.orders_slots_min) return 0;
-    shared_tables = false;
-    return slots_beside(0);
-  }
-  std::size_t orders_smem() const {
-    const std::size_t lists = static_cast<std::size_t>(order_slots_) *
-                              static_cast<std::size_t>(lb2_orders_slot_bytes(ds_.tables.n, ds_.tables.npairs));
-    return second_smem_ + (lists + 15) / 16 * 16;
   }
 
   // The chain's LB2 pass from the parents' tables (lb2_table_kernel): its block (4 warps, 4
@@ -749,11 +706,7 @@ class loop_engine {
     bool s2 = fits(t.shared_ints);
     lb2_lanes_ = policy.lb2_lanes;
     const bool table = kind == bound_kind::lb1_lb2 && choose_lb2_table(policy, s2);
-    order_slots_ = 0;
-    const lb2_orders_mode orders = kind == bound_kind::lb1_lb2 && !table && lb2_lanes_ == 1
-                                       ? choose_lb2_orders(policy, size_class, s2)
-                                       : lb2_orders_mode::off;
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, orders);
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2);
   }
@@ -798,12 +751,6 @@ class loop_engine {
     parts_v_.live_ub = &d_state_.data()->best;
     parts_v_.offsets = offsets_.data();
     parts_v_.counts = counts_.data();
-    if (pk_.fill) {  // --lb2-orders global: every parent's lists
-      lists_ =
-          device_buffer<std::uint8_t>(static_cast<std::size_t>(max_parents_) *
-                                      static_cast<std::size_t>(lb2_orders_slot_bytes(ds_.tables.n, ds_.tables.npairs)));
-      parts_v_.lists = lists_.data();
-    }
     list_v_ = parts_v_;
   }
 
@@ -847,7 +794,6 @@ class loop_engine {
     mark(2);
     if (parts_) {
       pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
-      if (pk_.fill) pk_.fill<<<fill_grid_, kBlock, second_smem_, st>>>(ds_.tables, parts_v_);
       pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
           first_tables_, parts_v_);
       if (pk_.table) {
@@ -858,11 +804,8 @@ class loop_engine {
             temp_.data(), tb, thrust::counting_iterator<std::uint32_t>(0), list_.data(), list_count_.data(),
             static_cast<std::int64_t>(max_children_),
             survivor_pred{bounds_.data(), &d_state_.data()->children, &d_state_.data()->best}, st));
-        if (pk_.orders)
-          pk_.second<<<table_grid_.front(), kOrdersBlock, orders_smem(), st>>>(ds_.tables, list_v_);
-        else
-          pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.second, tpb_)), second_smem_,
-                       st>>>(ds_.tables, list_v_);
+        pk_.second<<<second_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.second, tpb_)), second_smem_,
+                     st>>>(ds_.tables, list_v_);
       }
     } else {
       ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
@@ -895,15 +838,12 @@ class loop_engine {
   bool parts_ = true;
   int ld_ = 0;
   parts_kernels pk_;
-  int lb2_lanes_ = 1;       // lanes a child in the chain's LB2 pass (--lb2-lanes)
-  int order_slots_ = 0;     // parents' lists a block of lb2_orders_kernel holds (--lb2-orders shared); 0: not run
-  unsigned fill_grid_ = 0;  // lb2_lists_fill_kernel (--lb2-orders global): one wave of kBlock
-  device_buffer<std::uint8_t> lists_;  // its lists: max_parents_ x pairs x n
-  tables_view first_tables_;           // ds_.tables with shared_ints cut to what the first kernel reads
+  int lb2_lanes_ = 1;         // lanes a child in the chain's LB2 pass (--lb2-lanes)
+  tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
-  std::vector<unsigned> table_grid_;  // lb2_table_kernel (kTableBlock) or lb2_orders_kernel (kOrdersBlock): one wave
+  std::vector<unsigned> table_grid_;                // lb2_table_kernel: one wave of kTableBlock
   parts_view parts_v_, list_v_;
   device_buffer<int> front_, back_, remain_;
   device_buffer<std::uint32_t> masks_, list_, list_count_;

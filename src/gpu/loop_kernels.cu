@@ -60,8 +60,7 @@ parts_kernel_fn lanes_for(bool shared, int lanes) {
 }
 
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table,
-                       lb2_orders_mode orders) {
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -83,19 +82,6 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
         k.table = true;
         break;
       }
-      if constexpr (SC::max_n <= 256) {
-        if (orders == lb2_orders_mode::shared) {  // option J: over each parent's listed orders in shared memory
-          k.second = shared_second ? lb2_orders_kernel<SC, Compact, true> : lb2_orders_kernel<SC, Compact, false>;
-          k.orders = true;
-          break;
-        }
-        if (orders == lb2_orders_mode::global) {  // option J, the lists in global memory
-          k.fill = shared_second ? lb2_lists_fill_kernel<SC, Compact, true> : lb2_lists_fill_kernel<SC, Compact, false>;
-          k.second =
-              shared_second ? lb2_listed_walk_kernel<SC, Compact, true> : lb2_listed_walk_kernel<SC, Compact, false>;
-          break;
-        }
-      }
       k.second = lanes > 1 ? lanes_for<SC, Compact>(shared_second, lanes)
                            : children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
       break;
@@ -105,23 +91,22 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 
 template <class SC>
 parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
-                         bool table, lb2_orders_mode orders) {
-  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, orders);
-  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, orders);
+                         bool table) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table);
+  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table);
 }
 
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes, bool lb2_table, lb2_orders_mode lb2_orders) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_orders);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
     case 1:
-      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_orders);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table,
-                                    lb2_orders_mode::off);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
   }
 }
 

@@ -55,19 +55,6 @@ constexpr auto enum_names(lb2_table_mode) {
   return std::array{e{lb2_table_mode::off, "off"}, e{lb2_table_mode::on, "on"}};
 }
 
-// --lb2-orders: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts) walks, for
-// each listed child, either all n ranks of each pair's Johnson order behind a mask (off) or only
-// its parent's unscheduled jobs, listed once a parent (bound/lb2_listed.hpp, decision 013 option
-// J): in shared memory, the tile's parents a block (shared), or in global memory, a warp a parent
-// before the walk (global). The same bounds every way; both need at most 256 jobs and room for
-// the lists (else the walk runs).
-enum class lb2_orders_mode : int { off = 0, shared = 1, global = 2 };
-constexpr auto enum_names(lb2_orders_mode) {
-  using e = enum_name<lb2_orders_mode>;
-  return std::array{e{lb2_orders_mode::off, "off"}, e{lb2_orders_mode::shared, "shared"},
-                    e{lb2_orders_mode::global, "global"}};
-}
-
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
 //   shared: processing times, machine pairs, Johnson orders and lags copied to shared memory
 //           by every block (falls back to global when they do not fit).
@@ -127,14 +114,6 @@ struct loop_tuning {
   // measured where the tables leave room for several blocks an SM: 20x20); the second is the
   // block size of highest occupancy for the tables' shared memory.
   int first_block = 256;
-  // --lb2-orders global: the most bytes its lists may take (max parents x pairs x n).
-  std::size_t orders_global_bytes = std::size_t{2} << 30;
-  // --lb2-orders shared: the shared memory a block of its kernel may take (the tables where they fit and
-  // the parents' lists: about 60 parents of 50 jobs and 19 pairs), the most parents' lists a block
-  // holds (tests force rounds with a few), and the fewest for which the listed pass runs.
-  std::size_t orders_smem_bytes = std::size_t{72} << 10;
-  int orders_slots_max = 256;
-  int orders_slots_min = 4;
   // Block-size tuning: full-pool batches each candidate bounds before the fastest is kept.
   int tune_batches = 3;
   // Iterations a graph launch batch runs between two syncs: doubled while a batch takes less than
@@ -216,11 +195,10 @@ struct gpu_policy {
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
   int lb2_lanes = 1;                          // --lb2-lanes: lanes a child in the chain's LB2 pass (1, 2, 4, 8, 16)
-  lb2_table_mode lb2_table = lb2_table_mode::off;     // --lb2-table: the chain's LB2 pass from the parents' tables
-  lb2_orders_mode lb2_orders = lb2_orders_mode::off;  // --lb2-orders: over the parents' listed orders
-  std::size_t memory_cap = 0;                         // --gpu-memory: bytes a device-loop engine may take; 0 = auto
-  host_tuning host;                                   // the host loop's tuner (not on the CLI)
-  loop_tuning loop;                                   // the device loop's tuning numbers (not on the CLI)
+  lb2_table_mode lb2_table = lb2_table_mode::off;  // --lb2-table: the chain's LB2 pass from the parents' tables
+  std::size_t memory_cap = 0;                      // --gpu-memory: bytes a device-loop engine may take; 0 = auto
+  host_tuning host;                                // the host loop's tuner (not on the CLI)
+  loop_tuning loop;                                // the device loop's tuning numbers (not on the CLI)
   // Not on the CLI: where the device loop keeps its engines between solves of the same data and
   // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
   std::shared_ptr<engine_cache> engines;
