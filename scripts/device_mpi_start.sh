@@ -9,7 +9,8 @@
 #     mpi1 / mpiG  mpirun -n 2 pfsp-mpi --devices 0 / one worker a GPU, G = the machine's GPUs
 #                  (rank 0's note: when it began serving; each worker's contexts, pairs, engines)
 #     mpiG-lock    the same with PFSP_MPI_CONTEXT_LOCK=on (the node's workers take turns at their
-#                  contexts: no gain on two H100s, bench/results/2026-11-28-h100-visible-devices)
+#                  contexts: the default since ec178cb from three workers on a node, so on four
+#                  GPUs mpiG and mpiG-lock run the same; bench/results/2026-11-28-h100x4-verify-f6a3eff)
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
