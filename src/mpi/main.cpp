@@ -119,9 +119,11 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
   gpu_cli_options g;
 #if defined(PFSP_HAVE_GPU)
   g.request.loop = gpu::loop_choice::device;
+  // Rank 0 of several hands out chunks and solves none: it never touches CUDA (its driver
+  // initialisation would compete with the workers' contexts on its node).
+  if (place.count == 0) return g;
   const int devices = gpu_cli_device_count();
   if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-  if (place.count == 0) return g;  // rank 0 of several hands out chunks and solves none
   const dist::device_share share = local           ? dist::device_share::local
                                    : given.all     ? dist::device_share::all
                                    : given.given() ? dist::device_share::list
@@ -202,19 +204,27 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, int 
   return std::nullopt;
 }
 
-// The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided on rank
-// 0 for every rank, since the defaults depend on it and the ranks must agree on them.
-pfsp::backend_choice agreed_backend(pfsp::backend_choice given, int rank) {
+// Whether every rank that searches has a CUDA device (collective; rank 0 of several searches on
+// none and asks CUDA nothing).
+bool every_worker_has_a_device(pfsp::dist::rank_place place) {
+  int has = 1;
+#if defined(PFSP_HAVE_GPU)
+  if (place.count > 0) has = pfsp::gpu_cli_device_count() > 0 ? 1 : 0;
+#else
+  (void)place;
+  has = 0;
+#endif
+  MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return has != 0;
+}
+
+// The local backend: auto is pfsp's (gpu where there is a device, else cpu-mt), decided for
+// every rank by the workers' machines (the defaults depend on it and the ranks must agree on
+// them): gpu where every worker has a device.
+pfsp::backend_choice agreed_backend(pfsp::backend_choice given, pfsp::dist::rank_place place) {
   using namespace pfsp;
   if (given != backend_choice::auto_) return given;
-  int gpu = 0;
-#if defined(PFSP_HAVE_GPU)
-  if (rank == 0) gpu = gpu_cli_device_count() > 0 ? 1 : 0;
-#else
-  (void)rank;
-#endif
-  MPI_Bcast(&gpu, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return gpu ? backend_choice::gpu : backend_choice::cpu_mt;
+  return every_worker_has_a_device(place) ? backend_choice::gpu : backend_choice::cpu_mt;
 }
 
 // pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
@@ -472,7 +482,7 @@ int run(int argc, char** argv, int rank) {
   std::jthread warming = warm_up_early(m, place, wall_start, &start_steps.contexts);
   const instance inst = load_instance(a.instance_spec);
   check_output_paths(rank, a);
-  const backend_choice local_backend = agreed_backend(a.backend, rank);
+  const backend_choice local_backend = agreed_backend(a.backend, place);
   const bool on_gpu = local_backend == backend_choice::gpu;
   const std::string local(to_string(local_backend));
   solve_options opt = search_options(a, app, inst, on_gpu, wall_start);
@@ -482,6 +492,10 @@ int run(int argc, char** argv, int rank) {
   const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
   if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
   gpu_cli_options g;
+  // Every rank refuses a worker without a device (a throw on one rank alone would leave the
+  // others waiting).
+  if (entry->caps.needs_gpu && !every_worker_has_a_device(place))
+    throw input_error("--backend gpu: no CUDA device on a worker rank's machine");
   if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
   const bool gpu_worker = entry->caps.needs_gpu && place.count > 0;
 
