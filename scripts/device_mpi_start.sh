@@ -8,9 +8,9 @@
 #     solve        pfsp solve (narrowed)
 #     mpi1 / mpiG  mpirun -n 2 pfsp-mpi --devices 0 / one worker a GPU, G = the machine's GPUs
 #                  (rank 0's note: when it began serving; each worker's contexts, pairs, engines)
-#     mpiG-lock    the same with PFSP_MPI_CONTEXT_LOCK=on (the node's workers take turns at their
-#                  contexts: the default since ec178cb from three workers on a node, so on four
-#                  GPUs mpiG and mpiG-lock run the same; bench/results/2026-11-28-h100x4-verify-f6a3eff)
+#     mpiG-nolock  the same with PFSP_MPI_CONTEXT_LOCK=off (mpiG's workers take turns at their
+#                  contexts: the default since ec178cb from three workers on a node; before that
+#                  this configuration was mpiG-lock, PFSP_MPI_CONTEXT_LOCK=on)
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
@@ -44,7 +44,7 @@ for i in $SMALL; do
   run "solve_$i" "$B/pfsp" solve "$i" --backend gpu --ub best-known
   run "mpi1_$i" mpirun -n 2 "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
   run "mpi${G}_$i" mpirun -n $((G + 1)) "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
-  run "mpi${G}-lock_$i" mpirun -n $((G + 1)) -x PFSP_MPI_CONTEXT_LOCK=on "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
+  run "mpi${G}-nolock_$i" mpirun -n $((G + 1)) -x PFSP_MPI_CONTEXT_LOCK=off "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
 done
 python3 - "$D" <<'PY' | tee "$D/start.txt"
 import collections, glob, json, os, re, sys
