@@ -35,6 +35,7 @@
 #include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
+#include "mpi/messages.hpp"
 #include "problem/io.hpp"
 #include "search/checkpoint.hpp"
 #include "search/control.hpp"
@@ -431,17 +432,63 @@ node_lock context_lock(int workers_on_node) {
 // A worker that may search on GPUs creates their contexts from its start, while the ranks load
 // the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
 // creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
-// *done: seconds from `origin` when the contexts were ready.
-std::jthread warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place,
-                           std::chrono::steady_clock::time_point origin, double* done) {
+// For tests (PFSP_MPI_TEST_LATE_WORKER=R:S): worker rank R's warm-up takes S seconds more, as
+// contexts that take long do (tests/mpi: the run neither waits for that worker nor for its
+// contexts once the tree is done; the test runs the auto backend, which warms up on a machine
+// without GPUs too).
+void wait_as_a_late_worker() {
+  const char* env = std::getenv("PFSP_MPI_TEST_LATE_WORKER");
+  int late = -1;
+  double seconds = 0;
+  if (!env || std::sscanf(env, "%d:%lf", &late, &seconds) != 2) return;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == late && seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// The thread, and when its contexts were ready (seconds from `origin`; negative before). The
+// thread owns copies of what it reads: a worker that rank 0 stops first leaves it running.
+struct warm_up {
+  std::jthread thread;
+  std::shared_ptr<std::atomic<double>> done_at;
+};
+warm_up warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place,
+                      std::chrono::steady_clock::time_point origin) {
   using pfsp::backend_choice;
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
-  return std::jthread([&m, place, origin, done] {
-    const node_lock turn = context_lock(place.count);
-    warm_up_rank_devices(m.solve.gpu.request.devices, m.dist.devices_local, place);
-    *done = seconds_since(origin);
-  });
+  auto done = std::make_shared<std::atomic<double>>(-1.0);
+  return {std::jthread([given = m.solve.gpu.request.devices, local = m.dist.devices_local, place, origin, done] {
+            wait_as_a_late_worker();
+            const node_lock turn = context_lock(place.count);
+            warm_up_rank_devices(given, local, place);
+            done->store(seconds_since(origin));
+          }),
+          done};
+}
+
+// Set when a worker left its warm-up running (below): the process then ends without the CUDA
+// runtime's teardown, which a thread still inside the driver's initialisation could hang.
+std::atomic<bool> g_warm_up_left{false};
+
+// A worker joins its warm-up before its first request, unless rank 0's stop reaches it first:
+// rank 0 ended the search before this worker was needed (a small tree; distributed.cpp,
+// stop_workers_not_needed), and the worker answers at once instead of after its contexts, so
+// that the run's end does not wait for them. Returns whether the contexts are ready.
+bool wait_for_warm_up(warm_up& w, bool worker_of_several) {
+  if (!w.thread.joinable()) return true;
+  while (worker_of_several && w.done_at->load() < 0) {
+    int stop = 0;
+    MPI_Iprobe(0, pfsp::dist::kTagWork, MPI_COMM_WORLD, &stop, MPI_STATUS_IGNORE);
+    if (stop) {  // rank 0 sends work only on request: before the first, this is a stop
+      g_warm_up_left.store(true);
+      w.thread.detach();
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  w.thread.join();
+  return true;
 }
 
 // Improver threads on rank 0 (mostly idle while it hands out chunks): auto as pfsp solve's for
@@ -479,7 +526,7 @@ int run(int argc, char** argv, int rank) {
   check_solve_args(a);
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
   dist::rank_time start_steps;  // a worker's start, step by step (rank 0's note)
-  std::jthread warming = warm_up_early(m, place, wall_start, &start_steps.contexts);
+  warm_up warming = warm_up_early(m, place, wall_start);
   const instance inst = load_instance(a.instance_spec);
   check_output_paths(rank, a);
   const backend_choice local_backend = agreed_backend(a.backend, place);
@@ -518,8 +565,9 @@ int run(int argc, char** argv, int rank) {
     opt.resume = rank == 0 ? &*resumed : nullptr;
   }
 
-  if (warming.joinable()) warming.join();
-  if (gpu_worker) {
+  const bool warmed = wait_for_warm_up(warming, rank != 0);
+  if (warming.done_at) start_steps.contexts = std::max(0.0, warming.done_at->load());
+  if (gpu_worker && warmed) {
     keep_engines(data, opt, g);
     start_steps.engines = seconds_since(wall_start);
   }
@@ -555,6 +603,7 @@ void finalize_or_exit(int code) {
     std::_Exit(code);
   }).detach();
   MPI_Finalize();
+  if (g_warm_up_left.load()) std::_Exit(code);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -32,7 +31,6 @@ class worker {
 
   solve_stats run() {
     rank_time times = start_;
-    wait_as_a_late_worker();
     const auto entered = steady::now();
     if (opt_.time_origin) times.ready = std::chrono::duration<double>(entered - *opt_.time_origin).count();
     solve_stats mine;
@@ -58,19 +56,6 @@ class worker {
 
  private:
   bool signalled() const { return opt_.interrupt && opt_.interrupt->load(); }
-
-  // For tests (PFSP_MPI_TEST_LATE_WORKER=R:S): worker rank R waits S seconds before its first
-  // request, as a worker whose CUDA contexts take long does (tests/mpi: the run does not wait
-  // for it once the tree is done).
-  void wait_as_a_late_worker() const {
-    const char* env = std::getenv("PFSP_MPI_TEST_LATE_WORKER");
-    int late = -1;
-    double seconds = 0;
-    if (!env || std::sscanf(env, "%d:%lf", &late, &seconds) != 2) return;
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    if (rank == late && seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  }
 
   // Rank 0's answer; control messages that arrive meanwhile are served (a stale give-back is
   // dropped, a better schedule kept for the next chunk's feed).
