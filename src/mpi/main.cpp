@@ -228,6 +228,16 @@ pfsp::backend_choice agreed_backend(pfsp::backend_choice given, pfsp::dist::rank
   return every_worker_has_a_device(place) ? backend_choice::gpu : backend_choice::cpu_mt;
 }
 
+// This rank's GPU options where the backend needs a GPU (rank_gpu_options). Every rank refuses a
+// worker without a device (a throw on one rank alone would leave the others waiting).
+pfsp::gpu_cli_options gpu_options_of(const pfsp::solver_entry& entry, const pfsp::mpi_args& m,
+                                     pfsp::dist::rank_place place) {
+  if (!entry.caps.needs_gpu) return {};
+  if (!every_worker_has_a_device(place))
+    throw pfsp::input_error("--backend gpu: no CUDA device on a worker rank's machine");
+  return rank_gpu_options(m.solve.gpu.request.devices, m.dist.devices_local, place);
+}
+
 // pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
 // so auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere; the ranks
 // sharing a node share its cores.
@@ -429,37 +439,36 @@ node_lock context_lock(int workers_on_node) {
   return node_lock(fd);
 }
 
-// A worker that may search on GPUs creates their contexts from its start, while the ranks load
-// the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
-// creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
-// For tests (PFSP_MPI_TEST_LATE_WORKER=R:S): worker rank R's warm-up takes S seconds more, as
+// For tests (PFSP_MPI_TEST_LATE_WORKER=R:S): S seconds more in worker rank R's warm-up, as
 // contexts that take long do (tests/mpi: the run neither waits for that worker nor for its
 // contexts once the tree is done; the test runs the auto backend, which warms up on a machine
-// without GPUs too).
-void wait_as_a_late_worker() {
+// without GPUs too); 0 elsewhere.
+double late_worker_delay(int rank) {
   const char* env = std::getenv("PFSP_MPI_TEST_LATE_WORKER");
   int late = -1;
   double seconds = 0;
-  if (!env || std::sscanf(env, "%d:%lf", &late, &seconds) != 2) return;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == late && seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  if (!env || std::sscanf(env, "%d:%lf", &late, &seconds) != 2) return 0;
+  return rank == late && seconds > 0 ? seconds : 0;
 }
 
+// A worker that may search on GPUs creates their contexts from its start, while the ranks load
+// the instance, agree on the backend and rank 0 runs its start heuristic (issue 22: four workers
+// creating theirs after that reached rank 0 0.3-0.4 s after it began serving, one 0.02 s).
 // The thread, and when its contexts were ready (seconds from `origin`; negative before). The
 // thread owns copies of what it reads: a worker that rank 0 stops first leaves it running.
 struct warm_up {
   std::jthread thread;
   std::shared_ptr<std::atomic<double>> done_at;
 };
-warm_up warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place,
+warm_up warm_up_early(const pfsp::mpi_args& m, pfsp::dist::rank_place place, int rank,
                       std::chrono::steady_clock::time_point origin) {
   using pfsp::backend_choice;
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return {};
   auto done = std::make_shared<std::atomic<double>>(-1.0);
-  return {std::jthread([given = m.solve.gpu.request.devices, local = m.dist.devices_local, place, origin, done] {
-            wait_as_a_late_worker();
+  const double late = late_worker_delay(rank);  // no MPI call in the thread (MPI_THREAD_SERIALIZED)
+  return {std::jthread([given = m.solve.gpu.request.devices, local = m.dist.devices_local, place, origin, done, late] {
+            if (late > 0) std::this_thread::sleep_for(std::chrono::duration<double>(late));
             const node_lock turn = context_lock(place.count);
             warm_up_rank_devices(given, local, place);
             done->store(seconds_since(origin));
@@ -526,7 +535,7 @@ int run(int argc, char** argv, int rank) {
   check_solve_args(a);
   const dist::rank_place place = dist::node_place(MPI_COMM_WORLD);
   dist::rank_time start_steps;  // a worker's start, step by step (rank 0's note)
-  warm_up warming = warm_up_early(m, place, wall_start);
+  warm_up warming = warm_up_early(m, place, rank, wall_start);
   const instance inst = load_instance(a.instance_spec);
   check_output_paths(rank, a);
   const backend_choice local_backend = agreed_backend(a.backend, place);
@@ -538,12 +547,7 @@ int run(int argc, char** argv, int rank) {
   // loop, which resumes from a chunk. A GPU worker keeps its engines from chunk to chunk.
   const solver_entry* entry = solver_for_backend(local, gpu_loop::device);
   if (!entry) throw input_error("--backend gpu: this pfsp-mpi was built without CUDA");
-  gpu_cli_options g;
-  // Every rank refuses a worker without a device (a throw on one rank alone would leave the
-  // others waiting).
-  if (entry->caps.needs_gpu && !every_worker_has_a_device(place))
-    throw input_error("--backend gpu: no CUDA device on a worker rank's machine");
-  if (entry->caps.needs_gpu) g = rank_gpu_options(a.gpu.request.devices, m.dist.devices_local, place);
+  gpu_cli_options g = gpu_options_of(*entry, m, place);
   const bool gpu_worker = entry->caps.needs_gpu && place.count > 0;
 
   // --resume: the checkpoint's tree options and pairs.
@@ -565,12 +569,11 @@ int run(int argc, char** argv, int rank) {
     opt.resume = rank == 0 ? &*resumed : nullptr;
   }
 
-  const bool warmed = wait_for_warm_up(warming, rank != 0);
-  if (warming.done_at) start_steps.contexts = std::max(0.0, warming.done_at->load());
-  if (gpu_worker && warmed) {
+  if (wait_for_warm_up(warming, rank != 0) && gpu_worker) {
     keep_engines(data, opt, g);
     start_steps.engines = seconds_since(wall_start);
   }
+  if (warming.done_at) start_steps.contexts = std::max(0.0, warming.done_at->load());
   const dist::chunk_solver solver = rank_chunk_solver(data, *entry, g);
   dist::distributed_options d = distributed_options_of(m, rank, on_gpu);
   d.start = start_steps;
