@@ -402,7 +402,7 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
 // The node's workers create their CUDA contexts one at a time where three or more share a node
 // (PFSP_MPI_CONTEXT_LOCK=on or off overrides). Four workers starting together on a 4-GPU H100
 // host had their contexts 0.86-1.07 s after their start, one alone 0.44-0.48 s: the driver shares
-// that work out. Taking turns, the first was ready at 0.46-0.64 s and the ten small proofs'
+// that work out. Taking turns, the first had its context at 0.45-0.65 s and the ten small proofs'
 // JSON wall fell from 10.74 to 9.56 s (bench/results/2026-11-28-h100x4-verify-f6a3eff); two
 // workers share the driver's work cheaply (no gain on two H100s,
 // bench/results/2026-11-28-h100-visible-devices). A lock file in the node's temporary directory
