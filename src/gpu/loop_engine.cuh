@@ -715,17 +715,17 @@ class loop_engine {
   // first where it needs more than 48 KiB).
   std::vector<unsigned> one_wave(parts_kernel_fn fn, std::size_t smem) const {
     std::vector<unsigned> grids;
-    for (int tpb : tpbs_) grids.push_back(one_wave_of(fn, smem, parts_block(fn, tpb)).front());
+    for (int tpb : tpbs_) grids.push_back(one_wave_of(fn, smem, parts_block(fn, tpb)));
     return grids;
   }
-  // One wave of resident blocks of fn at one block size (a vector of one).
-  std::vector<unsigned> one_wave_of(parts_kernel_fn fn, std::size_t smem, int block) const {
+  // One wave of resident blocks of fn at one block size.
+  unsigned one_wave_of(parts_kernel_fn fn, std::size_t smem, int block) const {
     if (smem > 48 * 1024)
       PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem)));
     int per_sm = 0;
     PFSP_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, smem));
-    return {static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count))};
+    return static_cast<unsigned>(std::max(1, per_sm) * std::max(1, dev_.sm_count));
   }
 
   // The parents' parts (front, back, remain; LB2's scheduled-job masks) and the view over them.
@@ -797,7 +797,7 @@ class loop_engine {
       pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
           first_tables_, parts_v_);
       if (pk_.table) {
-        pk_.second<<<table_grid_.front(), kTableBlock, table_smem(), st>>>(ds_.tables, parts_v_);
+        pk_.second<<<table_grid_, kTableBlock, table_smem(), st>>>(ds_.tables, parts_v_);
       } else if (pk_.second) {
         tb = temp_.size();
         PFSP_CUDA_TRY(cub::DeviceSelect::If(
@@ -843,7 +843,7 @@ class loop_engine {
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
-  std::vector<unsigned> table_grid_;                // lb2_table_kernel: one wave of kTableBlock
+  unsigned table_grid_ = 1;                         // lb2_table_kernel: one wave of kTableBlock
   parts_view parts_v_, list_v_;
   device_buffer<int> front_, back_, remain_;
   device_buffer<std::uint32_t> masks_, list_, list_count_;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <deque>
+#include <initializer_list>
 #include <numeric>
 #include <sstream>
 
@@ -128,42 +129,55 @@ solve_options chain_from_optimum(branching rule, int optimum) {
   return opt;
 }
 
+// The tree tests' cases: each named instance with its optimum (a random one's found by the CPU
+// first) under each rule; the one-direction rules only on the random instances (minutes at 20x10
+// with LB1 on Taillard's). body(name, inst, optimum, rule).
+template <class Body>
+void for_each_instance_and_rule(std::initializer_list<const char*> names, std::initializer_list<branching> rules,
+                                Body&& body) {
+  for (const char* name : names) {
+    const instance inst = load_instance(name);
+    const bool taillard = inst.known.has_value();
+    const int optimum = optimum_of(inst);
+    for (branching rule : rules) {
+      if (taillard && (rule == branching::forward || rule == branching::backward)) continue;
+      body(std::string(name), inst, optimum, rule);
+    }
+  }
+}
+
 // With the optimum as ub, the parts path and the papers' per-child kernel bound the same
 // children with the same values: the same tree, node for node (20x10 and 50x5 instances, every
 // bound, both kinds of rule).
 TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta011", "ta012", "ta031", "random:13,6,3", "ta021"}) {
-    const instance inst = load_instance(name);
-    const bool taillard = inst.known.has_value();
-    // The random instance's optimum is found by the CPU first; it runs the one-direction rules
-    // too (minutes at 20x10 with LB1).
-    const int optimum = optimum_of(inst);
-    const bound_data data(inst);
-    for (bound_kind kind : all_kinds())
-      for (branching rule : {branching::min_min, branching::min_branch, branching::forward, branching::backward}) {
-        if (taillard && (rule == branching::forward || rule == branching::backward)) continue;
-        // 20x20 (the register-heavy m = 20 kernels at the tuned block sizes): the chain, once.
-        if (std::string(name) == "ta021" && (kind != bound_kind::lb1_lb2 || rule != branching::min_min)) continue;
-        solve_options opt;
-        opt.bound = kind;
-        opt.branch = rule;
-        opt.initial_ub = optimum;
-        opt.time_limit = 30;
-        const std::string what =
-            std::string(name) + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
-        gpu::gpu_policy a, b;
-        a.bound_step = gpu::loop_bound::recompute;
-        a.sort = gpu::pool_sort::none;
-        b.bound_step = gpu::loop_bound::parts;
-        a.pool_size = b.pool_size = 65536;
-        const solve_result ra = gpu::solve_resident(data, opt, a, incumbent());
-        const solve_result rb = gpu::solve_resident(data, opt, b, incumbent());
-        ASSERT_NE(ra.status, solve_status::time_limit) << what;
-        EXPECT_EQ(ra.status, rb.status) << what;
-        expect_same_tree(ra, rb, what);
-      }
-  }
+  const auto rules = {branching::min_min, branching::min_branch, branching::forward, branching::backward};
+  for_each_instance_and_rule({"ta011", "ta012", "ta031", "random:13,6,3", "ta021"}, rules,
+                             [](const std::string& name, const instance& inst, int optimum, branching rule) {
+                               const bound_data data(inst);
+                               for (bound_kind kind : all_kinds()) {
+                                 // 20x20 (the register-heavy m = 20 kernels at the tuned block sizes): the chain, once.
+                                 if (name == "ta021" && (kind != bound_kind::lb1_lb2 || rule != branching::min_min))
+                                   continue;
+                                 solve_options opt;
+                                 opt.bound = kind;
+                                 opt.branch = rule;
+                                 opt.initial_ub = optimum;
+                                 opt.time_limit = 30;
+                                 const std::string what =
+                                     name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
+                                 gpu::gpu_policy a, b;
+                                 a.bound_step = gpu::loop_bound::recompute;
+                                 a.sort = gpu::pool_sort::none;
+                                 b.bound_step = gpu::loop_bound::parts;
+                                 a.pool_size = b.pool_size = 65536;
+                                 const solve_result ra = gpu::solve_resident(data, opt, a, incumbent());
+                                 const solve_result rb = gpu::solve_resident(data, opt, b, incumbent());
+                                 ASSERT_NE(ra.status, solve_status::time_limit) << what;
+                                 EXPECT_EQ(ra.status, rb.status) << what;
+                                 expect_same_tree(ra, rb, what);
+                               }
+                             });
 }
 
 // The chain's LB2 pass with several lanes a child (--lb2-lanes, option H of decision 013) gives
@@ -172,32 +186,27 @@ TEST(GpuResident, PartsAndRecomputeBranchTheSameTree) {
 // instance with the one-direction rules).
 TEST(GpuResident, LanesPerChildBranchTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta011", "ta021", "ta031", "random:13,6,3"}) {
-    const instance inst = load_instance(name);
-    const bool taillard = inst.known.has_value();
-    const int optimum = optimum_of(inst);
-    const bound_data data(inst);
-    for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
-      if (taillard && rule != branching::min_min) continue;
-      const solve_options opt = chain_from_optimum(rule, optimum);
-      gpu::gpu_policy one;
-      one.pool_size = 65536;
-      const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
-      ASSERT_NE(r1.status, solve_status::time_limit) << name;
-      for (int lanes : {2, 4, 8, 16}) {
-        gpu::gpu_policy p = one;
-        p.lb2_lanes = lanes;
-        const std::string what =
-            std::string(name) + " " + std::string(to_string(rule)) + " lanes " + std::to_string(lanes);
-        const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
-        // The lanes kernel ran (a run that ignored the option would pass the tree check trivially).
-        EXPECT_NE(r.backend.find(std::to_string(lanes) + " lanes a child"), std::string::npos)
-            << what << ": " << r.backend;
-        EXPECT_EQ(r1.status, r.status) << what;
-        expect_same_tree(r1, r, what);
-      }
-    }
-  }
+  for_each_instance_and_rule(
+      {"ta011", "ta021", "ta031", "random:13,6,3"}, {branching::min_min, branching::forward, branching::backward},
+      [](const std::string& name, const instance& inst, int optimum, branching rule) {
+        const bound_data data(inst);
+        const solve_options opt = chain_from_optimum(rule, optimum);
+        gpu::gpu_policy one;
+        one.pool_size = 65536;
+        const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
+        ASSERT_NE(r1.status, solve_status::time_limit) << name;
+        for (int lanes : {2, 4, 8, 16}) {
+          gpu::gpu_policy p = one;
+          p.lb2_lanes = lanes;
+          const std::string what = name + " " + std::string(to_string(rule)) + " lanes " + std::to_string(lanes);
+          const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+          // The lanes kernel ran (a run that ignored the option would pass the tree check trivially).
+          EXPECT_NE(r.backend.find(std::to_string(lanes) + " lanes a child"), std::string::npos)
+              << what << ": " << r.backend;
+          EXPECT_EQ(r1.status, r.status) << what;
+          expect_same_tree(r1, r, what);
+        }
+      });
 }
 
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
@@ -207,34 +216,31 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
 // 13x6 random instance with the one-direction rules.
 TEST(GpuResident, ParentTablesBranchTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for (const char* name : {"ta011", "ta021", "ta031", "ta061", "random:13,6,3"}) {
-    const instance inst = load_instance(name);
-    const bool taillard = inst.known.has_value();
-    const int optimum = optimum_of(inst);
-    for (bool all_pairs : {true, false}) {
-      const bound_data data = all_pairs ? bound_data(inst) : bound_data(inst, bound_data::adjacent_pairs(inst.m));
-      for (branching rule : {branching::min_min, branching::forward, branching::backward}) {
-        if (taillard && rule != branching::min_min) continue;
+  for_each_instance_and_rule(
+      {"ta011", "ta021", "ta031", "ta061", "random:13,6,3"},
+      {branching::min_min, branching::forward, branching::backward},
+      [](const std::string& name, const instance& inst, int optimum, branching rule) {
         const solve_options opt = chain_from_optimum(rule, optimum);
-        gpu::gpu_policy walk;
-        walk.pool_size = 65536;
-        walk.lb2_table = gpu::lb2_table_mode::off;
-        gpu::gpu_policy table = walk;
-        table.lb2_table = gpu::lb2_table_mode::on;
-        const std::string what =
-            std::string(name) + (all_pairs ? " all pairs " : " adjacent pairs ") + std::string(to_string(rule));
-        const solve_result rw = gpu::solve_resident(data, opt, walk, incumbent());
-        const solve_result rt = gpu::solve_resident(data, opt, table, incumbent());
-        ASSERT_NE(rw.status, solve_status::time_limit) << what;
-        // Each ran the pass asked for (a run that ignored the option would pass trivially).
-        const std::string tables = "from each parent's table";
-        EXPECT_NE(rt.backend.find(tables), std::string::npos) << what << ": " << rt.backend;
-        EXPECT_EQ(rw.backend.find(tables), std::string::npos) << what << ": " << rw.backend;
-        EXPECT_EQ(rw.status, rt.status) << what;
-        expect_same_tree(rw, rt, what);
-      }
-    }
-  }
+        for (bool all_pairs : {true, false}) {
+          const bound_data data = all_pairs ? bound_data(inst) : bound_data(inst, bound_data::adjacent_pairs(inst.m));
+          gpu::gpu_policy walk;
+          walk.pool_size = 65536;
+          walk.lb2_table = gpu::lb2_table_mode::off;
+          gpu::gpu_policy table = walk;
+          table.lb2_table = gpu::lb2_table_mode::on;
+          const std::string what =
+              name + (all_pairs ? " all pairs " : " adjacent pairs ") + std::string(to_string(rule));
+          const solve_result rw = gpu::solve_resident(data, opt, walk, incumbent());
+          const solve_result rt = gpu::solve_resident(data, opt, table, incumbent());
+          ASSERT_NE(rw.status, solve_status::time_limit) << what;
+          // Each ran the pass asked for (a run that ignored the option would pass trivially).
+          const std::string tables = "from each parent's table";
+          EXPECT_NE(rt.backend.find(tables), std::string::npos) << what << ": " << rt.backend;
+          EXPECT_EQ(rw.backend.find(tables), std::string::npos) << what << ": " << rw.backend;
+          EXPECT_EQ(rw.status, rt.status) << what;
+          expect_same_tree(rw, rt, what);
+        }
+      });
 }
 
 // The counters add up after a complete search: the root and every chosen-direction child
