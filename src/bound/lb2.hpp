@@ -41,8 +41,13 @@ PFSP_HD int lb2_pair_walk(View b, const int* front, const int* back, IsScheduled
     } else {
       const int keep = is_scheduled(j) ? 0 : -1;
       t0 += static_cast<int>(inst.time(k, j)) & keep;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      // max(t0 + lag, t1) in one DPX instruction (Hopper's VIADDMNMX), the same integer.
+      const int next = __viaddmax_s32(t0, static_cast<int>(lag[j]), t1) + static_cast<int>(inst.time(l, j));
+#else
       const int ready = t0 + static_cast<int>(lag[j]);
       const int next = (t1 > ready ? t1 : ready) + static_cast<int>(inst.time(l, j));
+#endif
       t1 = (next & keep) | (t1 & ~keep);
     }
   }
@@ -142,15 +147,24 @@ PFSP_HD void child_sides(Inst inst, const int* front, const int* back, int job, 
 // first pass stored it), without recomputing LB1 or reading the parent's `remain`: the child's
 // front (forward) or back (backward) into scratch, then the pairs, then max(LB1, pairs), the
 // value child_bound(lb2 or lb1_lb2) gives for a child with LB1 < ub.
+// child_scheduled: the child's set (the parent's and `job`), where a caller can build it once a
+// child instead of testing `job` at every step of every pair's walk (the GPU's mask words);
+// child_bound_known_lb1 below takes the parent's.
+template <class View, class IsScheduled>
+PFSP_HD int child_bound_known_lb1_of_set(View b, const int* front, const int* back, IsScheduled child_scheduled,
+                                         int job, bool forward, int ub, int* scratch, int lb1) {
+  const int* child_front;
+  const int* child_back;
+  child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
+  const int pairs = lb2_pairs(b, child_front, child_back, child_scheduled, ub);
+  return pairs > lb1 ? pairs : lb1;
+}
+
 template <class View, class IsScheduled>
 PFSP_HD int child_bound_known_lb1(View b, const int* front, const int* back, IsScheduled parent_scheduled, int job,
                                   bool forward, int ub, int* scratch, int lb1) {
   auto sched = [&](int j) { return (j == job) | parent_scheduled(j); };
-  const int* child_front;
-  const int* child_back;
-  child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
-  const int pairs = lb2_pairs(b, child_front, child_back, sched, ub);
-  return pairs > lb1 ? pairs : lb1;
+  return child_bound_known_lb1_of_set(b, front, back, sched, job, forward, ub, scratch, lb1);
 }
 
 // Bound of a node from its own parts (root, or a pool node evaluated from scratch).

@@ -131,12 +131,22 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
     } else if constexpr (SC::max_n <= 64) {
       const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;  // one word up to 32
       const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
-      lb = bound(mask64_set{mask});
+      if constexpr (lb1_known)  // the child's own set: its job folded in once, not at every step
+        lb = child_bound_known_lb1_of_set(b, front, back, mask64_set{mask | (std::uint64_t{1} << job)}, job, forward,
+                                          ub, scratch, v.bounds[idx]);
+      else
+        lb = bound(mask64_set{mask});
     } else {
       std::uint32_t words[SC::words];
       const int nw = (t.n + 31) >> 5;
       for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
-      lb = bound(mask_words_set{words});
+      if constexpr (lb1_known) {
+        words[job >> 5] |= 1u << (job & 31);
+        lb = child_bound_known_lb1_of_set(b, front, back, mask_words_set{words}, job, forward, ub, scratch,
+                                          v.bounds[idx]);
+      } else {
+        lb = bound(mask_words_set{words});
+      }
     }
     v.bounds[idx] = lb;
   }
