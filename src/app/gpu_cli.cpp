@@ -110,6 +110,11 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off, the "
                   "default: faster at 20 machines). The same bounds, the same tree")
       ->group(kGroup);
+  add_enum_option(solve, "--lb2-pack", o.policy.lb2_pack,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts, up to 64 jobs: the chain's LB2 pass two "
+                  "children a thread, their pair walks in the 16-bit halves of 32-bit words (on), or a thread a "
+                  "child (off). The same bounds, the same tree")
+      ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "

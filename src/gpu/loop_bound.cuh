@@ -45,6 +45,9 @@ struct parts_view {
   // The chain's LB2 pass from the parents' tables (lb2_table_kernel): each parent's children.
   const std::uint32_t* offsets = nullptr;  // first child of each popped parent
   const std::uint32_t* counts = nullptr;   // its children (0: pruned at pop time)
+  // The chain's LB2 pass in 16-bit halves (lb2_pack_kernel): a child packs when the largest of its
+  // front plus the largest of its back is at most this (65535 - 2 W - L; pack_limit_of).
+  int pack_limit = 0;
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
@@ -226,6 +229,128 @@ __global__ void lb2_lanes_kernel(tables_view t, parts_view v) {
   }
 }
 
+// --- The chain's LB2 pass, two children a thread in 16-bit halves (`--lb2-pack`, decision 013,
+// option L) ----------------------------------------------------------------------------------------
+// Two listed children walk each machine pair together: the rank's job and its three table
+// entries are loaded once for both, and the walk's t0 and t1 of the first child sit in the low
+// halves of two 32-bit words, the second child's in the high halves; max(t0 + lag, t1) of both is
+// one DPX instruction (__viaddmax_u16x2). No half carries into the other: every value a walk
+// reaches, kept or masked out, is at most front + back + 2 W + L (W the most work of a machine
+// over all jobs, L the largest lag), and a child packs only where its largest front plus its
+// largest back is at most 65535 - 2 W - L (v.pack_limit, pack_limit_of); a child that does not is
+// bounded by the 32-bit walk. Each child's value is the one-child loop's to the bit: the pairs in
+// order, each child leaving at the first pair whose value reaches ub (the thread goes on while
+// either walks), then the maximum with LB1. Up to 64 jobs (the masks are one 64-bit word).
+
+// W and L of the comment above, from the host's tables: 65535 - 2 W - L (at most 0: never).
+inline int pack_limit_of(const bound_data& data) {
+  const bound_view b = data.view();
+  long long w = 0, lag = 0;
+  for (int k = 0; k < b.inst.m; ++k) {
+    long long sum = 0;
+    for (int j = 0; j < b.inst.n; ++j) sum += b.inst.time(k, j);
+    w = sum > w ? sum : w;
+  }
+  for (int i = 0; i < b.npairs * b.inst.n; ++i) lag = b.lags[i] > lag ? b.lags[i] : lag;
+  const long long limit = 65535 - 2 * w - lag;
+  return limit > 0 ? static_cast<int>(limit) : 0;
+}
+
+// A listed child's sides (front, back; parent's parts read from the SoA buffers) and mask.
+template <class View, class Job>
+__device__ __forceinline__ void listed_child_sides(const View& b, const parts_view& v, std::uint32_t idx, int* front,
+                                                   int* back, int* scratch, const int*& child_front,
+                                                   const int*& child_back, int& job, bool& forward,
+                                                   std::uint64_t& parent_mask) {
+  const std::uint32_t d = v.desc[idx];
+  const std::uint32_t p = child_parent(d);
+  const int first = limit1_of(v.limits[p]) + 1;
+  const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+  job = perm[first + child_position(d)];
+  forward = !child_backward(d);
+  for (int k = 0; k < b.inst.m; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+    front[k] = v.front[at];
+    back[k] = v.back[at];
+  }
+  const std::uint64_t high = b.inst.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
+  parent_mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
+  child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
+}
+
+template <class SC, bool Compact, bool Shared>
+__global__ void lb2_pack_kernel(tables_view t, parts_view v) {
+  static_assert(SC::max_n <= 64, "one 64-bit mask word a child");
+  extern __shared__ int4 smem4[];
+  const std::uint32_t C = *v.list_count, threads_needed = (C + 1) / 2;
+  if (blockIdx.x * blockDim.x >= threads_needed) return;  // the whole block: before load_tables' __syncthreads
+  auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  using Job = typename SC::job;
+  const int ub = *v.live_ub;
+  const int n = t.n, m = t.m;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < threads_needed; i += gridDim.x * blockDim.x) {
+    std::uint32_t idx[2] = {v.list[2 * i], 2 * i + 1 < C ? v.list[2 * i + 1] : 0u};
+    const bool two = 2 * i + 1 < C;
+    int lb[2] = {v.bounds[idx[0]], two ? v.bounds[idx[1]] : ub};
+    std::uint64_t mask[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};  // a half not walked: every job masked out
+    bool packed[2] = {false, false};
+    unsigned F[kMaxMachines], B[kMaxMachines];
+    for (int k = 0; k < m; ++k) F[k] = B[k] = 0u;
+    for (int c = 0; c < (two ? 2 : 1); ++c) {
+      int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
+      const int* cf;
+      const int* cb;
+      int job;
+      bool forward;
+      std::uint64_t parent_mask;
+      listed_child_sides<decltype(b), Job>(b, v, idx[c], front, back, scratch, cf, cb, job, forward, parent_mask);
+      const std::uint64_t child_mask = parent_mask | (std::uint64_t{1} << job);
+      int fmax = 0, bmax = 0;
+      for (int k = 0; k < m; ++k) {
+        fmax = cf[k] > fmax ? cf[k] : fmax;
+        bmax = cb[k] > bmax ? cb[k] : bmax;
+      }
+      if (fmax + bmax > v.pack_limit) {  // the 32-bit walk for this one
+        const int pairs = lb2_pairs(b, cf, cb, mask64_set{child_mask}, ub);
+        lb[c] = pairs > lb[c] ? pairs : lb[c];
+        v.bounds[idx[c]] = lb[c];
+        lb[c] = ub;  // done: the packed walk leaves its half alone
+        continue;
+      }
+      mask[c] = child_mask;
+      packed[c] = true;
+      const int shift = 16 * c;
+      for (int k = 0; k < m; ++k) {
+        F[k] |= static_cast<unsigned>(cf[k]) << shift;
+        B[k] |= static_cast<unsigned>(cb[k]) << shift;
+      }
+    }
+    if (!packed[0] && !packed[1]) continue;
+    for (int q = 0; q < b.npairs && (lb[0] < ub || lb[1] < ub); ++q) {
+      const int k = b.pair_first[q], l = b.pair_second[q];
+      const auto* order = b.johnson + q * n;
+      const auto* lag = b.lags + q * n;
+      unsigned t0 = F[k], t1 = F[l];
+      for (int r = 0; r < n; ++r) {
+        const int j = static_cast<int>(order[r]);
+        const unsigned out =
+            (static_cast<unsigned>(mask[0] >> j) & 1u) | ((static_cast<unsigned>(mask[1] >> j) & 1u) << 16);
+        const unsigned keep = ~(out * 0xFFFFu);
+        t0 += (static_cast<unsigned>(b.inst.time(k, j)) * 0x10001u) & keep;
+        const unsigned next = __viaddmax_u16x2(t0, static_cast<unsigned>(lag[j]) * 0x10001u, t1) +
+                              static_cast<unsigned>(b.inst.time(l, j)) * 0x10001u;
+        t1 = (next & keep) | (t1 & ~keep);
+      }
+      const unsigned value = __vmaxu2(t0 + B[k], t1 + B[l]);
+      const int half[2] = {static_cast<int>(value & 0xFFFFu), static_cast<int>(value >> 16)};
+      for (int c = 0; c < 2; ++c)
+        if (lb[c] < ub && half[c] > lb[c]) lb[c] = half[c];
+    }
+    for (int c = 0; c < 2; ++c)
+      if (packed[c]) v.bounds[idx[c]] = lb[c];
+  }
+}
+
 // --- The chain's LB2 pass from the parent's table (`--lb2-table`, decision 013, option I) -----
 // A warp a popped parent. The lanes fill the parent's table (bound/lb2_table.hpp), one machine
 // pair a lane, 32 pairs at a time, into the warp's rows of shared memory; then each lane bounds
@@ -325,6 +450,7 @@ struct parts_kernels {
   parts_kernel_fn first = nullptr;    // children: LB1, or LB2 for --bound lb2
   parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
+  bool pack = false;                  // second is lb2_pack_kernel: two listed children a thread
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
@@ -332,7 +458,10 @@ struct parts_kernels {
 // shared memory (per kernel, decided by the caller); lb2_lanes: lanes a child in the chain's LB2
 // pass (1, 2, 4, 8 or 16; lb2_lanes_kernel above 1); lb2_table: the chain's LB2 pass from the
 // parents' tables (lb2_table_kernel; lb2_lanes then unused).
+// lb2_pack: the chain's LB2 pass two children a thread in 16-bit halves (lb2_pack_kernel; the
+// small size class only, where the lanes and the table are not asked for).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false);
+                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false,
+                                   bool lb2_pack = false);
 
 }  // namespace pfsp::gpu

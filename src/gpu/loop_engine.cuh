@@ -62,6 +62,7 @@ class loop_engine {
               int device, double memory_share)
       : n_(data.view().inst.n), device_(device), profile_(opt.profile), tuning_(policy.loop), stream_(device) {
     make_tables(data, opt, policy);  // makes the device current
+    pack_limit_ = pack_limit_of(data);
     choose_blocks(ls, policy);
     sort_ = ls.sort;
     parts_ = ls.parts;
@@ -157,6 +158,7 @@ class loop_engine {
     else if (pk_.second)
       s += ", LB1 then LB2 on the compacted survivors";
     if (pk_.second && !pk_.table && lb2_lanes_ > 1) s += " (" + std::to_string(lb2_lanes_) + " lanes a child)";
+    if (pk_.pack) s += " (two children a thread in 16-bit halves)";
     s += first_smem_ ? ", its tables in shared memory" : ", tables in global memory";
     return s;
   }
@@ -706,7 +708,8 @@ class loop_engine {
     bool s2 = fits(t.shared_ints);
     lb2_lanes_ = policy.lb2_lanes;
     const bool table = kind == bound_kind::lb1_lb2 && choose_lb2_table(policy, s2);
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table);
+    const bool pack = kind == bound_kind::lb1_lb2 && !table && policy.lb2_pack == lb2_pack_mode::on && pack_limit_ > 0;
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2);
   }
@@ -751,6 +754,7 @@ class loop_engine {
     parts_v_.live_ub = &d_state_.data()->best;
     parts_v_.offsets = offsets_.data();
     parts_v_.counts = counts_.data();
+    parts_v_.pack_limit = pack_limit_;
     list_v_ = parts_v_;
   }
 
@@ -839,6 +843,7 @@ class loop_engine {
   int ld_ = 0;
   parts_kernels pk_;
   int lb2_lanes_ = 1;         // lanes a child in the chain's LB2 pass (--lb2-lanes)
+  int pack_limit_ = 0;        // lb2_pack_kernel's limit for this instance (pack_limit_of)
   tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;

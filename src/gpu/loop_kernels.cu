@@ -60,7 +60,8 @@ parts_kernel_fn lanes_for(bool shared, int lanes) {
 }
 
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table) {
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table,
+                       bool pack) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -82,6 +83,13 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
         k.table = true;
         break;
       }
+      if constexpr (SC::max_n <= 64) {
+        if (pack && lanes == 1) {  // option L: two children a thread in 16-bit halves
+          k.second = shared_second ? lb2_pack_kernel<SC, Compact, true> : lb2_pack_kernel<SC, Compact, false>;
+          k.pack = true;
+          break;
+        }
+      }
       k.second = lanes > 1 ? lanes_for<SC, Compact>(shared_second, lanes)
                            : children_for<bound_kind::lb1_lb2, SC, Compact>(shared_second, m);  // LB1 known (option G)
       break;
@@ -91,22 +99,22 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 
 template <class SC>
 parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
-                         bool table) {
-  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table);
-  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table);
+                         bool table, bool pack) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, pack);
+  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, pack);
 }
 
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes, bool lb2_table) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_pack) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
     case 1:
-      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
   }
 }
 

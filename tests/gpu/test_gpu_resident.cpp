@@ -209,6 +209,36 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
       });
 }
 
+// The chain's LB2 pass two children a thread in 16-bit halves (--lb2-pack, option L of decision
+// 013) gives every child the one-child bound: with the optimum as ub, the same tree node for node.
+// 20x10, 20x20 and 50x5 (every child packs), a 13x6 random instance with the one-direction rules,
+// and a 12x6 instance of times 1..3000 whose limit (65535 - 2 W - L = 17096) lies below its
+// optimum (27366): shallow children pack, deep ones take the 32-bit walk in the same kernel.
+TEST(GpuResident, PackedChildrenBranchTheSameTree) {
+  PFSP_REQUIRE_GPU();
+  const auto check = [](const std::string& name, const instance& inst, int optimum, branching rule) {
+    const bound_data data(inst);
+    const solve_options opt = chain_from_optimum(rule, optimum);
+    gpu::gpu_policy one;
+    one.pool_size = 65536;
+    gpu::gpu_policy pack = one;
+    pack.lb2_pack = gpu::lb2_pack_mode::on;
+    const std::string what = name + " " + std::string(to_string(rule));
+    const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
+    const solve_result r2 = gpu::solve_resident(data, opt, pack, incumbent());
+    ASSERT_NE(r1.status, solve_status::time_limit) << what;
+    // The packed pass ran (a run that ignored the option would pass the tree check trivially).
+    EXPECT_NE(r2.backend.find("two children a thread"), std::string::npos) << what << ": " << r2.backend;
+    EXPECT_EQ(r1.backend.find("two children a thread"), std::string::npos) << what << ": " << r1.backend;
+    EXPECT_EQ(r1.status, r2.status) << what;
+    expect_same_tree(r1, r2, what);
+  };
+  for_each_instance_and_rule({"ta011", "ta021", "ta031", "random:13,6,3"},
+                             {branching::min_min, branching::forward, branching::backward}, check);
+  const instance wide = random_instance(12, 6, 91, 1, 3000);
+  check("random_instance(12, 6, 91, 1, 3000)", wide, optimum_of(wide), branching::min_min);
+}
+
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
 // every child the walk's bound: with the optimum as ub, the same tree node for node. Every pair
 // (45 at 20x10 and 190 at 20x20: two and six rounds of 32 rows) and the adjacent ones (one
