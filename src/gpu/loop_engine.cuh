@@ -708,7 +708,10 @@ class loop_engine {
     bool s2 = fits(t.shared_ints);
     lb2_lanes_ = policy.lb2_lanes;
     const bool table = kind == bound_kind::lb1_lb2 && choose_lb2_table(policy, s2);
-    const bool pack = kind == bound_kind::lb1_lb2 && !table && policy.lb2_pack == lb2_pack_mode::on && pack_limit_ > 0;
+    // --lb2-pack auto: on from 33 jobs (measured faster at 50x20, slower at 20x20; decision 013, L).
+    const bool pack_asked =
+        policy.lb2_pack == lb2_pack_mode::on || (policy.lb2_pack == lb2_pack_mode::auto_ && n_ > 32);
+    const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0;
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2);

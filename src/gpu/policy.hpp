@@ -57,12 +57,13 @@ constexpr auto enum_names(lb2_table_mode) {
 
 // --lb2-pack: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts, up to 64
 // jobs) two listed children a thread, their walks in the 16-bit halves of 32-bit words (on;
-// loop_bound.cuh, lb2_pack_kernel, decision 013 option L), or a thread a child (off). The same
-// bounds, the same tree: a child whose values could pass 65535 is bounded in 32 bits.
-enum class lb2_pack_mode : int { off = 0, on = 1 };
+// loop_bound.cuh, lb2_pack_kernel, decision 013 option L), or a thread a child (off); auto: on
+// from 33 jobs (50x20: 1.07x the chain's rate on one H100), off below (20x20 proofs: 0.9x). The
+// same bounds, the same tree: a child whose values could pass 65535 is bounded in 32 bits.
+enum class lb2_pack_mode : int { auto_ = 0, off = 1, on = 2 };
 constexpr auto enum_names(lb2_pack_mode) {
   using e = enum_name<lb2_pack_mode>;
-  return std::array{e{lb2_pack_mode::off, "off"}, e{lb2_pack_mode::on, "on"}};
+  return std::array{e{lb2_pack_mode::auto_, "auto"}, e{lb2_pack_mode::off, "off"}, e{lb2_pack_mode::on, "on"}};
 }
 
 // Where the per-instance tables live during a launch (CCPE section 5.4, Melab et al.).
@@ -206,7 +207,7 @@ struct gpu_policy {
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
   int lb2_lanes = 1;                          // --lb2-lanes: lanes a child in the chain's LB2 pass (1, 2, 4, 8, 16)
   lb2_table_mode lb2_table = lb2_table_mode::off;  // --lb2-table: the chain's LB2 pass from the parents' tables
-  lb2_pack_mode lb2_pack = lb2_pack_mode::off;     // --lb2-pack: the chain's LB2 pass two children a thread
+  lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;   // --lb2-pack: the chain's LB2 pass two children a thread
   std::size_t memory_cap = 0;                      // --gpu-memory: bytes a device-loop engine may take; 0 = auto
   host_tuning host;                                // the host loop's tuner (not on the CLI)
   loop_tuning loop;                                // the device loop's tuning numbers (not on the CLI)
