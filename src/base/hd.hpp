@@ -11,15 +11,6 @@
 #define PFSP_UNROLL
 #endif
 
-// PFSP_UNROLL_4 before a loop of dependent steps whose trip count is not a constant (the LB2
-// walk over the jobs): unrolled by four in device code, so that the next steps' loads can issue
-// before this step's arithmetic (decision 013, option M); nothing on the host.
-#if defined(__CUDA_ARCH__)
-#define PFSP_UNROLL_4 _Pragma("unroll 4")
-#else
-#define PFSP_UNROLL_4
-#endif
-
 #if defined(__CUDACC__)
 #define PFSP_HD __host__ __device__ __forceinline__
 #define PFSP_HD_NOINLINE __host__ __device__

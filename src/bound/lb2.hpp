@@ -31,7 +31,6 @@ PFSP_HD int lb2_pair_walk(View b, const int* front, const int* back, IsScheduled
   const auto* order = b.johnson + q * n;
   const auto* lag = b.lags + q * n;
   int t0 = front[k], t1 = front[l];
-  PFSP_UNROLL_4
   for (int r = 0; r < n; ++r) {
     const int j = static_cast<int>(order[r]);
     if constexpr (Skip) {

@@ -331,7 +331,6 @@ __global__ void lb2_pack_kernel(tables_view t, parts_view v) {
       const auto* order = b.johnson + q * n;
       const auto* lag = b.lags + q * n;
       unsigned t0 = F[k], t1 = F[l];
-      PFSP_UNROLL_4
       for (int r = 0; r < n; ++r) {
         const int j = static_cast<int>(order[r]);
         const unsigned out =
