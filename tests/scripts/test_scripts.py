@@ -21,6 +21,11 @@ KERNEL = ("_ZN4pfsp3gpu21bound_children_kernelINS0_13plain_variantELb1ELNS_10bou
           "NS0_10size_classILi64EhEELb0EEEvNS0_11tables_viewENS0_9pool_viewE")
 OTHER = "_ZN4pfsp3gpu13expand_kernelENS0_9pool_viewEi"
 
+# The line of the repository's lb2.hpp that the listing's forward branch points at (the pair
+# loop's `if (v > lb)`): the script reads the source line from the tree, so the fixture follows it.
+with open(os.path.join(ROOT, "src", "bound", "lb2.hpp"), encoding="utf-8") as _f:
+    LB2_LINE = next(i for i, line in enumerate(_f, 1) if "if (v > lb)" in line)
+
 # An nvdisasm -c -g style listing: one children kernel (the default selection) and one other.
 LISTING = f"""
 \t.headerflags\t@"EF_CUDA_SM90"
@@ -32,7 +37,7 @@ LISTING = f"""
         /*0010*/                   SEL R4, RZ, 0x1, P0 ;
         /*0020*/                   STL.U8 [R1], R4 ;
 .L_x_1:
-\t//## File "/somewhere/src/bound/lb2.hpp", line 58 inlined at "/somewhere/src/gpu/bound_kernels.cuh", line 222
+\t//## File "/somewhere/src/bound/lb2.hpp", line {LB2_LINE} inlined at "/somewhere/src/gpu/bound_kernels.cuh", line 222
 \t//## File "/somewhere/src/gpu/bound_kernels.cuh", line 222
         /*0030*/                   LDL.U8 R5, [R1] ;
         /*0040*/                   VIADDMNMX R6, R6, 0x1, R7, !PT ;
@@ -68,7 +73,7 @@ class SassBranches(unittest.TestCase):
     def test_line_information_takes_the_innermost_frame(self):
         insts, _ = self.funcs[KERNEL]
         ldl = next(i for i in insts if i.op == "LDL.U8")
-        self.assertEqual(ldl.loc, ("/somewhere/src/bound/lb2.hpp", 58))
+        self.assertEqual(ldl.loc, ("/somewhere/src/bound/lb2.hpp", LB2_LINE))
         self.assertEqual(ldl.chain, (("/somewhere/src/gpu/bound_kernels.cuh", 222),))
 
     def test_counts_separate_divergent_uniform_and_loop_branches(self):
@@ -83,7 +88,7 @@ class SassBranches(unittest.TestCase):
         self.assertEqual(c["pred_insts"], 1)     # @P1 IMAD.IADD (branches are not counted here)
         fwd = [b for b in branches if b["kind"] == "forward"]
         self.assertEqual(len(fwd), 1)
-        self.assertEqual((fwd[0]["file"], fwd[0]["line"]), ("src/bound/lb2.hpp", 58))
+        self.assertEqual((fwd[0]["file"], fwd[0]["line"]), ("src/bound/lb2.hpp", LB2_LINE))
         self.assertEqual(fwd[0]["inlined_at"], ["src/gpu/bound_kernels.cuh:222"])
         self.assertIn("v > lb", fwd[0]["source"])  # read from the repository's lb2.hpp (line numbers follow it)
 
@@ -100,7 +105,7 @@ class SassBranches(unittest.TestCase):
         if report[0]["kernel"].startswith("void pfsp::gpu::"):  # demangled (c++filt present)
             self.assertEqual(report[0]["label"], "bound_children_kernel lb2 plain n<=64 shared int")
             self.assertIn("| bound_children_kernel lb2 plain n<=64 shared int | 14 | 4 | 2 | 1 | 1 | 1 |", out)
-        self.assertIn("src/bound/lb2.hpp:58 forward x1 (inlined at src/gpu/bound_kernels.cuh:222)", out)
+        self.assertIn(f"src/bound/lb2.hpp:{LB2_LINE} forward x1 (inlined at src/gpu/bound_kernels.cuh:222)", out)
         self.assertIn("- 95 `", out)
         self.assertIn("ISETP.GE.U32.AND", out)
 
