@@ -122,9 +122,11 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
       if constexpr (!lb1_known) remain[k] = v.remain[at];
     }
     const bool forward = !child_backward(d);
+    // set: the parent's; for the chain's pass the child's own (its job folded in once, not tested
+    // at every step of every pair's walk: option K).
     const auto bound = [&](auto set) {
       if constexpr (lb1_known)
-        return child_bound_known_lb1(b, front, back, set, job, forward, ub, scratch, v.bounds[idx]);
+        return child_bound_known_lb1_of_set(b, front, back, set, job, forward, ub, scratch, v.bounds[idx]);
       else
         return child_bound(Kind, b, front, back, remain, set, job, forward, ub, scratch);
     };
@@ -133,23 +135,15 @@ __global__ void parts_children_kernel(tables_view t, parts_view v) {
       lb = child_bound(Kind, b, front, back, remain, no_set{}, job, forward, ub, scratch);
     } else if constexpr (SC::max_n <= 64) {
       const std::uint64_t high = t.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;  // one word up to 32
-      const std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
-      if constexpr (lb1_known)  // the child's own set: its job folded in once, not at every step
-        lb = child_bound_known_lb1_of_set(b, front, back, mask64_set{mask | (std::uint64_t{1} << job)}, job, forward,
-                                          ub, scratch, v.bounds[idx]);
-      else
-        lb = bound(mask64_set{mask});
+      std::uint64_t mask = static_cast<std::uint64_t>(v.masks[p]) | (high << 32);
+      if constexpr (lb1_known) mask |= std::uint64_t{1} << job;
+      lb = bound(mask64_set{mask});
     } else {
       std::uint32_t words[SC::words];
       const int nw = (t.n + 31) >> 5;
       for (int w = 0; w < nw; ++w) words[w] = v.masks[static_cast<std::size_t>(w) * v.stride + p];
-      if constexpr (lb1_known) {
-        words[job >> 5] |= 1u << (job & 31);
-        lb = child_bound_known_lb1_of_set(b, front, back, mask_words_set{words}, job, forward, ub, scratch,
-                                          v.bounds[idx]);
-      } else {
-        lb = bound(mask_words_set{words});
-      }
+      if constexpr (lb1_known) words[job >> 5] |= 1u << (job & 31);
+      lb = bound(mask_words_set{words});
     }
     v.bounds[idx] = lb;
   }
@@ -278,6 +272,29 @@ __device__ __forceinline__ void listed_child_sides(const View& b, const parts_vi
   child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
 }
 
+// Pair q's walk (detail::lb2_pair_walk's mask form) for two children at once: F and B their
+// packed fronts and backs, mask their scheduled sets (all ones: a half not walked). Returns both
+// values, the first child's in the low half.
+template <class View>
+__device__ __forceinline__ unsigned packed_pair_values(const View& b, const unsigned* F, const unsigned* B,
+                                                       const std::uint64_t* mask, int q) {
+  const int n = b.inst.n, k = b.pair_first[q], l = b.pair_second[q];
+  const auto* order = b.johnson + q * n;
+  const auto* lag = b.lags + q * n;
+  unsigned t0 = F[k], t1 = F[l];
+  for (int r = 0; r < n; ++r) {
+    const int j = static_cast<int>(order[r]);
+    const unsigned out =
+        (static_cast<unsigned>(mask[0] >> j) & 1u) | ((static_cast<unsigned>(mask[1] >> j) & 1u) << 16);
+    const unsigned keep = ~(out * 0xFFFFu);  // 0xFFFF in each half whose child has j unscheduled
+    t0 += (static_cast<unsigned>(b.inst.time(k, j)) * 0x10001u) & keep;
+    const unsigned next = __viaddmax_u16x2(t0, static_cast<unsigned>(lag[j]) * 0x10001u, t1) +
+                          static_cast<unsigned>(b.inst.time(l, j)) * 0x10001u;
+    t1 = (next & keep) | (t1 & ~keep);
+  }
+  return __vmaxu2(t0 + B[k], t1 + B[l]);
+}
+
 template <class SC, bool Compact, bool Shared>
 __global__ void lb2_pack_kernel(tables_view t, parts_view v) {
   static_assert(SC::max_n <= 64, "one 64-bit mask word a child");
@@ -287,7 +304,7 @@ __global__ void lb2_pack_kernel(tables_view t, parts_view v) {
   auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
   using Job = typename SC::job;
   const int ub = *v.live_ub;
-  const int n = t.n, m = t.m;
+  const int m = t.m;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < threads_needed; i += gridDim.x * blockDim.x) {
     std::uint32_t idx[2] = {v.list[2 * i], 2 * i + 1 < C ? v.list[2 * i + 1] : 0u};
     const bool two = 2 * i + 1 < C;
@@ -327,21 +344,7 @@ __global__ void lb2_pack_kernel(tables_view t, parts_view v) {
     }
     if (!packed[0] && !packed[1]) continue;
     for (int q = 0; q < b.npairs && (lb[0] < ub || lb[1] < ub); ++q) {
-      const int k = b.pair_first[q], l = b.pair_second[q];
-      const auto* order = b.johnson + q * n;
-      const auto* lag = b.lags + q * n;
-      unsigned t0 = F[k], t1 = F[l];
-      for (int r = 0; r < n; ++r) {
-        const int j = static_cast<int>(order[r]);
-        const unsigned out =
-            (static_cast<unsigned>(mask[0] >> j) & 1u) | ((static_cast<unsigned>(mask[1] >> j) & 1u) << 16);
-        const unsigned keep = ~(out * 0xFFFFu);
-        t0 += (static_cast<unsigned>(b.inst.time(k, j)) * 0x10001u) & keep;
-        const unsigned next = __viaddmax_u16x2(t0, static_cast<unsigned>(lag[j]) * 0x10001u, t1) +
-                              static_cast<unsigned>(b.inst.time(l, j)) * 0x10001u;
-        t1 = (next & keep) | (t1 & ~keep);
-      }
-      const unsigned value = __vmaxu2(t0 + B[k], t1 + B[l]);
+      const unsigned value = packed_pair_values(b, F, B, mask, q);
       const int half[2] = {static_cast<int>(value & 0xFFFFu), static_cast<int>(value >> 16)};
       for (int c = 0; c < 2; ++c)
         if (lb[c] < ub && half[c] > lb[c]) lb[c] = half[c];
