@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
@@ -48,6 +49,8 @@ struct parts_view {
   // The chain's LB2 pass in 16-bit halves (lb2_pack_kernel): a child packs when the largest of its
   // front plus the largest of its back is at most this (65535 - 2 W - L; pack_limit_of).
   int pack_limit = 0;
+  // Its rank table (pack_ranks_of): pair q's rank r at q * n + r, copied into shared memory.
+  const uint4* pack_ranks = nullptr;
 };
 
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
@@ -226,7 +229,8 @@ __global__ void lb2_lanes_kernel(tables_view t, parts_view v) {
 // --- The chain's LB2 pass, two children a thread in 16-bit halves (`--lb2-pack`, decision 013,
 // option L) ----------------------------------------------------------------------------------------
 // Two listed children walk each machine pair together: the rank's job and its three table
-// entries are loaded once for both, and the walk's t0 and t1 of the first child sit in the low
+// entries are one 16-byte load from the rank table in shared memory (pack_ranks_of, option O),
+// once for both children, and the walk's t0 and t1 of the first child sit in the low
 // halves of two 32-bit words, the second child's in the high halves; max(t0 + lag, t1) of both is
 // one DPX instruction (__viaddmax_u16x2). No half carries into the other: every value a walk
 // reaches, kept or masked out, is at most front + back + 2 W + L (W the most work of a machine
@@ -248,6 +252,26 @@ inline int pack_limit_of(const bound_data& data) {
   for (int i = 0; i < b.npairs * b.inst.n; ++i) lag = b.lags[i] > lag ? b.lags[i] : lag;
   const long long limit = 65535 - 2 * w - lag;
   return limit > 0 ? static_cast<int>(limit) : 0;
+}
+
+// The packed walk's table: for pair q and rank r of its Johnson order, the rank's job j and its
+// three entries p(k, j), lag(j), p(l, j), each in both 16-bit halves (times 0x10001), so that a
+// rank step is one 16-byte shared load and no index arithmetic (decision 013, option O). Only
+// where pack_limit_of is positive (every entry then fits in 16 bits).
+inline std::vector<uint4> pack_ranks_of(const bound_data& data) {
+  const bound_view b = data.view();
+  const int n = b.inst.n;
+  std::vector<uint4> ranks(static_cast<std::size_t>(b.npairs) * static_cast<std::size_t>(n));
+  for (int q = 0; q < b.npairs; ++q) {
+    const int k = b.pair_first[q], l = b.pair_second[q];
+    for (int r = 0; r < n; ++r) {
+      const int j = b.johnson[q * n + r];
+      const auto twice = [](int x) { return static_cast<unsigned>(x) * 0x10001u; };
+      ranks[static_cast<std::size_t>(q) * n + r] = make_uint4(static_cast<unsigned>(j), twice(b.inst.time(k, j)),
+                                                              twice(b.lags[q * n + j]), twice(b.inst.time(l, j)));
+    }
+  }
+  return ranks;
 }
 
 // A listed child's sides (front, back; parent's parts read from the SoA buffers) and mask.
@@ -272,85 +296,160 @@ __device__ __forceinline__ void listed_child_sides(const View& b, const parts_vi
   child_sides(b.inst, front, back, job, forward, scratch, child_front, child_back);
 }
 
-// Pair q's walk (detail::lb2_pair_walk's mask form) for two children at once: F and B their
-// packed fronts and backs, mask their scheduled sets (all ones: a half not walked). Returns both
-// values, the first child's in the low half.
-template <class View>
-__device__ __forceinline__ unsigned packed_pair_values(const View& b, const unsigned* F, const unsigned* B,
-                                                       const std::uint64_t* mask, int q) {
-  const int n = b.inst.n, k = b.pair_first[q], l = b.pair_second[q];
-  const auto* order = b.johnson + q * n;
-  const auto* lag = b.lags + q * n;
-  unsigned t0 = F[k], t1 = F[l];
-  for (int r = 0; r < n; ++r) {
-    const int j = static_cast<int>(order[r]);
-    const unsigned out =
-        (static_cast<unsigned>(mask[0] >> j) & 1u) | ((static_cast<unsigned>(mask[1] >> j) & 1u) << 16);
-    const unsigned keep = ~(out * 0xFFFFu);  // 0xFFFF in each half whose child has j unscheduled
-    t0 += (static_cast<unsigned>(b.inst.time(k, j)) * 0x10001u) & keep;
-    const unsigned next = __viaddmax_u16x2(t0, static_cast<unsigned>(lag[j]) * 0x10001u, t1) +
-                          static_cast<unsigned>(b.inst.time(l, j)) * 0x10001u;
-    t1 = (next & keep) | (t1 & ~keep);
-  }
-  return __vmaxu2(t0 + B[k], t1 + B[l]);
+// A listed child that cannot pack: the one-child pass's 32-bit walk, its bound stored. Out of line,
+// so that the packed path's arrays need no address and stay in registers.
+template <class View, class Job>
+__device__ __noinline__ void listed_child_walk32(const View b, const parts_view v, std::uint32_t idx, int ub) {
+  int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
+  const int* cf;
+  const int* cb;
+  int job;
+  bool forward;
+  std::uint64_t parent_mask;
+  listed_child_sides<View, Job>(b, v, idx, front, back, scratch, cf, cb, job, forward, parent_mask);
+  const int lb1 = v.bounds[idx];
+  const int pairs = lb2_pairs(b, cf, cb, mask64_set{parent_mask | (std::uint64_t{1} << job)}, ub);
+  v.bounds[idx] = pairs > lb1 ? pairs : lb1;
 }
 
-template <class SC, bool Compact, bool Shared>
-__global__ void lb2_pack_kernel(tables_view t, parts_view v) {
+// Zero one half of the packed sides (a child absent or not packed): no carry can then cross from
+// it into the other half.
+template <int M, class View>
+__device__ __forceinline__ void clear_half(const View& b, int half, std::uint16_t* F16, std::uint16_t* B16) {
+  const int m = M > 0 ? M : b.inst.m;
+  PFSP_UNROLL
+  for (int k = 0; k < m; ++k) F16[2 * k + half] = B16[2 * k + half] = 0;
+}
+
+// A listed child's half of the packed walk's sides: its front and back (the parent's, from the SoA
+// buffers, with the direction's side moved past `job`: front_after or back_after of
+// bound/node_parts.hpp) stored as 16-bit halves F16[2 k + half], B16[2 k + half], and its
+// scheduled set (the parent's and its job). Stores only, every index a compile-time constant
+// where M > 0, so the set-up needs no array in registers and no local read-modify-write (a set-up
+// through local arrays was half the kernel's stall samples, decision 013 option N). Returns
+// false when the child cannot pack (its values could pass 65535): its halves are then zero.
+template <int M, class View, class Job>
+__device__ __forceinline__ bool pack_listed_child(const View& b, const parts_view& v, std::uint32_t idx, int half,
+                                                  std::uint16_t* F16, std::uint16_t* B16, std::uint64_t& mask) {
+  const int m = M > 0 ? M : b.inst.m;
+  const std::uint32_t d = v.desc[idx];
+  const std::uint32_t p = child_parent(d);
+  const int first = limit1_of(v.limits[p]) + 1;
+  const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+  const int job = perm[first + child_position(d)];
+  const std::uint64_t high = b.inst.n > 32 ? v.masks[static_cast<std::size_t>(v.stride) + p] : 0u;
+  mask = (static_cast<std::uint64_t>(v.masks[p]) | (high << 32)) | (std::uint64_t{1} << job);
+  const int* front = v.front + p;  // machine k at k * stride
+  const int* back = v.back + p;
+  const std::size_t stride = v.stride;
+  int fmax = 0, bmax = 0, t = 0;
+  if (!child_backward(d)) {
+    PFSP_UNROLL
+    for (int k = 0; k < m; ++k) {
+      const int f = front[k * stride];
+      t = (t > f ? t : f) + b.inst.time(k, job);
+      F16[2 * k + half] = static_cast<std::uint16_t>(t);
+      fmax = t > fmax ? t : fmax;
+    }
+    PFSP_UNROLL
+    for (int k = 0; k < m; ++k) {
+      const int x = back[k * stride];
+      B16[2 * k + half] = static_cast<std::uint16_t>(x);
+      bmax = x > bmax ? x : bmax;
+    }
+  } else {
+    PFSP_UNROLL
+    for (int k = m - 1; k >= 0; --k) {
+      const int x = back[k * stride];
+      t = (t > x ? t : x) + b.inst.time(k, job);
+      B16[2 * k + half] = static_cast<std::uint16_t>(t);
+      bmax = t > bmax ? t : bmax;
+    }
+    PFSP_UNROLL
+    for (int k = 0; k < m; ++k) {
+      const int f = front[k * stride];
+      F16[2 * k + half] = static_cast<std::uint16_t>(f);
+      fmax = f > fmax ? f : fmax;
+    }
+  }
+  if (fmax + bmax <= v.pack_limit) return true;
+  clear_half<M>(b, half, F16, B16);
+  return false;
+}
+
+// Pair q's walk (detail::lb2_pair_walk's mask form) for two children at once: F and B their
+// packed fronts and backs, mask0 and mask1 their scheduled sets (all ones: a half not walked).
+// Returns both values, the first child's in the low half.
+__device__ __forceinline__ unsigned packed_word(const std::uint16_t* halves, int k) {
+  unsigned w;
+  memcpy(&w, __builtin_assume_aligned(halves + 2 * k, 4), sizeof w);  // both halves of machine k: one 32-bit load
+  return w;
+}
+
+// ranks: the pair's row of the rank table (pack_ranks_of), k and l its machines.
+__device__ __forceinline__ unsigned packed_pair_values(const uint4* ranks, int n, int k, int l,
+                                                       const std::uint16_t* F16, const std::uint16_t* B16,
+                                                       std::uint64_t mask0, std::uint64_t mask1) {
+  unsigned t0 = packed_word(F16, k), t1 = packed_word(F16, l);
+  for (int r = 0; r < n; ++r) {
+    const uint4 e = ranks[r];  // job, p(k, j), lag(j), p(l, j): the entries in both halves
+    const int j = static_cast<int>(e.x);
+    const unsigned out = (static_cast<unsigned>(mask0 >> j) & 1u) | ((static_cast<unsigned>(mask1 >> j) & 1u) << 16);
+    const unsigned keep = ~(out * 0xFFFFu);  // 0xFFFF in each half whose child has j unscheduled
+    t0 += e.y & keep;
+    const unsigned next = __viaddmax_u16x2(t0, e.z, t1) + e.w;
+    t1 = (next & keep) | (t1 & ~keep);
+  }
+  return __vmaxu2(t0 + packed_word(B16, k), t1 + packed_word(B16, l));
+}
+
+// M > 0: the machine count as a compile-time constant (the children's set-up unrolls; decision
+// 013, option N). The launch bounds hold it to 40 registers, two blocks of 768 an SM, as the pass
+// had before the set-up unrolled (unbounded, the unrolled set-up took up to 194 registers).
+// Dynamic shared memory: the instance's tables (when Shared), then the rank table.
+template <class SC, bool Compact, bool Shared, int M>
+__global__ void __launch_bounds__(768, 2) lb2_pack_kernel(tables_view t, parts_view v) {
   static_assert(SC::max_n <= 64, "one 64-bit mask word a child");
   extern __shared__ int4 smem4[];
   const std::uint32_t C = *v.list_count, threads_needed = (C + 1) / 2;
   if (blockIdx.x * blockDim.x >= threads_needed) return;  // the whole block: before load_tables' __syncthreads
   auto b = load_tables<Shared, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  if constexpr (M > 0) b.inst.m = M;
+  // The rank table after the instance's tables (or alone, when those stay in global memory).
+  uint4* ranks = reinterpret_cast<uint4*>(reinterpret_cast<int*>(smem4) + (Shared ? t.shared_ints : 0));
+  const int n = t.n;
+  for (int r = static_cast<int>(threadIdx.x); r < b.npairs * n; r += static_cast<int>(blockDim.x))
+    ranks[r] = v.pack_ranks[r];
+  __syncthreads();
   using Job = typename SC::job;
   const int ub = *v.live_ub;
-  const int m = t.m;
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < threads_needed; i += gridDim.x * blockDim.x) {
-    std::uint32_t idx[2] = {v.list[2 * i], 2 * i + 1 < C ? v.list[2 * i + 1] : 0u};
     const bool two = 2 * i + 1 < C;
-    int lb[2] = {v.bounds[idx[0]], two ? v.bounds[idx[1]] : ub};
-    std::uint64_t mask[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};  // a half not walked: every job masked out
-    bool packed[2] = {false, false};
-    unsigned F[kMaxMachines], B[kMaxMachines];
-    for (int k = 0; k < m; ++k) F[k] = B[k] = 0u;
-    for (int c = 0; c < (two ? 2 : 1); ++c) {
-      int front[kMaxMachines], back[kMaxMachines], scratch[kMaxMachines];
-      const int* cf;
-      const int* cb;
-      int job;
-      bool forward;
-      std::uint64_t parent_mask;
-      listed_child_sides<decltype(b), Job>(b, v, idx[c], front, back, scratch, cf, cb, job, forward, parent_mask);
-      const std::uint64_t child_mask = parent_mask | (std::uint64_t{1} << job);
-      int fmax = 0, bmax = 0;
-      for (int k = 0; k < m; ++k) {
-        fmax = cf[k] > fmax ? cf[k] : fmax;
-        bmax = cb[k] > bmax ? cb[k] : bmax;
-      }
-      if (fmax + bmax > v.pack_limit) {  // the 32-bit walk for this one
-        const int pairs = lb2_pairs(b, cf, cb, mask64_set{child_mask}, ub);
-        lb[c] = pairs > lb[c] ? pairs : lb[c];
-        v.bounds[idx[c]] = lb[c];
-        lb[c] = ub;  // done: the packed walk leaves its half alone
-        continue;
-      }
-      mask[c] = child_mask;
-      packed[c] = true;
-      const int shift = 16 * c;
-      for (int k = 0; k < m; ++k) {
-        F[k] |= static_cast<unsigned>(cf[k]) << shift;
-        B[k] |= static_cast<unsigned>(cb[k]) << shift;
-      }
+    const std::uint32_t idx0 = v.list[2 * i], idx1 = two ? v.list[2 * i + 1] : idx0;
+    alignas(16) std::uint16_t F16[2 * kMaxMachines], B16[2 * kMaxMachines];  // machine k: halves 2 k, 2 k + 1
+    std::uint64_t mask0, mask1 = ~std::uint64_t{0};
+    const bool packed0 = pack_listed_child<M, decltype(b), Job>(b, v, idx0, 0, F16, B16, mask0);
+    bool packed1 = false;
+    if (two)
+      packed1 = pack_listed_child<M, decltype(b), Job>(b, v, idx1, 1, F16, B16, mask1);
+    else
+      clear_half<M>(b, 1, F16, B16);
+    if (!packed0) listed_child_walk32<decltype(b), Job>(b, v, idx0, ub);
+    if (two && !packed1) listed_child_walk32<decltype(b), Job>(b, v, idx1, ub);
+    if (!packed0 && !packed1) continue;
+    // A half not walked: every job masked out, and its bound at ub (the loop then ignores it).
+    mask0 = packed0 ? mask0 : ~std::uint64_t{0};
+    mask1 = packed1 ? mask1 : ~std::uint64_t{0};
+    int lb0 = packed0 ? v.bounds[idx0] : ub, lb1 = packed1 ? v.bounds[idx1] : ub;
+    for (int q = 0; q < b.npairs && (lb0 < ub || lb1 < ub); ++q) {
+      const unsigned value =
+          packed_pair_values(ranks + q * n, n, b.pair_first[q], b.pair_second[q], F16, B16, mask0, mask1);
+      const int low = static_cast<int>(value & 0xFFFFu), high = static_cast<int>(value >> 16);
+      if (lb0 < ub && low > lb0) lb0 = low;
+      if (lb1 < ub && high > lb1) lb1 = high;
     }
-    if (!packed[0] && !packed[1]) continue;
-    for (int q = 0; q < b.npairs && (lb[0] < ub || lb[1] < ub); ++q) {
-      const unsigned value = packed_pair_values(b, F, B, mask, q);
-      const int half[2] = {static_cast<int>(value & 0xFFFFu), static_cast<int>(value >> 16)};
-      for (int c = 0; c < 2; ++c)
-        if (lb[c] < ub && half[c] > lb[c]) lb[c] = half[c];
-    }
-    for (int c = 0; c < 2; ++c)
-      if (packed[c]) v.bounds[idx[c]] = lb[c];
+    if (packed0) v.bounds[idx0] = lb0;
+    if (packed1) v.bounds[idx1] = lb1;
   }
 }
 

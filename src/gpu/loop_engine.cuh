@@ -63,6 +63,7 @@ class loop_engine {
       : n_(data.view().inst.n), device_(device), profile_(opt.profile), tuning_(policy.loop), stream_(device) {
     make_tables(data, opt, policy);  // makes the device current
     pack_limit_ = pack_limit_of(data);
+    if (pack_limit_ > 0 && n_ <= 64) pack_ranks_ = device_buffer<uint4>(pack_ranks_of(data));
     choose_blocks(ls, policy);
     sort_ = ls.sort;
     parts_ = ls.parts;
@@ -711,10 +712,13 @@ class loop_engine {
     // --lb2-pack auto: on from 33 jobs (measured faster at 50x20, slower at 20x20; decision 013, L).
     const bool pack_asked =
         policy.lb2_pack == lb2_pack_mode::on || (policy.lb2_pack == lb2_pack_mode::auto_ && n_ > 32);
-    const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0;
+    // The packed pass keeps its rank table in shared memory, after the instance's tables.
+    const std::size_t ranks_bytes = pack_ranks_.size() * sizeof(uint4);
+    const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0 && ranks_bytes > 0 &&
+                      second_smem_bytes(s2) + ranks_bytes <= dev_.shared_per_block_optin;
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
-    second_smem_ = second_smem_bytes(s2);
+    second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);
   }
 
   // One wave of resident blocks of fn per candidate block size (its shared-memory limit raised
@@ -758,6 +762,7 @@ class loop_engine {
     parts_v_.offsets = offsets_.data();
     parts_v_.counts = counts_.data();
     parts_v_.pack_limit = pack_limit_;
+    parts_v_.pack_ranks = pack_ranks_.data();
     list_v_ = parts_v_;
   }
 
@@ -845,9 +850,10 @@ class loop_engine {
   bool parts_ = true;
   int ld_ = 0;
   parts_kernels pk_;
-  int lb2_lanes_ = 1;         // lanes a child in the chain's LB2 pass (--lb2-lanes)
-  int pack_limit_ = 0;        // lb2_pack_kernel's limit for this instance (pack_limit_of)
-  tables_view first_tables_;  // ds_.tables with shared_ints cut to what the first kernel reads
+  int lb2_lanes_ = 1;                // lanes a child in the chain's LB2 pass (--lb2-lanes)
+  int pack_limit_ = 0;               // lb2_pack_kernel's limit for this instance (pack_limit_of)
+  device_buffer<uint4> pack_ranks_;  // and its rank table (pack_ranks_of; up to 64 jobs, when it packs)
+  tables_view first_tables_;         // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave

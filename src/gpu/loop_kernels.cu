@@ -59,6 +59,27 @@ parts_kernel_fn lanes_for(bool shared, int lanes) {
   }
 }
 
+// The chain's LB2 pass two children a thread (lb2_pack_kernel), per Taillard machine count (the
+// children's set-up unrolled, in registers).
+template <class SC, bool Compact, int M>
+parts_kernel_fn pack_m(bool shared) {
+  return shared ? lb2_pack_kernel<SC, Compact, true, M> : lb2_pack_kernel<SC, Compact, false, M>;
+}
+
+template <class SC, bool Compact>
+parts_kernel_fn pack_for(bool shared, int m) {
+  switch (m) {
+    case 5:
+      return pack_m<SC, Compact, 5>(shared);
+    case 10:
+      return pack_m<SC, Compact, 10>(shared);
+    case 20:
+      return pack_m<SC, Compact, 20>(shared);
+    default:
+      return pack_m<SC, Compact, 0>(shared);
+  }
+}
+
 template <class SC, bool Compact>
 parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table,
                        bool pack) {
@@ -85,7 +106,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       }
       if constexpr (SC::max_n <= 64) {
         if (pack && lanes == 1) {  // option L: two children a thread in 16-bit halves
-          k.second = shared_second ? lb2_pack_kernel<SC, Compact, true> : lb2_pack_kernel<SC, Compact, false>;
+          k.second = pack_for<SC, Compact>(shared_second, m);
           k.pack = true;
           break;
         }
