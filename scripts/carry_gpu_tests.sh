@@ -96,6 +96,12 @@ case "${1:-}" in
       --bound lb1-lb2 --lb2-table on --lb2-pairs all --ub 1582 --pool-size 4096 --no-progress -q
     check memcheck_lb2_table "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-table on --no-neh --pool-size 4096 --no-progress -q
+    # The chain's packed LB2 pass (two children a thread, its rank table in shared memory): 50x5
+    # (the 5-machine kernel), and 20x20 from the optimum (the 20-machine kernel).
+    check racecheck_lb2_pack "${CS[@]}" --tool racecheck "$P" solve ta031 --backend gpu --gpu-loop device \
+      --bound lb1-lb2 --lb2-pack on --no-neh --pool-size 4096 --no-progress -q
+    check memcheck_lb2_pack "${CS[@]}" --tool memcheck "$P" solve ta021 --backend gpu --gpu-loop device \
+      --bound lb1-lb2 --lb2-pack on --ub 2298 --pool-size 4096 --no-progress -q
     check memcheck_resident_pieces "${CS[@]}" --tool memcheck "$T/test_gpu_resident" \
       --gtest_filter='GpuResident.Interrupted*:GpuResident.Chunks*'
     check memcheck_walkers "${CS[@]}" --tool memcheck "$T/test_gpu_walkers"
