@@ -113,8 +113,8 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
   add_enum_option(solve, "--lb2-pack", o.policy.lb2_pack,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts, up to 64 jobs: the chain's LB2 pass two "
                   "children a thread, their pair walks in the 16-bit halves of 32-bit words (on), or a thread a "
-                  "child (off); auto (the default): on from 33 jobs (faster at 50x20, slower at 20x20). The same "
-                  "bounds, the same tree")
+                  "child (off); auto (the default): on from 33 jobs or 20 machines (measured faster at 50x20 and "
+                  "20x20). The same bounds, the same tree")
       ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "

@@ -709,9 +709,11 @@ class loop_engine {
     bool s2 = fits(t.shared_ints);
     lb2_lanes_ = policy.lb2_lanes;
     const bool table = kind == bound_kind::lb1_lb2 && choose_lb2_table(policy, s2);
-    // --lb2-pack auto: on from 33 jobs (measured faster at 50x20, slower at 20x20; decision 013, L).
+    // --lb2-pack auto: on from 33 jobs or 20 machines (measured faster at 50x20 and on the 20x20
+    // proofs since options N and O; 20x5 and 20x10 not measured since, so left on the one-child
+    // pass; decision 013).
     const bool pack_asked =
-        policy.lb2_pack == lb2_pack_mode::on || (policy.lb2_pack == lb2_pack_mode::auto_ && n_ > 32);
+        policy.lb2_pack == lb2_pack_mode::on || (policy.lb2_pack == lb2_pack_mode::auto_ && (n_ > 32 || t.m >= 20));
     // The packed pass keeps its rank table in shared memory, after the instance's tables.
     const std::size_t ranks_bytes = pack_ranks_.size() * sizeof(uint4);
     const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0 && ranks_bytes > 0 &&

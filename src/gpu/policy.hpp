@@ -57,9 +57,10 @@ constexpr auto enum_names(lb2_table_mode) {
 
 // --lb2-pack: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts, up to 64
 // jobs) two listed children a thread, their walks in the 16-bit halves of 32-bit words (on;
-// loop_bound.cuh, lb2_pack_kernel, decision 013 option L), or a thread a child (off); auto: on
-// from 33 jobs (50x20: 1.07x the chain's rate on one H100), off below (20x20 proofs: 0.9x). The
-// same bounds, the same tree: a child whose values could pass 65535 is bounded in 32 bits.
+// loop_bound.cuh, lb2_pack_kernel, decision 013 options L, N, O), or a thread a child (off); auto:
+// on from 33 jobs or 20 machines (with options N and O the 20x20 proofs from the optimum 1.21x
+// faster than off; before them auto was on from 33 jobs only; 20x5 and 20x10 not measured since).
+// The same bounds, the same tree: a child whose values could pass 65535 is bounded in 32 bits.
 enum class lb2_pack_mode : int { auto_ = 0, off = 1, on = 2 };
 constexpr auto enum_names(lb2_pack_mode) {
   using e = enum_name<lb2_pack_mode>;

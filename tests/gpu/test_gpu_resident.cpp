@@ -209,8 +209,9 @@ TEST(GpuResident, LanesPerChildBranchTheSameTree) {
       });
 }
 
-// The chain's LB2 pass two children a thread in 16-bit halves (--lb2-pack, option L of decision
-// 013) gives every child the one-child bound: with the optimum as ub, the same tree node for node.
+// The chain's LB2 pass two children a thread in 16-bit halves (--lb2-pack, options L, N, O of
+// decision 013) gives every child the one-child bound: with the optimum as ub, the same tree node
+// for node.
 // 20x10, 20x20 and 50x5 (every child packs), a 13x6 random instance with the one-direction rules,
 // and a 12x6 instance of times 1..3000 whose limit (65535 - 2 W - L = 17096) lies below its
 // optimum (27366): shallow children pack, deep ones take the 32-bit walk in the same kernel.
@@ -221,7 +222,7 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
     const solve_options opt = chain_from_optimum(rule, optimum);
     gpu::gpu_policy one;
     one.pool_size = 65536;
-    one.lb2_pack = gpu::lb2_pack_mode::off;  // auto packs from 33 jobs (ta031)
+    one.lb2_pack = gpu::lb2_pack_mode::off;  // auto packs wherever the pass applies
     gpu::gpu_policy pack = one;
     pack.lb2_pack = gpu::lb2_pack_mode::on;
     const std::string what = name + " " + std::string(to_string(rule));
