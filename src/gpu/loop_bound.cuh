@@ -321,6 +321,43 @@ __device__ __forceinline__ void clear_half(const View& b, int half, std::uint16_
   for (int k = 0; k < m; ++k) F16[2 * k + half] = B16[2 * k + half] = 0;
 }
 
+// One side of a packed child, into the 16-bit halves out[2 k + half] (k < m), from the parent's
+// side in the SoA buffers (machine k at parent[k * stride]); returns its largest value. Moved: the
+// side `job` passes (front_after going up the machines, back_after going down:
+// bound/node_parts.hpp); copied: the parent's side as it is.
+template <int M, bool Up, class View>
+__device__ __forceinline__ int moved_side16(const View& b, int m, const int* parent, std::size_t stride, int job,
+                                            std::uint16_t* out, int half) {
+  int t = 0, top = 0;
+  const auto step = [&](int k) {
+    const int x = parent[k * stride];
+    t = (t > x ? t : x) + b.inst.time(k, job);
+    out[2 * k + half] = static_cast<std::uint16_t>(t);
+    top = t > top ? t : top;
+  };
+  if constexpr (Up) {
+    PFSP_UNROLL
+    for (int k = 0; k < m; ++k) step(k);
+  } else {
+    PFSP_UNROLL
+    for (int k = m - 1; k >= 0; --k) step(k);
+  }
+  return top;
+}
+
+template <int M>
+__device__ __forceinline__ int copied_side16(int m, const int* parent, std::size_t stride, std::uint16_t* out,
+                                             int half) {
+  int top = 0;
+  PFSP_UNROLL
+  for (int k = 0; k < m; ++k) {
+    const int x = parent[k * stride];
+    out[2 * k + half] = static_cast<std::uint16_t>(x);
+    top = x > top ? x : top;
+  }
+  return top;
+}
+
 // A listed child's half of the packed walk's sides: its front and back (the parent's, from the SoA
 // buffers, with the direction's side moved past `job`: front_after or back_after of
 // bound/node_parts.hpp) stored as 16-bit halves F16[2 k + half], B16[2 k + half], and its
@@ -341,36 +378,13 @@ __device__ __forceinline__ bool pack_listed_child(const View& b, const parts_vie
   mask = (static_cast<std::uint64_t>(v.masks[p]) | (high << 32)) | (std::uint64_t{1} << job);
   const int* front = v.front + p;  // machine k at k * stride
   const int* back = v.back + p;
-  const std::size_t stride = v.stride;
-  int fmax = 0, bmax = 0, t = 0;
+  int fmax, bmax;
   if (!child_backward(d)) {
-    PFSP_UNROLL
-    for (int k = 0; k < m; ++k) {
-      const int f = front[k * stride];
-      t = (t > f ? t : f) + b.inst.time(k, job);
-      F16[2 * k + half] = static_cast<std::uint16_t>(t);
-      fmax = t > fmax ? t : fmax;
-    }
-    PFSP_UNROLL
-    for (int k = 0; k < m; ++k) {
-      const int x = back[k * stride];
-      B16[2 * k + half] = static_cast<std::uint16_t>(x);
-      bmax = x > bmax ? x : bmax;
-    }
+    fmax = moved_side16<M, true>(b, m, front, v.stride, job, F16, half);
+    bmax = copied_side16<M>(m, back, v.stride, B16, half);
   } else {
-    PFSP_UNROLL
-    for (int k = m - 1; k >= 0; --k) {
-      const int x = back[k * stride];
-      t = (t > x ? t : x) + b.inst.time(k, job);
-      B16[2 * k + half] = static_cast<std::uint16_t>(t);
-      bmax = t > bmax ? t : bmax;
-    }
-    PFSP_UNROLL
-    for (int k = 0; k < m; ++k) {
-      const int f = front[k * stride];
-      F16[2 * k + half] = static_cast<std::uint16_t>(f);
-      fmax = f > fmax ? f : fmax;
-    }
+    bmax = moved_side16<M, false>(b, m, back, v.stride, job, B16, half);
+    fmax = copied_side16<M>(m, front, v.stride, F16, half);
   }
   if (fmax + bmax <= v.pack_limit) return true;
   clear_half<M>(b, half, F16, B16);
