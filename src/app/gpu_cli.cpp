@@ -116,6 +116,12 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "child (off); auto (the default): on from 33 jobs or 20 machines (measured faster at 50x20 and "
                   "20x20). The same bounds, the same tree")
       ->group(kGroup);
+  add_enum_option(solve, "--lb1-fused", o.policy.lb1_fused,
+                  "gpu, device loop, --loop-bound parts, 5, 10 or 20 machines: the LB1 pass (--bound lb1 and the "
+                  "chain's first pass) in the parents kernel, a thread a parent bounding its children from its "
+                  "parts in registers (on), or a thread a child (off, the default; on is not yet measured). The "
+                  "same bounds, the same tree")
+      ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "

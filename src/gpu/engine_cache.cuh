@@ -32,6 +32,7 @@ struct engine_key {
   int lanes = 1;
   lb2_table_mode lb2_table = lb2_table_mode::off;
   lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;
+  lb1_fused_mode lb1_fused = lb1_fused_mode::off;
   int first_block = 0, parents_share = 0, initial_stack_pools = 0;
   std::size_t initial_stack_nodes = 0, max_stack_nodes = 0, batch_room_bytes = 0;
   bool operator==(const engine_key&) const = default;
@@ -62,6 +63,7 @@ inline engine_key key_of(const bound_data& data, const solve_options& opt, const
   k.lanes = policy.lb2_lanes;
   k.lb2_table = policy.lb2_table;
   k.lb2_pack = policy.lb2_pack;
+  k.lb1_fused = policy.lb1_fused;
   const loop_tuning& t = policy.loop;
   k.first_block = t.first_block;
   k.parents_share = t.parents_share;

@@ -53,6 +53,37 @@ struct parts_view {
   const uint4* pack_ranks = nullptr;
 };
 
+// A popped parent's parts into the SoA buffers (remain: where not null), and, when Masks, its
+// scheduled set as bit words. m: the machine count (M where M > 0, a compile-time constant). What
+// parent_parts_kernel stores; that kernel keeps its own copy of these lines until option Q (the
+// only caller here) is measured on a device, so that the measured default path stays as it ran.
+template <int M, bool Masks, class Job>
+__device__ __forceinline__ void store_parent_parts(const parts_view& v, std::uint32_t p, int n, int m, int limit1,
+                                                   int limit2, const Job* perm, const int* front, const int* back,
+                                                   const int* remain) {
+  PFSP_UNROLL
+  for (int k = 0; k < m; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
+    v.front[at] = front[k];
+    v.back[at] = back[k];
+    if (remain) v.remain[at] = remain[k];
+  }
+  if constexpr (Masks) {
+    // The same membership as branchless_variant::build: position i is scheduled iff it lies
+    // outside [limit1 + 1, limit2).
+    constexpr int kWords = (kMaxJobs + 31) / 32;
+    std::uint32_t words[kWords];
+    const int nw = (n + 31) >> 5;
+    for (int w = 0; w < nw; ++w) words[w] = 0;
+    const unsigned width = static_cast<unsigned>(limit2 - limit1 - 1);
+    for (int i = 0; i < n; ++i) {
+      const int j = perm[i];
+      words[j >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - limit1 - 1) >= width) << (j & 31);
+    }
+    for (int w = 0; w < nw; ++w) v.masks[static_cast<std::size_t>(w) * v.stride + p] = words[w];
+  }
+}
+
 // One thread a popped parent: its parts (and scheduled-set words when Masks).
 // M > 0: the machine count as a compile-time constant (node_parts' loops unroll, the parts stay
 // in registers); 0: any m.
@@ -89,6 +120,40 @@ __global__ void parent_parts_kernel(tables_view t, parts_view v) {
         words[j >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - limit1 - 1) >= width) << (j & 31);
       }
       for (int w = 0; w < nw; ++w) v.masks[static_cast<std::size_t>(w) * v.stride + p] = words[w];
+    }
+  }
+}
+
+// The parents kernel and the LB1 pass in one (`--lb1-fused on`, decision 013, option Q): one thread
+// a popped parent computes its parts, stores front, back and (Masks) the scheduled-set words as
+// parent_parts_kernel does (the chain's LB2 pass reads them; nothing reads `remain` after LB1),
+// then bounds each of its children by LB1 from the parts in its registers: no child's thread reads
+// 3 m parts back from global memory, nor its parent's limits and permutation through the
+// descriptor for its job. The same child_bound, so the same values as parts_children_kernel<lb1>.
+// M: 5, 10 or 20 (the parts in registers); tables in shared memory (the processing times).
+template <class SC, bool Compact, bool Masks, int M>
+__global__ void parts_lb1_kernel(tables_view t, parts_view v) {
+  static_assert(M > 0, "the parts in registers: a compile-time machine count");
+  extern __shared__ int4 smem4[];
+  const std::uint32_t P = *v.live_parents;
+  if (blockIdx.x * blockDim.x >= P) return;  // the whole block: before load_tables' __syncthreads
+  auto b = load_tables<true, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  b.inst.m = M;
+  using Job = typename SC::job;
+  const int ub = *v.live_ub;
+  for (std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
+    const std::uint32_t lim = v.limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    node_parts(b, perm, limit1, limit2, front, back, remain);
+    store_parent_parts<M, Masks>(v, p, t.n, M, limit1, limit2, perm, front, back, nullptr);
+    const std::uint32_t total = v.counts[p], first_child = v.offsets[p];
+    for (std::uint32_t i = 0; i < total; ++i) {
+      const std::uint32_t d = v.desc[first_child + i];
+      const int job = perm[limit1 + 1 + child_position(d)];
+      v.bounds[first_child + i] =
+          child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, job, !child_backward(d), ub, scratch);
     }
   }
 }
@@ -567,6 +632,7 @@ struct parts_kernels {
   parts_kernel_fn second = nullptr;   // lb1-lb2: LB2 on the children LB1 kept (listed); else null
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
   bool pack = false;                  // second is lb2_pack_kernel: two listed children a thread
+  bool fused = false;                 // parents is parts_lb1_kernel (LB1 too, tables in shared memory); first null
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
@@ -576,8 +642,10 @@ struct parts_kernels {
 // parents' tables (lb2_table_kernel; lb2_lanes then unused).
 // lb2_pack: the chain's LB2 pass two children a thread in 16-bit halves (lb2_pack_kernel; the
 // small size class only, where the lanes and the table are not asked for).
+// lb1_fused: the LB1 pass in the parents kernel (parts_lb1_kernel), where it has an instantiation
+// (m 5, 10 or 20, int tables; the caller checks that the processing times fit in shared memory).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false,
-                                   bool lb2_pack = false);
+                                   bool shared_second, int lb2_lanes = 1, bool lb2_table = false, bool lb2_pack = false,
+                                   bool lb1_fused = false);
 
 }  // namespace pfsp::gpu

@@ -153,6 +153,7 @@ class loop_engine {
       return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
+    if (pk_.fused) s += ", LB1 in the parents kernel (a thread a parent)";
     if (pk_.table)
       s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
            std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
@@ -659,7 +660,10 @@ class loop_engine {
   // the survivors' list.
   void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
     choose_parts_kernels(kind, policy);
-    first_grid_ = one_wave(pk_.first, first_smem_);
+    if (pk_.fused)  // the parents kernel reads the processing times from shared memory
+      one_wave_of(pk_.parents, first_smem_, kBlock);  // raises its limit where it needs more than 48 KiB
+    else
+      first_grid_ = one_wave(pk_.first, first_smem_);
     if (pk_.table)
       table_grid_ = one_wave_of(pk_.second, table_smem(), kTableBlock);
     else if (pk_.second)
@@ -718,7 +722,10 @@ class loop_engine {
     const std::size_t ranks_bytes = pack_ranks_.size() * sizeof(uint4);
     const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0 && ranks_bytes > 0 &&
                       second_smem_bytes(s2) + ranks_bytes <= dev_.shared_per_block_optin;
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack);
+    // --lb1-fused on: LB1 in the parents kernel, which then reads the processing times from shared
+    // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables).
+    const bool fused = policy.lb1_fused == lb1_fused_mode::on && kind != bound_kind::lb2 && s1;
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, fused);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);
   }
@@ -807,9 +814,13 @@ class loop_engine {
     }
     mark(2);
     if (parts_) {
-      pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
-      pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
-          first_tables_, parts_v_);
+      if (pk_.fused) {  // the parents' parts and their children's LB1 in one kernel
+        pk_.parents<<<parents_grid_, kBlock, first_smem_, st>>>(first_tables_, parts_v_);
+      } else {
+        pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
+        pk_.first<<<first_grid_[tpb_index()], static_cast<unsigned>(parts_block(pk_.first, tpb_)), first_smem_, st>>>(
+            first_tables_, parts_v_);
+      }
       if (pk_.table) {
         pk_.second<<<table_grid_, kTableBlock, table_smem(), st>>>(ds_.tables, parts_v_);
       } else if (pk_.second) {

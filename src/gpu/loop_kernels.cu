@@ -80,15 +80,47 @@ parts_kernel_fn pack_for(bool shared, int m) {
   }
 }
 
+// The parents kernel with the LB1 pass (parts_lb1_kernel): int tables, 5, 10 or 20 machines; null
+// elsewhere (the caller then keeps the two kernels).
+template <class SC, bool Compact, bool Masks>
+parts_kernel_fn fused_for(int m) {
+  if constexpr (Compact) {
+    return nullptr;
+  } else {
+    switch (m) {
+      case 5:
+        return parts_lb1_kernel<SC, Compact, Masks, 5>;
+      case 10:
+        return parts_lb1_kernel<SC, Compact, Masks, 10>;
+      case 20:
+        return parts_lb1_kernel<SC, Compact, Masks, 20>;
+      default:
+        return nullptr;
+    }
+  }
+}
+
+// LB1 in the parents kernel where asked and instantiated (the first kernel then goes).
+template <class SC, bool Compact, bool Masks>
+void fuse_lb1(parts_kernels& k, int m, bool lb1_fused) {
+  if (!lb1_fused) return;
+  if (parts_kernel_fn f = fused_for<SC, Compact, Masks>(m)) {
+    k.parents = f;
+    k.first = nullptr;
+    k.fused = true;
+  }
+}
+
 template <class SC, bool Compact>
-parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table,
-                       bool pack) {
+parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table, bool pack,
+                       bool lb1_fused) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
     case bound_kind::lb1:
       k.parents = parents_for<Job, Compact, false>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
+      fuse_lb1<SC, Compact, false>(k, m, lb1_fused);
       break;
     case bound_kind::lb2:
       k.parents = parents_for<Job, Compact, true>(m);
@@ -99,6 +131,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
+      fuse_lb1<SC, Compact, true>(k, m, lb1_fused);
       if (table) {  // option I: a warp a parent, LB2 from its table
         k.second = shared_second ? lb2_table_kernel<SC, Compact, true> : lb2_table_kernel<SC, Compact, false>;
         k.table = true;
@@ -120,22 +153,25 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 
 template <class SC>
 parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
-                         bool table, bool pack) {
-  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, pack);
-  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, pack);
+                         bool table, bool pack, bool lb1_fused) {
+  if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, pack, lb1_fused);
+  return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, pack, lb1_fused);
 }
 
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_pack) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_pack, bool lb1_fused) {
   switch (size_class_id) {
     case 0:
-      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
+      return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack,
+                                    lb1_fused);
     case 1:
-      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
+      return by_compact<size_medium>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack,
+                                     lb1_fused);
     default:
-      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack);
+      return by_compact<size_large>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack,
+                                    lb1_fused);
   }
 }
 

@@ -241,6 +241,36 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
   check("random_instance(12, 6, 91, 1, 3000)", wide, optimum_of(wide), branching::min_min);
 }
 
+// The LB1 pass in the parents kernel (--lb1-fused, option Q of decision 013) gives every child
+// the LB1 of the thread-a-child kernel: with the optimum as ub, the same tree node for node, for
+// LB1 alone and for the chain (20x5, 20x10, 20x20 and 50x5: the 5-, 10- and 20-machine kernels).
+TEST(GpuResident, FusedLb1BranchesTheSameTree) {
+  PFSP_REQUIRE_GPU();
+  for_each_instance_and_rule(
+      {"ta001", "ta011", "ta021", "ta031"}, {branching::min_min, branching::min_branch},
+      [](const std::string& name, const instance& inst, int optimum, branching rule) {
+        const bound_data data(inst);
+        for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
+          if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
+          solve_options opt = chain_from_optimum(rule, optimum);
+          opt.bound = kind;
+          const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
+          gpu::gpu_policy off;
+          off.pool_size = 65536;
+          gpu::gpu_policy on = off;
+          on.lb1_fused = gpu::lb1_fused_mode::on;
+          const solve_result r1 = gpu::solve_resident(data, opt, off, incumbent());
+          const solve_result r2 = gpu::solve_resident(data, opt, on, incumbent());
+          ASSERT_NE(r1.status, solve_status::time_limit) << what;
+          // The fused kernel ran (a run that ignored the option would pass the tree check trivially).
+          EXPECT_NE(r2.backend.find("LB1 in the parents kernel"), std::string::npos) << what << ": " << r2.backend;
+          EXPECT_EQ(r1.backend.find("LB1 in the parents kernel"), std::string::npos) << what << ": " << r1.backend;
+          EXPECT_EQ(r1.status, r2.status) << what;
+          expect_same_tree(r1, r2, what);
+        }
+      });
+}
+
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
 // every child the walk's bound: with the optimum as ub, the same tree node for node. Every pair
 // (45 at 20x10 and 190 at 20x20: two and six rounds of 32 rows) and the adjacent ones (one
