@@ -2,7 +2,7 @@
 """Tests of the measurement scripts that turn device output into the docs' tables and figures:
 scripts/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
 scripts/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
-numbers), bench/scale_table.py, bench/ncu_loop_table.py --roofline, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
+numbers), bench/scale_table.py, bench/ncu_loop_table.py --roofline, bench/ncu_sass_stalls.py, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
 """
 import json
 import os
@@ -301,6 +301,49 @@ class NcuLoopRoofline(unittest.TestCase):
         self.assertAlmostEqual(ph["LB2"]["limit_nodes_per_s"], 1 / 0.32e-6)
         # kernels 10 + 5 + 100 + 400 + 20 + 5 = 540 us of a 1000-us iteration: sync 46 %.
         self.assertAlmostEqual(ph["sync"]["share"], 0.46)
+
+
+class NcuSassStalls(unittest.TestCase):
+    """bench/ncu_sass_stalls.py: ncu's source page (one block a kernel, printed twice as ncu does)
+    grouped by execution count: the inner loop, once a pair, the set-up; shares of all samples."""
+
+    HEADER = ('"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed",'
+              '"stall_long_sb","stall_math","stall_not_selected"')
+
+    def block(self, name, rows):
+        return "\n".join([f'"Kernel Name","{name}",', self.HEADER] + rows)
+
+    def test_groups_and_shares(self):
+        rows = [
+            '"0x10","LDG.E R1, [R2]","50","1000","40","5","5"',        # set-up: 1000 of 2000000
+            '"0x20","IADD R3, R3, R1","10","80000","0","10","0"',      # once a pair (>= 1/25)
+            '"0x30","VIADDMNMX R4, R4, R5","30","2000000","0","10","20"',  # inner loop
+            '"0x40","LDS R5, [R6]","10","1500000","0","0","10"',       # inner loop (>= 1/2)
+        ]
+        text = self.block("kernel_a(int)", rows)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "a.csv")
+            with open(path, "w") as f:
+                f.write(text + "\n" + text + "\n")  # ncu repeats each kernel's block
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "ncu_sass_stalls.py"), path, "--top", "1"],
+                               capture_output=True, text=True, check=True)
+        out = r.stdout
+        self.assertEqual(out.count("kernel_a(int)"), 1)  # the repeated block once
+        self.assertIn("100 samples", out)
+        self.assertRegex(out, r"inner loop\s+40\.0% of samples,\s+3\.50 M warp instr,\s+2 SASS lines")
+        self.assertRegex(out, r"once a pair\s+10\.0% of samples")
+        self.assertRegex(out, r"set-up\s+50\.0% of samples,\s+0\.00 M warp instr,\s+1 SASS lines: long_sb 40\.0%")
+        self.assertIn("LDG.E R1, [R2]", out)  # --top 1: the instruction with the most samples
+
+    def test_a_file_without_kernels_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "empty.csv")
+            with open(path, "w") as f:
+                f.write("nothing here\n")
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "ncu_sass_stalls.py"), path],
+                               capture_output=True, text=True)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no \"Kernel Name\" block", r.stderr)
 
 
 class EngineTable(unittest.TestCase):
