@@ -146,6 +146,21 @@ void for_each_instance_and_rule(std::initializer_list<const char*> names, std::i
   }
 }
 
+// The same search with a switch off (`base`) and on (`with`): the switch ran (its marker is in the
+// backend description of `with` only: a run that ignored it would pass the tree check trivially)
+// and the trees are the same, node for node.
+void expect_switch_branches_the_same_tree(const bound_data& data, const solve_options& opt, const gpu::gpu_policy& base,
+                                          const gpu::gpu_policy& with, const std::string& marker,
+                                          const std::string& what) {
+  const solve_result r1 = gpu::solve_resident(data, opt, base, incumbent());
+  const solve_result r2 = gpu::solve_resident(data, opt, with, incumbent());
+  ASSERT_NE(r1.status, solve_status::time_limit) << what;
+  EXPECT_NE(r2.backend.find(marker), std::string::npos) << what << ": " << r2.backend;
+  EXPECT_EQ(r1.backend.find(marker), std::string::npos) << what << ": " << r1.backend;
+  EXPECT_EQ(r1.status, r2.status) << what;
+  expect_same_tree(r1, r2, what);
+}
+
 // With the optimum as ub, the parts path and the papers' per-child kernel bound the same
 // children with the same values: the same tree, node for node (20x10 and 50x5 instances, every
 // bound, both kinds of rule).
@@ -225,15 +240,8 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
     one.lb2_pack = gpu::lb2_pack_mode::off;  // auto packs wherever the pass applies
     gpu::gpu_policy pack = one;
     pack.lb2_pack = gpu::lb2_pack_mode::on;
-    const std::string what = name + " " + std::string(to_string(rule));
-    const solve_result r1 = gpu::solve_resident(data, opt, one, incumbent());
-    const solve_result r2 = gpu::solve_resident(data, opt, pack, incumbent());
-    ASSERT_NE(r1.status, solve_status::time_limit) << what;
-    // The packed pass ran (a run that ignored the option would pass the tree check trivially).
-    EXPECT_NE(r2.backend.find("two children a thread"), std::string::npos) << what << ": " << r2.backend;
-    EXPECT_EQ(r1.backend.find("two children a thread"), std::string::npos) << what << ": " << r1.backend;
-    EXPECT_EQ(r1.status, r2.status) << what;
-    expect_same_tree(r1, r2, what);
+    expect_switch_branches_the_same_tree(data, opt, one, pack, "two children a thread",
+                                         name + " " + std::string(to_string(rule)));
   };
   for_each_instance_and_rule({"ta011", "ta021", "ta031", "random:13,6,3"},
                              {branching::min_min, branching::forward, branching::backward}, check);
@@ -246,29 +254,22 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
 // LB1 alone and for the chain (20x5, 20x10, 20x20 and 50x5: the 5-, 10- and 20-machine kernels).
 TEST(GpuResident, FusedLb1BranchesTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for_each_instance_and_rule(
-      {"ta001", "ta011", "ta021", "ta031"}, {branching::min_min, branching::min_branch},
-      [](const std::string& name, const instance& inst, int optimum, branching rule) {
-        const bound_data data(inst);
-        for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
-          if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
-          solve_options opt = chain_from_optimum(rule, optimum);
-          opt.bound = kind;
-          const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
-          gpu::gpu_policy off;
-          off.pool_size = 65536;
-          gpu::gpu_policy on = off;
-          on.lb1_fused = gpu::lb1_fused_mode::on;
-          const solve_result r1 = gpu::solve_resident(data, opt, off, incumbent());
-          const solve_result r2 = gpu::solve_resident(data, opt, on, incumbent());
-          ASSERT_NE(r1.status, solve_status::time_limit) << what;
-          // The fused kernel ran (a run that ignored the option would pass the tree check trivially).
-          EXPECT_NE(r2.backend.find("LB1 in the parents kernel"), std::string::npos) << what << ": " << r2.backend;
-          EXPECT_EQ(r1.backend.find("LB1 in the parents kernel"), std::string::npos) << what << ": " << r1.backend;
-          EXPECT_EQ(r1.status, r2.status) << what;
-          expect_same_tree(r1, r2, what);
-        }
-      });
+  for_each_instance_and_rule({"ta001", "ta011", "ta021", "ta031"}, {branching::min_min, branching::min_branch},
+                             [](const std::string& name, const instance& inst, int optimum, branching rule) {
+                               const bound_data data(inst);
+                               for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
+                                 if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
+                                 solve_options opt = chain_from_optimum(rule, optimum);
+                                 opt.bound = kind;
+                                 gpu::gpu_policy off;
+                                 off.pool_size = 65536;
+                                 gpu::gpu_policy on = off;
+                                 on.lb1_fused = gpu::lb1_fused_mode::on;
+                                 expect_switch_branches_the_same_tree(
+                                     data, opt, off, on, "LB1 in the parents kernel",
+                                     name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule)));
+                               }
+                             });
 }
 
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
@@ -290,17 +291,9 @@ TEST(GpuResident, ParentTablesBranchTheSameTree) {
           walk.lb2_table = gpu::lb2_table_mode::off;
           gpu::gpu_policy table = walk;
           table.lb2_table = gpu::lb2_table_mode::on;
-          const std::string what =
-              name + (all_pairs ? " all pairs " : " adjacent pairs ") + std::string(to_string(rule));
-          const solve_result rw = gpu::solve_resident(data, opt, walk, incumbent());
-          const solve_result rt = gpu::solve_resident(data, opt, table, incumbent());
-          ASSERT_NE(rw.status, solve_status::time_limit) << what;
-          // Each ran the pass asked for (a run that ignored the option would pass trivially).
-          const std::string tables = "from each parent's table";
-          EXPECT_NE(rt.backend.find(tables), std::string::npos) << what << ": " << rt.backend;
-          EXPECT_EQ(rw.backend.find(tables), std::string::npos) << what << ": " << rw.backend;
-          EXPECT_EQ(rw.status, rt.status) << what;
-          expect_same_tree(rw, rt, what);
+          expect_switch_branches_the_same_tree(
+              data, opt, walk, table, "from each parent's table",
+              name + (all_pairs ? " all pairs " : " adjacent pairs ") + std::string(to_string(rule)));
         }
       });
 }
