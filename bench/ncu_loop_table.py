@@ -60,6 +60,7 @@ PHASE_OF = {
     "DeviceScanInitKernel": None,  # two scans: split by launch order below
     "DeviceScanKernel": None,
     "parent_parts_kernel": "parts",
+    "parts_lb1_kernel": "LB1",  # --lb1-fused on: the parents' parts and their children's LB1
     "DeviceCompactInitKernel": "compaction",
     "DeviceSelectSweepKernel": "compaction",
     "decide_kernel": "prune",
@@ -69,6 +70,9 @@ PHASE_OF = {
     "push_warp_kernel": "push",
     "finish_kernel": "push",
     "warp_lb2_kernel": "LB2",
+    "lb2_pack_kernel": "LB2",  # the chain's LB2 pass, two children a thread (--lb2-pack)
+    "lb2_lanes_kernel": "LB2",
+    "lb2_table_kernel": "LB2",
     "open_stats_kernel": None,  # between batches (progress statistics), not an iteration's
 }
 
