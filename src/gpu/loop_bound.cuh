@@ -55,8 +55,7 @@ struct parts_view {
 
 // A popped parent's parts into the SoA buffers (remain: where not null), and, when Masks, its
 // scheduled set as bit words. m: the machine count (M where M > 0, a compile-time constant). What
-// parent_parts_kernel stores; that kernel keeps its own copy of these lines until option Q (the
-// only caller here) is measured on a device, so that the measured default path stays as it ran.
+// parent_parts_kernel and parts_lb1_kernel store.
 template <int M, bool Masks, class Job>
 __device__ __forceinline__ void store_parent_parts(const parts_view& v, std::uint32_t p, int n, int m, int limit1,
                                                    int limit2, const Job* perm, const int* front, const int* back,
@@ -100,27 +99,7 @@ __global__ void parent_parts_kernel(tables_view t, parts_view v) {
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
     int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines];
     node_parts(b, perm, limit1, limit2, front, back, remain);
-    PFSP_UNROLL
-    for (int k = 0; k < m; ++k) {
-      const std::size_t at = static_cast<std::size_t>(k) * v.stride + p;
-      v.front[at] = front[k];
-      v.back[at] = back[k];
-      v.remain[at] = remain[k];
-    }
-    if constexpr (Masks) {
-      // The same membership as branchless_variant::build: position i is scheduled iff it lies
-      // outside [limit1 + 1, limit2).
-      constexpr int kWords = (kMaxJobs + 31) / 32;
-      std::uint32_t words[kWords];
-      const int nw = (n + 31) >> 5;
-      for (int w = 0; w < nw; ++w) words[w] = 0;
-      const unsigned width = static_cast<unsigned>(limit2 - limit1 - 1);
-      for (int i = 0; i < n; ++i) {
-        const int j = perm[i];
-        words[j >> 5] |= static_cast<std::uint32_t>(static_cast<unsigned>(i - limit1 - 1) >= width) << (j & 31);
-      }
-      for (int w = 0; w < nw; ++w) v.masks[static_cast<std::size_t>(w) * v.stride + p] = words[w];
-    }
+    store_parent_parts<M, Masks>(v, p, n, m, limit1, limit2, perm, front, back, remain);
   }
 }
 

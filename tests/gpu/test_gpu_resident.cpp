@@ -263,6 +263,7 @@ TEST(GpuResident, FusedLb1BranchesTheSameTree) {
                                  opt.bound = kind;
                                  gpu::gpu_policy off;
                                  off.pool_size = 65536;
+                                 off.lb1_fused = gpu::lb1_fused_mode::off;
                                  gpu::gpu_policy on = off;
                                  on.lb1_fused = gpu::lb1_fused_mode::on;
                                  expect_switch_branches_the_same_tree(
