@@ -78,9 +78,11 @@ case "${1:-}" in
         tee -a "$D/summary.txt"
     }
     echo "commit ${PFSP_COMMIT:-?} $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >"$D/summary.txt"
+    # --improver-threads 0: the GPU proves (with the engine on, its probes can prove ta003 first and
+    # the run end before any CUDA call, which compute-sanitizer reports as exit 255).
     for b in lb1 lb2 lb1-lb2; do
       check "memcheck_device_$b" "${CS[@]}" --tool memcheck "$P" solve ta003 --backend gpu --gpu-loop device \
-        --bound "$b" --no-neh --pool-size 4096 --no-progress -q
+        --bound "$b" --no-neh --improver-threads 0 --pool-size 4096 --no-progress -q
     done
     check memcheck_engines "${CS[@]}" --tool memcheck "$P" solve ta017 --backend gpu --gpu-loop device \
       --devices 0,0,0 --bound lb2 --no-neh --pool-size 16384 --no-progress -q

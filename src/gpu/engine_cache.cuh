@@ -32,7 +32,7 @@ struct engine_key {
   int lanes = 1;
   lb2_table_mode lb2_table = lb2_table_mode::off;
   lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;
-  lb1_fused_mode lb1_fused = lb1_fused_mode::on;
+  lb1_fused_mode lb1_fused = lb1_fused_mode::auto_;
   int first_block = 0, parents_share = 0, initial_stack_pools = 0;
   std::size_t initial_stack_nodes = 0, max_stack_nodes = 0, batch_room_bytes = 0;
   bool operator==(const engine_key&) const = default;

@@ -722,9 +722,12 @@ class loop_engine {
     const std::size_t ranks_bytes = pack_ranks_.size() * sizeof(uint4);
     const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0 && ranks_bytes > 0 &&
                       second_smem_bytes(s2) + ranks_bytes <= dev_.shared_per_block_optin;
-    // --lb1-fused on: LB1 in the parents kernel, which then reads the processing times from shared
-    // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables).
-    const bool fused = policy.lb1_fused == lb1_fused_mode::on && kind != bound_kind::lb2 && s1;
+    // --lb1-fused: LB1 in the parents kernel, which then reads the processing times from shared
+    // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables). auto: on at 20
+    // machines up to 50 jobs, where it was measured faster (decision 013, option Q).
+    const bool fused_asked =
+        policy.lb1_fused == lb1_fused_mode::on || (policy.lb1_fused == lb1_fused_mode::auto_ && t.m >= 20 && n_ <= 50);
+    const bool fused = fused_asked && kind != bound_kind::lb2 && s1;
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, fused);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);

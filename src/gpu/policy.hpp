@@ -58,12 +58,14 @@ constexpr auto enum_names(lb2_table_mode) {
 // --lb1-fused: the device loop's LB1 pass (--bound lb1, and the chain's first pass; --loop-bound
 // parts, 5, 10 or 20 machines, tables in shared memory) in the parents kernel, one thread a popped
 // parent bounding its children from its parts in registers (on; loop_bound.cuh, parts_lb1_kernel,
-// decision 013 option Q), or a thread a child reading them back (off). The same bounds. On by
-// default: LB1 1.06x and the chain 1.02x on ta051-ta060, ta021-ta030 from the optimum 1.16x (H200).
-enum class lb1_fused_mode : int { off = 0, on = 1 };
+// decision 013 option Q), or a thread a child reading them back (off). The same bounds. auto: on
+// at 20 machines up to 50 jobs (H200: LB1 1.06x and the chain 1.02x on ta051-ta060, ta021-ta030
+// from the optimum 1.16x), off elsewhere (100x20: LB1 0.89x, the chain 0.95x; 200x20: the chain
+// 0.86x; a thread's children in sequence, 2 n of them; 5 and 10 machines not measured apart from noise).
+enum class lb1_fused_mode : int { auto_ = 0, off = 1, on = 2 };
 constexpr auto enum_names(lb1_fused_mode) {
   using e = enum_name<lb1_fused_mode>;
-  return std::array{e{lb1_fused_mode::off, "off"}, e{lb1_fused_mode::on, "on"}};
+  return std::array{e{lb1_fused_mode::auto_, "auto"}, e{lb1_fused_mode::off, "off"}, e{lb1_fused_mode::on, "on"}};
 }
 
 // --lb2-pack: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts, up to 64
@@ -218,12 +220,12 @@ struct gpu_policy {
   strategy_params strategy;                   // --gpu-strategy: divergence strategy of the bounding step (strategy.hpp)
   loop_bound bound_step = loop_bound::parts;  // --loop-bound (device loop)
   int lb2_lanes = 1;                          // --lb2-lanes: lanes a child in the chain's LB2 pass (1, 2, 4, 8, 16)
-  lb2_table_mode lb2_table = lb2_table_mode::off;  // --lb2-table: the chain's LB2 pass from the parents' tables
-  lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;   // --lb2-pack: the chain's LB2 pass two children a thread
-  lb1_fused_mode lb1_fused = lb1_fused_mode::on;   // --lb1-fused: LB1 in the parents kernel
-  std::size_t memory_cap = 0;                      // --gpu-memory: bytes a device-loop engine may take; 0 = auto
-  host_tuning host;                                // the host loop's tuner (not on the CLI)
-  loop_tuning loop;                                // the device loop's tuning numbers (not on the CLI)
+  lb2_table_mode lb2_table = lb2_table_mode::off;    // --lb2-table: the chain's LB2 pass from the parents' tables
+  lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;     // --lb2-pack: the chain's LB2 pass two children a thread
+  lb1_fused_mode lb1_fused = lb1_fused_mode::auto_;  // --lb1-fused: LB1 in the parents kernel
+  std::size_t memory_cap = 0;                        // --gpu-memory: bytes a device-loop engine may take; 0 = auto
+  host_tuning host;                                  // the host loop's tuner (not on the CLI)
+  loop_tuning loop;                                  // the device loop's tuning numbers (not on the CLI)
   // Not on the CLI: where the device loop keeps its engines between solves of the same data and
   // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
   std::shared_ptr<engine_cache> engines;
