@@ -11,6 +11,8 @@
 #     mpiG-nolock  the same with PFSP_MPI_CONTEXT_LOCK=off (mpiG's workers take turns at their
 #                  contexts: the default since ec178cb from three workers on a node; before that
 #                  this configuration was mpiG-lock, PFSP_MPI_CONTEXT_LOCK=on)
+#     mpi1-all / mpiG-all  mpi1 / mpiG with CUDA_VISIBLE_DEVICES set to every GPU: the workers
+#                  do not narrow it (the behaviour before they did)
 # Writes $OUT/start/runs/*.json, start.txt (per configuration: sums of search, JSON wall and process
 # wall; the workers' start notes) and runs.tgz.
 set -u -o pipefail
@@ -45,6 +47,8 @@ for i in $SMALL; do
   run "mpi1_$i" mpirun -n 2 "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
   run "mpi${G}_$i" mpirun -n $((G + 1)) "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
   run "mpi${G}-nolock_$i" mpirun -n $((G + 1)) -x PFSP_MPI_CONTEXT_LOCK=off "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
+  run "mpi1-all_$i" mpirun -n 2 -x CUDA_VISIBLE_DEVICES="$ALL" "$B/pfsp-mpi" "$i" --backend gpu --devices 0 --ub best-known
+  run "mpi${G}-all_$i" mpirun -n $((G + 1)) -x CUDA_VISIBLE_DEVICES="$ALL" "$B/pfsp-mpi" "$i" --backend gpu --ub best-known
 done
 python3 - "$D" <<'PY' | tee "$D/start.txt"
 import collections, glob, json, os, re, sys
