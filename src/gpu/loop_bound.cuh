@@ -137,72 +137,6 @@ __global__ void parts_lb1_kernel(tables_view t, parts_view v) {
   }
 }
 
-// Option R (`--lb1-fused tile`, decision 013): the parents kernel and the LB1 pass in one, a block
-// a tile of kLb1Tile parents. Each thread computes one parent's parts (as parent_parts_kernel;
-// front, back and the scheduled-set words stored for the chain's LB2 pass when Masks) into the
-// block's shared memory, then the block's threads bound the tile's children, which are contiguous
-// (offsets: the exclusive scan of counts), a thread a child, reading their parent's parts from
-// shared memory: the children's loads and `bounds` stores coalesced as in parts_children_kernel,
-// no parts through global memory, no thread running its parent's children in sequence (option Q's
-// cost at 100 and 200 jobs). The same child_bound, so the same values.
-constexpr int kLb1Tile = 128;
-constexpr std::size_t lb1_tile_smem_ints(int m) { return static_cast<std::size_t>(3 * m + 1) * kLb1Tile; }
-
-template <class SC, bool Compact, bool Masks, int M>
-__global__ void __launch_bounds__(kLb1Tile) parts_lb1_tile_kernel(tables_view t, parts_view v) {
-  static_assert(M > 0, "the parts in registers: a compile-time machine count");
-  extern __shared__ int4 smem4[];
-  const std::uint32_t P = *v.live_parents;
-  if (blockIdx.x * kLb1Tile >= P) return;  // the whole block: before load_tables' __syncthreads
-  int* smem = reinterpret_cast<int*>(smem4);
-  auto b = load_tables<true, kernel_view<Compact, SC>>(t, smem);
-  b.inst.m = M;
-  using Job = typename SC::job;
-  int* s_front = smem + t.shared_ints;  // [k][local parent]
-  int* s_back = s_front + M * kLb1Tile;
-  int* s_remain = s_back + M * kLb1Tile;
-  int* s_first = s_remain + M * kLb1Tile;  // the parent's first unscheduled position
-  const int ub = *v.live_ub;
-  const unsigned tid = threadIdx.x;
-  for (std::uint32_t base = blockIdx.x * kLb1Tile; base < P; base += gridDim.x * kLb1Tile) {
-    if (const std::uint32_t p = base + tid; p < P) {
-      const std::uint32_t lim = v.limits[p];
-      const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
-      const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-      int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines];
-      node_parts(b, perm, limit1, limit2, front, back, remain);
-      if constexpr (Masks) store_parent_parts<M, true>(v, p, t.n, M, limit1, limit2, perm, front, back, nullptr);
-      PFSP_UNROLL
-      for (int k = 0; k < M; ++k) {
-        s_front[k * kLb1Tile + tid] = front[k];
-        s_back[k * kLb1Tile + tid] = back[k];
-        s_remain[k * kLb1Tile + tid] = remain[k];
-      }
-      s_first[tid] = limit1 + 1;
-    }
-    __syncthreads();
-    const std::uint32_t last = min(P, base + kLb1Tile) - 1;
-    const std::uint32_t end = v.offsets[last] + v.counts[last];
-    for (std::uint32_t c = v.offsets[base] + tid; c < end; c += kLb1Tile) {
-      const std::uint32_t d = v.desc[c];
-      const std::uint32_t p = child_parent(d);
-      const unsigned local = p - base;
-      const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-      const int job = perm[s_first[local] + child_position(d)];
-      int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
-      PFSP_UNROLL
-      for (int k = 0; k < M; ++k) {
-        front[k] = s_front[k * kLb1Tile + local];
-        back[k] = s_back[k * kLb1Tile + local];
-        remain[k] = s_remain[k * kLb1Tile + local];
-      }
-      v.bounds[c] =
-          child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, job, !child_backward(d), ub, scratch);
-    }
-    __syncthreads();
-  }
-}
-
 // One thread a child (grid-stride): child_bound from the parent's stored parts.
 // M > 0: the machine count as a compile-time constant (t.m == M): the per-machine loops unroll
 // and front/back/remain stay in registers (LB1); 0: any m, arrays in local memory.
@@ -670,11 +604,6 @@ __global__ void lb2_table_kernel(tables_view t, parts_view v) {
 
 using parts_kernel_fn = void (*)(tables_view, parts_view);
 
-// Where the LB1 pass of --loop-bound parts runs (--lb1-fused): in its own kernel, a thread a child
-// (children); in the parents kernel, a thread a parent (thread: option Q), or a block a tile of
-// parents (tile: option R).
-enum class lb1_pass : int { children = 0, thread = 1, tile = 2 };
-
 // The instantiations one engine uses (loop_kernels.cu).
 struct parts_kernels {
   parts_kernel_fn parents = nullptr;  // parent_parts_kernel
@@ -683,7 +612,6 @@ struct parts_kernels {
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
   bool pack = false;                  // second is lb2_pack_kernel: two listed children a thread
   bool fused = false;                 // parents is parts_lb1_kernel (LB1 too, tables in shared memory); first null
-  bool tiled = false;                 // ... or parts_lb1_tile_kernel (blocks of kLb1Tile, tile_smem_ints more)
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id
@@ -693,10 +621,10 @@ struct parts_kernels {
 // parents' tables (lb2_table_kernel; lb2_lanes then unused).
 // lb2_pack: the chain's LB2 pass two children a thread in 16-bit halves (lb2_pack_kernel; the
 // small size class only, where the lanes and the table are not asked for).
-// lb1_fused: the LB1 pass in the parents kernel (parts_lb1_kernel or parts_lb1_tile_kernel), where it has an
-// instantiation (m 5, 10 or 20, int tables; the caller checks that the processing times fit in shared memory).
+// lb1_fused: the LB1 pass in the parents kernel (parts_lb1_kernel), where it has an instantiation
+// (m 5, 10 or 20, int tables; the caller checks that the processing times fit in shared memory).
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
                                    bool shared_second, int lb2_lanes = 1, bool lb2_table = false, bool lb2_pack = false,
-                                   lb1_pass lb1_fused = lb1_pass::children);
+                                   bool lb1_fused = false);
 
 }  // namespace pfsp::gpu

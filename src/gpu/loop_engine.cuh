@@ -153,10 +153,7 @@ class loop_engine {
       return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
-    if (pk_.tiled)
-      s += ", LB1 in the parents kernel (a block a tile of parents, their parts in shared memory)";
-    else if (pk_.fused)
-      s += ", LB1 in the parents kernel (a thread a parent)";
+    if (pk_.fused) s += ", LB1 in the parents kernel (a thread a parent)";
     if (pk_.table)
       s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
            std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
@@ -663,9 +660,7 @@ class loop_engine {
   // the survivors' list.
   void setup_parts(bound_kind kind, const gpu_policy& policy, std::size_t& select_bytes) {
     choose_parts_kernels(kind, policy);
-    if (pk_.tiled)  // the tiles' parts after the processing times in shared memory
-      tile_grid_ = one_wave_of(pk_.parents, tile_smem(), kLb1Tile);
-    else if (pk_.fused)  // the parents kernel reads the processing times from shared memory
+    if (pk_.fused)  // the parents kernel reads the processing times from shared memory
       one_wave_of(pk_.parents, first_smem_, kBlock);  // raises its limit where it needs more than 48 KiB
     else
       first_grid_ = one_wave(pk_.first, first_smem_);
@@ -683,8 +678,6 @@ class loop_engine {
   // parents at a time) and its shared memory, the instance's tables (where they fit) and each
   // warp's rows.
   static constexpr int kTableBlock = 128;
-  // The tiled parents kernel's shared memory (option R): the processing times, then a tile's parts.
-  std::size_t tile_smem() const { return first_smem_ + lb1_tile_smem_ints(ds_.tables.m) * sizeof(int); }
   std::size_t table_rows_bytes() const {
     const tables_view& t = ds_.tables;
     return static_cast<std::size_t>(kTableBlock / 32) *
@@ -732,17 +725,10 @@ class loop_engine {
     // --lb1-fused: LB1 in the parents kernel, which then reads the processing times from shared
     // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables). auto: on at 20
     // machines up to 50 jobs, where it was measured faster (decision 013, option Q).
-    // tile (option R): a block a tile of parents, their parts in shared memory (where they fit).
-    const bool tile_fits =
-        static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) + lb1_tile_smem_ints(t.m) * sizeof(int) <=
-        dev_.shared_per_block_optin;
     const bool fused_asked =
         policy.lb1_fused == lb1_fused_mode::on || (policy.lb1_fused == lb1_fused_mode::auto_ && t.m >= 20 && n_ <= 50);
-    const lb1_pass lb1 = kind == bound_kind::lb2 || !s1                          ? lb1_pass::children
-                         : policy.lb1_fused == lb1_fused_mode::tile && tile_fits ? lb1_pass::tile
-                         : fused_asked                                           ? lb1_pass::thread
-                                                                                 : lb1_pass::children;
-    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, lb1);
+    const bool fused = fused_asked && kind != bound_kind::lb2 && s1;
+    pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, fused);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);
   }
@@ -831,9 +817,7 @@ class loop_engine {
     }
     mark(2);
     if (parts_) {
-      if (pk_.tiled) {  // the same, a block a tile of parents (option R)
-        pk_.parents<<<tile_grid_, kLb1Tile, tile_smem(), st>>>(first_tables_, parts_v_);
-      } else if (pk_.fused) {  // the parents' parts and their children's LB1 in one kernel
+      if (pk_.fused) {  // the parents' parts and their children's LB1 in one kernel
         pk_.parents<<<parents_grid_, kBlock, first_smem_, st>>>(first_tables_, parts_v_);
       } else {
         pk_.parents<<<parents_grid_, kBlock, 0, st>>>(ds_.tables, parts_v_);
@@ -888,7 +872,6 @@ class loop_engine {
   tables_view first_tables_;         // ds_.tables with shared_ints cut to what the first kernel reads
   std::size_t first_smem_ = 0, second_smem_ = 0;
   unsigned parents_grid_ = 1;
-  unsigned tile_grid_ = 1;                          // the tiled parents kernel's: one wave of its resident blocks
   std::vector<unsigned> first_grid_, second_grid_;  // per candidate block size: one wave
   unsigned table_grid_ = 1;                         // lb2_table_kernel: one wave of kTableBlock
   parts_view parts_v_, list_v_;

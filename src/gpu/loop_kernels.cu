@@ -80,27 +80,20 @@ parts_kernel_fn pack_for(bool shared, int m) {
   }
 }
 
-// The parents kernel with the LB1 pass (parts_lb1_kernel, a thread a parent; or
-// parts_lb1_tile_kernel, a block a tile of parents): int tables, 5, 10 or 20 machines; null
+// The parents kernel with the LB1 pass (parts_lb1_kernel): int tables, 5, 10 or 20 machines; null
 // elsewhere (the caller then keeps the two kernels).
-template <class SC, bool Compact, bool Masks, int M>
-parts_kernel_fn fused_m(lb1_pass pass) {
-  return pass == lb1_pass::tile ? parts_lb1_tile_kernel<SC, Compact, Masks, M>
-                                : parts_lb1_kernel<SC, Compact, Masks, M>;
-}
-
 template <class SC, bool Compact, bool Masks>
-parts_kernel_fn fused_for(int m, lb1_pass pass) {
+parts_kernel_fn fused_for(int m) {
   if constexpr (Compact) {
     return nullptr;
   } else {
     switch (m) {
       case 5:
-        return fused_m<SC, Compact, Masks, 5>(pass);
+        return parts_lb1_kernel<SC, Compact, Masks, 5>;
       case 10:
-        return fused_m<SC, Compact, Masks, 10>(pass);
+        return parts_lb1_kernel<SC, Compact, Masks, 10>;
       case 20:
-        return fused_m<SC, Compact, Masks, 20>(pass);
+        return parts_lb1_kernel<SC, Compact, Masks, 20>;
       default:
         return nullptr;
     }
@@ -109,19 +102,18 @@ parts_kernel_fn fused_for(int m, lb1_pass pass) {
 
 // LB1 in the parents kernel where asked and instantiated (the first kernel then goes).
 template <class SC, bool Compact, bool Masks>
-void fuse_lb1(parts_kernels& k, int m, lb1_pass lb1_fused) {
-  if (lb1_fused == lb1_pass::children) return;
-  if (parts_kernel_fn f = fused_for<SC, Compact, Masks>(m, lb1_fused)) {
+void fuse_lb1(parts_kernels& k, int m, bool lb1_fused) {
+  if (!lb1_fused) return;
+  if (parts_kernel_fn f = fused_for<SC, Compact, Masks>(m)) {
     k.parents = f;
     k.first = nullptr;
     k.fused = true;
-    k.tiled = lb1_fused == lb1_pass::tile;
   }
 }
 
 template <class SC, bool Compact>
 parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_second, int lanes, bool table, bool pack,
-                       lb1_pass lb1_fused) {
+                       bool lb1_fused) {
   using Job = typename SC::job;
   parts_kernels k;
   switch (kind) {
@@ -161,7 +153,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
 
 template <class SC>
 parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first, bool shared_second, int lanes,
-                         bool table, bool pack, lb1_pass lb1_fused) {
+                         bool table, bool pack, bool lb1_fused) {
   if (compact) return by_class<SC, true>(kind, m, shared_first, shared_second, lanes, table, pack, lb1_fused);
   return by_class<SC, false>(kind, m, shared_first, shared_second, lanes, table, pack, lb1_fused);
 }
@@ -169,8 +161,7 @@ parts_kernels by_compact(bound_kind kind, int m, bool compact, bool shared_first
 }  // namespace
 
 parts_kernels select_parts_kernels(bound_kind kind, int m, int size_class_id, bool compact, bool shared_first,
-                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_pack,
-                                   lb1_pass lb1_fused) {
+                                   bool shared_second, int lb2_lanes, bool lb2_table, bool lb2_pack, bool lb1_fused) {
   switch (size_class_id) {
     case 0:
       return by_compact<size_small>(kind, m, compact, shared_first, shared_second, lb2_lanes, lb2_table, lb2_pack,

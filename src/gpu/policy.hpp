@@ -62,13 +62,10 @@ constexpr auto enum_names(lb2_table_mode) {
 // at 20 machines up to 50 jobs (H200: LB1 1.06x and the chain 1.02x on ta051-ta060, ta021-ta030
 // from the optimum 1.16x), off elsewhere (100x20: LB1 0.89x, the chain 0.95x; 200x20: the chain
 // 0.86x; a thread's children in sequence, 2 n of them; 5 and 10 machines not measured apart from noise).
-// tile: the parents kernel a block a tile of 128 parents, their parts in shared memory, then the
-// block's threads a child each (option R).
-enum class lb1_fused_mode : int { auto_ = 0, off = 1, on = 2, tile = 3 };
+enum class lb1_fused_mode : int { auto_ = 0, off = 1, on = 2 };
 constexpr auto enum_names(lb1_fused_mode) {
   using e = enum_name<lb1_fused_mode>;
-  return std::array{e{lb1_fused_mode::auto_, "auto"}, e{lb1_fused_mode::off, "off"}, e{lb1_fused_mode::on, "on"},
-                    e{lb1_fused_mode::tile, "tile"}};
+  return std::array{e{lb1_fused_mode::auto_, "auto"}, e{lb1_fused_mode::off, "off"}, e{lb1_fused_mode::on, "on"}};
 }
 
 // --lb2-pack: the LB1->LB2 chain's LB2 pass on the device loop (--loop-bound parts, up to 64

@@ -249,32 +249,28 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
   check("random_instance(12, 6, 91, 1, 3000)", wide, optimum_of(wide), branching::min_min);
 }
 
-// The LB1 pass in the parents kernel (--lb1-fused on and tile, options Q and R of decision 013)
-// gives every child the LB1 of the thread-a-child kernel: with the optimum as ub, the same tree node
-// for node, for LB1 alone and for the chain (20x5, 20x10, 20x20, 50x5 and 100x5: the 5-, 10- and
-// 20-machine kernels; tiles of 128 parents with children across several tiles).
+// The LB1 pass in the parents kernel (--lb1-fused, option Q of decision 013) gives every child
+// the LB1 of the thread-a-child kernel: with the optimum as ub, the same tree node for node, for
+// LB1 alone and for the chain (20x5, 20x10, 20x20, 50x5 and 100x5: the 5-, 10- and 20-machine kernels).
 TEST(GpuResident, FusedLb1BranchesTheSameTree) {
   PFSP_REQUIRE_GPU();
-  for_each_instance_and_rule(
-      {"ta001", "ta011", "ta021", "ta031", "ta061"}, {branching::min_min, branching::min_branch},
-      [](const std::string& name, const instance& inst, int optimum, branching rule) {
-        const bound_data data(inst);
-        for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
-          if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
-          solve_options opt = chain_from_optimum(rule, optimum);
-          opt.bound = kind;
-          gpu::gpu_policy off;
-          off.pool_size = 65536;
-          off.lb1_fused = gpu::lb1_fused_mode::off;
-          gpu::gpu_policy on = off;
-          on.lb1_fused = gpu::lb1_fused_mode::on;
-          const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
-          expect_switch_branches_the_same_tree(data, opt, off, on, "LB1 in the parents kernel", what);
-          gpu::gpu_policy tile = off;
-          tile.lb1_fused = gpu::lb1_fused_mode::tile;
-          expect_switch_branches_the_same_tree(data, opt, off, tile, "LB1 in the tiled parents kernel", what);
-        }
-      });
+  for_each_instance_and_rule({"ta001", "ta011", "ta021", "ta031", "ta061"}, {branching::min_min, branching::min_branch},
+                             [](const std::string& name, const instance& inst, int optimum, branching rule) {
+                               const bound_data data(inst);
+                               for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
+                                 if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
+                                 solve_options opt = chain_from_optimum(rule, optimum);
+                                 opt.bound = kind;
+                                 gpu::gpu_policy off;
+                                 off.pool_size = 65536;
+                                 off.lb1_fused = gpu::lb1_fused_mode::off;
+                                 gpu::gpu_policy on = off;
+                                 on.lb1_fused = gpu::lb1_fused_mode::on;
+                                 expect_switch_branches_the_same_tree(
+                                     data, opt, off, on, "LB1 in the parents kernel",
+                                     name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule)));
+                               }
+                             });
 }
 
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
