@@ -60,7 +60,7 @@ constexpr auto enum_names(lb2_table_mode) {
 // parent bounding its children from its parts in registers (on; loop_bound.cuh, parts_lb1_kernel,
 // decision 013 option Q), or a thread a child reading them back (off). The same bounds. auto: on
 // at 20 machines up to 50 jobs (H200: LB1 1.06x and the chain 1.02x on ta051-ta060, ta021-ta030
-// from the optimum 1.16x), off elsewhere (100x20: LB1 0.89x, the chain 0.95x; 200x20: the chain
+// from the optimum 1.10-1.16x), off elsewhere (100x20: LB1 0.89x, the chain 0.95x; 200x20: the chain
 // 0.86x; a thread's children in sequence, 2 n of them; 5 and 10 machines not measured apart from noise).
 enum class lb1_fused_mode : int { auto_ = 0, off = 1, on = 2 };
 constexpr auto enum_names(lb1_fused_mode) {
