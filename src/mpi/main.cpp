@@ -37,6 +37,7 @@
 #include "heuristic/neh.hpp"
 #include "mpi/distributed.hpp"
 #include "mpi/messages.hpp"
+#include "mpi/worker_devices.hpp"
 #include "problem/io.hpp"
 #include "search/checkpoint.hpp"
 #include "search/control.hpp"
@@ -140,35 +141,20 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
 }
 
 // A worker's CUDA_VISIBLE_DEVICES narrowed to the devices it drives, before its first CUDA call,
-// as pfsp does (app/visible_devices.hpp): otherwise every worker's runtime maps every GPU of the
-// node, and four workers starting together on a 4-GPU host had their contexts 0.65-0.94 s after
-// their start, one alone 0.32-0.46 s (bench/results/2026-11-28-h100x4-mpi-start-7137e09). Its
-// --devices become positions in the narrowed list (a list share, the same GPUs). Nothing where
-// the variable is set (by the user or the batch system), with --devices all, where the driver's
-// GPUs are unknown, or where the rank's devices are wrong (the error shows when it sets up).
+// as pfsp does (app/visible_devices.hpp; the plan: mpi/worker_devices.hpp): otherwise every
+// worker's runtime maps every GPU of the node, and four workers starting together on a 4-GPU host
+// had their contexts 0.65-0.94 s after their start, one alone 0.32-0.46 s
+// (bench/results/2026-11-28-h100x4-mpi-start-7137e09). Its --devices become positions in the
+// narrowed list, the same GPUs.
 void narrow_worker_devices(pfsp::mpi_args& m, pfsp::dist::rank_place place) {
   using pfsp::backend_choice;
   const backend_choice b = m.solve.backend;
   if (place.count == 0 || (b != backend_choice::gpu && b != backend_choice::auto_)) return;
-  const pfsp::gpu::device_selection& given = m.solve.gpu.request.devices;
   const bool set = std::getenv("CUDA_VISIBLE_DEVICES") != nullptr;
-  const int driver_gpus = set ? -1 : pfsp::driver_gpu_count();
-  if (driver_gpus <= 0 || given.all) return;
-  const pfsp::dist::device_share share = m.dist.devices_local ? pfsp::dist::device_share::local
-                                         : given.given()      ? pfsp::dist::device_share::list
-                                                              : pfsp::dist::device_share::one;
-  std::vector<int> mine;
-  try {
-    mine = pfsp::dist::rank_devices(share, given.ordinals, place, driver_gpus);
-  } catch (const std::exception&) {
-    return;
-  }
-  pfsp::gpu::device_selection used;
-  used.ordinals = mine;
-  const std::optional<pfsp::visible_devices> v = pfsp::plan_visible_devices(mine.front(), used, driver_gpus, set);
-  if (!v || setenv("CUDA_VISIBLE_DEVICES", v->text.c_str(), 1) != 0) return;
-  m.solve.gpu.request.devices = pfsp::gpu::device_selection{};
-  m.solve.gpu.request.devices.ordinals = v->ordinals;
+  const std::optional<pfsp::dist::worker_devices> w = pfsp::dist::plan_worker_devices(
+      m.solve.gpu.request.devices, m.dist.devices_local, place, set ? -1 : pfsp::driver_gpu_count(), set);
+  if (!w || setenv("CUDA_VISIBLE_DEVICES", w->visible.c_str(), 1) != 0) return;
+  m.solve.gpu.request.devices = w->selection;
   m.dist.devices_local = false;
 }
 
