@@ -78,8 +78,9 @@ case "${1:-}" in
         tee -a "$D/summary.txt"
     }
     echo "commit ${PFSP_COMMIT:-?} $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" >"$D/summary.txt"
-    # --improver-threads 0: the GPU proves (with the engine on, its probes can prove ta003 first and
-    # the run end before any CUDA call, which compute-sanitizer reports as exit 255).
+    # --improver-threads 0: the GPU does the proof. With the incumbent engine on, these runs ended
+    # before any CUDA call twice on a 64-core host (compute-sanitizer's exit 255: nothing checked);
+    # the engine's threads finishing ta003 first is the likely cause, not confirmed.
     for b in lb1 lb2 lb1-lb2; do
       check "memcheck_device_$b" "${CS[@]}" --tool memcheck "$P" solve ta003 --backend gpu --gpu-loop device \
         --bound "$b" --no-neh --improver-threads 0 --pool-size 4096 --no-progress -q
@@ -105,8 +106,9 @@ case "${1:-}" in
     # (ta021's tree from 2298 is 50 M nodes: a 60-s slice of it under memcheck, exit 3 at the limit.)
     OK_RC="0 3" check memcheck_lb2_pack "${CS[@]}" --tool memcheck "$P" solve ta021 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-pack on --ub 2298 --pool-size 4096 --time-limit 60 --no-progress -q
-    # LB1 in the parents kernel (--lb1-fused on, the default; here the 5-machine kernel, the
-    # others in the tree tests), the times in shared memory: racecheck on 20x5, memcheck on 50x5 with LB1 alone from NEH.
+    # LB1 in the parents kernel (--lb1-fused on; by default at 20 machines up to 50 jobs; here the
+    # 5-machine kernel, the others in the tree tests), the times in shared memory: racecheck on
+    # 20x5, memcheck on 50x5 with LB1 alone from NEH.
     check racecheck_lb1_fused "${CS[@]}" --tool racecheck "$P" solve ta005 --backend gpu --gpu-loop device \
       --bound lb1 --lb1-fused on --no-neh --pool-size 4096 --no-progress -q
     check memcheck_lb1_fused "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
