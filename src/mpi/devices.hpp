@@ -21,6 +21,12 @@ enum class device_share {
   list,   // --devices 0,1,...: these ordinals on every rank
 };
 
+// The share a rank's --devices asks for: `local` (--devices local), `all` (--devices all),
+// `listed` (ordinals given), else one.
+constexpr device_share share_of(bool local, bool all, bool listed) {
+  return local ? device_share::local : all ? device_share::all : listed ? device_share::list : device_share::one;
+}
+
 // The ordinals this rank drives on a node of `device_count` devices; `list` for
 // device_share::list. Throws input_error when the node has no device or an ordinal is missing.
 std::vector<int> rank_devices(device_share share, const std::vector<int>& list, rank_place place, int device_count);

@@ -127,10 +127,7 @@ pfsp::gpu_cli_options rank_gpu_options(const pfsp::gpu::device_selection& given,
   if (place.count == 0) return g;
   const int devices = gpu_cli_device_count();
   if (devices == 0) throw input_error("--backend gpu: no CUDA device on this rank's machine");
-  const dist::device_share share = local           ? dist::device_share::local
-                                   : given.all     ? dist::device_share::all
-                                   : given.given() ? dist::device_share::list
-                                                   : dist::device_share::one;
+  const dist::device_share share = dist::share_of(local, given.all, !given.ordinals.empty());
   const std::vector<int> mine = dist::rank_devices(share, given.ordinals, place, devices);
   g.policy.device = mine.front();
   if (mine.size() > 1) g.request.devices.ordinals = mine;

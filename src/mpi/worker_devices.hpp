@@ -27,7 +27,7 @@ struct worker_devices {
 inline std::optional<worker_devices> plan_worker_devices(const gpu::device_selection& given, bool local,
                                                          rank_place place, int driver_gpus, bool variable_set) {
   if (variable_set || driver_gpus <= 0 || given.all) return std::nullopt;
-  const device_share share = local ? device_share::local : given.given() ? device_share::list : device_share::one;
+  const device_share share = share_of(local, false, !given.ordinals.empty());
   gpu::device_selection used;
   try {
     used.ordinals = rank_devices(share, given.ordinals, place, driver_gpus);
