@@ -61,6 +61,7 @@ PHASE_OF = {
     "DeviceScanKernel": None,
     "parent_parts_kernel": "parts",
     "parts_lb1_kernel": "LB1",  # --lb1-fused on: the parents' parts and their children's LB1
+    "parts_lb1_decide_kernel": "LB1",  # the same for LB1 alone, deciding too (decision 013, option S)
     "DeviceCompactInitKernel": "compaction",
     "DeviceSelectSweepKernel": "compaction",
     "decide_kernel": "prune",

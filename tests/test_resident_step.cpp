@@ -122,6 +122,42 @@ TEST(resident_step, matches_the_expander_on_random_nodes) {
   EXPECT_GT(checked, 10000);
 }
 
+// The tallied step (a thread that sees each child's bound once) decides as the step over the
+// stored bounds: random bounds with many ties, every rule, one and two directions, thresholds
+// that keep all, some or none.
+TEST(resident_step, tallies_decide_as_the_stored_bounds) {
+  std::mt19937 rng(20261128);
+  int checked = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int count = std::uniform_int_distribution<int>(1, 12)(rng);
+    const int spread = std::uniform_int_distribution<int>(1, 6)(rng);  // small: ties on the minimum
+    const int dirs = trial % 3 == 0 ? 1 : 2;
+    std::vector<int> bounds(static_cast<std::size_t>(count * dirs));
+    for (int& b : bounds) b = 100 + std::uniform_int_distribution<int>(0, spread)(rng);
+    const int ub = 100 + std::uniform_int_distribution<int>(-1, spread + 1)(rng);
+    for (branching rule : {branching::forward, branching::backward, branching::min_branch, branching::min_min}) {
+      gpu::side_tally f, b;
+      for (int c = 0; c < count; ++c) {
+        f.add(bounds[static_cast<std::size_t>(c)], ub);
+        if (dirs == 2) b.add(bounds[static_cast<std::size_t>(count + c)], ub);
+      }
+      const gpu::parent_step want = gpu::decide_parent_counts(rule, bounds.data(), count, dirs, ub);
+      const gpu::parent_step got = gpu::decide_parent_tallied(rule, f, b, count, dirs);
+      const std::string what = "trial " + std::to_string(trial) + " " + std::string(to_string(rule));
+      ASSERT_EQ(got.forward, want.forward) << what;
+      ASSERT_EQ(got.pruned, want.pruned) << what;
+      ASSERT_EQ(got.leaves, want.leaves) << what;
+      ASSERT_EQ(got.survivors, want.survivors) << what;
+      if (want.leaves) {
+        ASSERT_EQ(got.leaf_makespan, want.leaf_makespan) << what;
+        ASSERT_EQ(got.leaf_position, want.leaf_position) << what;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 80000);
+}
+
 TEST(resident_step, ranks_break_ties_by_position_and_skip_pruned_children) {
   // Bounds by position, one direction: 5 5 9 3 5 with ub 9 -> kept 5 5 3 5 (9 pruned);
   // largest first, ties by position: positions 0, 1, 4 (bound 5), then 3 (bound 3).

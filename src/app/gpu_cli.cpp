@@ -119,9 +119,10 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
   add_enum_option(solve, "--lb1-fused", o.policy.lb1_fused,
                   "gpu, device loop, --loop-bound parts, 5, 10 or 20 machines: the LB1 pass (--bound lb1 and the "
                   "chain's first pass) in the parents kernel, a thread a parent bounding its children from its "
-                  "parts in registers (on), or a thread a child (off); auto (the default): on at 20 machines up to 50 "
-                  "jobs (measured faster at 20x20 and 50x20, slower at 100x20 and 200x20). The same bounds, the same "
-                  "tree")
+                  "parts in registers, and with --bound lb1 also choosing their direction and pruning them there "
+                  "(on), or a thread a child (off); auto (the default): the chain at 20 machines up to 50 jobs, "
+                  "--bound lb1 at 10 and 20 machines up to n m = 2000 (where each was measured faster). The same "
+                  "bounds, the same tree")
       ->group(kGroup);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "

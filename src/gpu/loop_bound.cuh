@@ -22,6 +22,8 @@
 
 #include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
+#include "gpu/loop_state.cuh"
+#include "gpu/resident_step.hpp"
 
 namespace pfsp::gpu {
 
@@ -51,6 +53,19 @@ struct parts_view {
   int pack_limit = 0;
   // Its rank table (pack_ranks_of): pair q's rank r at q * n + r, copied into shared memory.
   const uint4* pack_ranks = nullptr;
+  // LB1 alone, decided in the parents kernel (parts_lb1_decide_kernel): what decide_warp_kernel
+  // reads and writes (loop_iteration.cuh's loop_view), and the descriptor of a leaf (describe_kernel
+  // does not run then).
+  device_loop::loop_state* state = nullptr;
+  std::uint8_t* forward = nullptr;             // per parent: direction chosen (1 forward)
+  std::uint32_t* kept = nullptr;               // per parent: children kept
+  std::uint32_t* leaf_desc = nullptr;          // children: make_child, written at leaves only
+  unsigned long long* depth_popped = nullptr;  // [depth]: parents popped (tree_estimate.hpp)
+  unsigned long long* depth_kept = nullptr;    // [depth]: their children kept
+  const double* weights = nullptr;             // (n - d)! / n!
+  int dirs = 2;
+  bool backward_only = false;
+  branching rule = branching::min_min;
 };
 
 // A popped parent's parts into the SoA buffers (remain: where not null), and, when Masks, its
@@ -135,6 +150,80 @@ __global__ void parts_lb1_kernel(tables_view t, parts_view v) {
           child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, job, !child_backward(d), ub, scratch);
     }
   }
+}
+
+// LB1 alone: option Q's kernel that also decides (decision 013, option S). One thread a popped
+// parent computes its parts and bounds each child by LB1 (the same child_bound, so the same values
+// as parts_lb1_kernel), writes the bounds (push_warp_kernel ranks them), and tallies each
+// direction as it goes (side_tally), so that decide_parent_tallied chooses the direction, counts
+// the pruned children and finds the leaf as decide_warp_kernel does from the stored bounds
+// (resident_step.hpp; tested equal): that kernel, its reads of every bound, and describe_kernel
+// (nothing reads the descriptors but a leaf's) do not run. Nothing reads the parents' parts after
+// LB1 alone, so none are stored. The leaf and the counters as decide_warp_kernel: the threshold is
+// the iteration's (state->iteration_ub), the per-depth counts gathered in shared memory.
+template <class SC, bool Compact, int M>
+__global__ void parts_lb1_decide_kernel(tables_view t, parts_view v) {
+  static_assert(M > 0, "the parts in registers: a compile-time machine count");
+  extern __shared__ int4 smem4[];
+  __shared__ unsigned h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
+  const std::uint32_t P = *v.live_parents;
+  if (blockIdx.x * blockDim.x >= P) return;  // the whole block: before the __syncthreads
+  auto b = load_tables<true, kernel_view<Compact, SC>>(t, reinterpret_cast<int*>(smem4));
+  b.inst.m = M;
+  using Job = typename SC::job;
+  const int n = t.n;
+  device_loop::clear_depths(h_popped, h_kept, n);
+  __syncthreads();
+  const int live = *v.live_ub, ub = v.state->iteration_ub;
+  device_loop::parent_counts mine;
+  for (std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < P; p += gridDim.x * blockDim.x) {
+    const std::uint32_t lim = v.limits[p];
+    const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
+    const int count = limit2 - limit1 - 1, depth = (limit1 + 1) + (n - limit2);
+    atomicAdd(&h_popped[depth], 1u);
+    if (v.counts[p] == 0) {  // pruned when popped
+      ++mine.pruned;
+      mine.explored += v.weights[depth];
+      v.kept[p] = 0;
+      continue;
+    }
+    const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    node_parts(b, perm, limit1, limit2, front, back, remain);
+    const std::uint32_t first_child = v.offsets[p];
+    // One direction's children: their bounds stored from `at` on, tallied.
+    auto bound_side = [&](bool forward, std::uint32_t at, side_tally& tally) {
+      for (int c = 0; c < count; ++c) {
+        const int lb = child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, perm[limit1 + 1 + c], forward,
+                                   live, scratch);
+        v.bounds[at + static_cast<std::uint32_t>(c)] = lb;
+        tally.add(lb, ub);
+      }
+    };
+    side_tally fwd, bwd;
+    bound_side(v.dirs == 2 || !v.backward_only, first_child, fwd);
+    if (v.dirs == 2) bound_side(false, first_child + static_cast<std::uint32_t>(count), bwd);
+    const parent_step st = decide_parent_tallied(v.rule, fwd, bwd, count, v.dirs);
+    const std::uint32_t kept = count == 1 ? 0u : static_cast<std::uint32_t>(count - st.pruned);
+    v.forward[p] = st.forward ? 1 : 0;
+    v.kept[p] = kept;
+    if (kept) atomicAdd(&h_kept[depth], kept);
+    ++mine.branched;
+    mine.bounds += static_cast<unsigned long long>(count) * static_cast<unsigned>(v.dirs);
+    mine.pruned += static_cast<unsigned long long>(st.pruned);
+    mine.leaves += static_cast<unsigned long long>(st.leaves);
+    mine.explored += static_cast<double>(st.pruned + st.leaves) * v.weights[depth + 1];
+    if (st.leaves) {
+      const bool backward = v.dirs == 2 ? !st.forward : v.backward_only;
+      const std::uint32_t child = first_child + static_cast<std::uint32_t>(v.dirs == 2 && !st.forward ? count : 0);
+      v.leaf_desc[child] = make_child(p, 0, backward);  // what finish_kernel reads
+      atomicMin(&v.state->best, st.leaf_makespan);
+      atomicMin(&v.state->leaf_key, (static_cast<unsigned long long>(st.leaf_makespan) << 32) | child);
+    }
+  }
+  __syncthreads();
+  device_loop::flush_depths(h_popped, h_kept, n, v.depth_popped, v.depth_kept);
+  device_loop::add_block_counts(v.state, mine);
 }
 
 // One thread a child (grid-stride): child_bound from the parent's stored parts.
@@ -612,6 +701,7 @@ struct parts_kernels {
   bool table = false;                 // second is lb2_table_kernel: a warp a parent, no list
   bool pack = false;                  // second is lb2_pack_kernel: two listed children a thread
   bool fused = false;                 // parents is parts_lb1_kernel (LB1 too, tables in shared memory); first null
+  bool decides = false;               // parents is parts_lb1_decide_kernel (LB1 alone, fused): no decide kernel
 };
 
 // kind: the bound; m: machines (5, 10 and 20 get their own unrolled kernels); size_class_id

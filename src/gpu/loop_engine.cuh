@@ -153,7 +153,8 @@ class loop_engine {
       return std::string("bound step: recompute (each child's thread rebuilds its parent's parts), ") +
              (sort_ ? "children sorted by (limit1, limit2) on the device" : "children unsorted");
     std::string s = "bound step: parts once per parent";
-    if (pk_.fused) s += ", LB1 in the parents kernel (a thread a parent)";
+    if (pk_.fused) s += ", LB1 in the parents kernel (a thread a parent";
+    if (pk_.fused) s += pk_.decides ? ", which decides)" : ")";
     if (pk_.table)
       s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
            std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
@@ -597,6 +598,20 @@ class loop_engine {
     pv_.backward_only = backward_only_;
     pv_.live_children = &d_state_.data()->children;
     pv_.live_ub = &d_state_.data()->best;
+    if (parts_) point_deciding_parents();
+  }
+  // What the LB1 parents kernel that decides (pk_.decides) writes in decide_warp_kernel's stead.
+  void point_deciding_parents() {
+    parts_v_.state = v_.state;
+    parts_v_.forward = v_.forward;
+    parts_v_.kept = v_.kept;
+    parts_v_.leaf_desc = v_.desc;
+    parts_v_.depth_popped = v_.depth_popped;
+    parts_v_.depth_kept = v_.depth_kept;
+    parts_v_.weights = v_.weights;
+    parts_v_.dirs = v_.dirs;
+    parts_v_.backward_only = v_.backward_only;
+    parts_v_.rule = v_.rule;
   }
 
   // The stack's arrays and size in the kernels' view.
@@ -723,14 +738,23 @@ class loop_engine {
     const bool pack = kind == bound_kind::lb1_lb2 && !table && pack_asked && pack_limit_ > 0 && ranks_bytes > 0 &&
                       second_smem_bytes(s2) + ranks_bytes <= dev_.shared_per_block_optin;
     // --lb1-fused: LB1 in the parents kernel, which then reads the processing times from shared
-    // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables). auto: on at 20
-    // machines up to 50 jobs, where it was measured faster (decision 013, option Q).
-    const bool fused_asked =
-        policy.lb1_fused == lb1_fused_mode::on || (policy.lb1_fused == lb1_fused_mode::auto_ && t.m >= 20 && n_ <= 50);
+    // memory (where they fit; the kernels for 5, 10 and 20 machines and int tables).
+    const bool fused_asked = policy.lb1_fused == lb1_fused_mode::on ||
+                             (policy.lb1_fused == lb1_fused_mode::auto_ && fuse_by_default(kind, t.m, n_));
     const bool fused = fused_asked && kind != bound_kind::lb2 && s1;
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, fused);
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);
+  }
+
+  // --lb1-fused auto: where the fused kernel was measured faster (H200; decision 013). The chain
+  // (option Q): at 20 machines up to 50 jobs. LB1 alone, which then decides in that kernel too
+  // (option S): at 10 and 20 machines up to n m = 2000 (1.6x at 50x20, 2.7x at 100x10, 1.18x at
+  // 100x20, 1.27x at 200x10; 200x20 even, 500x20 0.80x; no 5-machine Taillard slice lasts long
+  // enough to tell).
+  static bool fuse_by_default(bound_kind kind, int m, int n) {
+    if (kind == bound_kind::lb1) return m >= 10 && n * m <= 2000;
+    return m >= 20 && n <= 50;
   }
 
   // One wave of resident blocks of fn per candidate block size (its shared-memory limit raised
@@ -808,7 +832,9 @@ class loop_engine {
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, counts_.data(), incl_.data(),
                                                 static_cast<int>(max_parents_), st));
     gather_kernel<Job><<<pgrid, kBlock, 0, st>>>(v_);
-    describe_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
+    // The descriptors: for the sort and the children kernels; the deciding LB1 kernel writes a
+    // leaf's, the only one finish_kernel reads.
+    if (sort_ || !parts_ || !pk_.decides) describe_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     mark(1);
     if (sort_) {
       tb = temp_.size();
@@ -839,7 +865,7 @@ class loop_engine {
       ds_.kernels.children<<<bgrid, static_cast<unsigned>(tpb_), ds_.smem_bytes, st>>>(ds_.tables, pv_);
     }
     mark(3);
-    decide_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
+    if (!parts_ || !pk_.decides) decide_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
     clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
     tb = temp_.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),

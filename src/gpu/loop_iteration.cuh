@@ -19,31 +19,13 @@
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 
+#include "gpu/loop_state.cuh"
 #include "gpu/policy.hpp"
 #include "gpu/pool_layout.hpp"
 #include "gpu/resident_step.hpp"
 #include "search/types.hpp"
 
 namespace pfsp::gpu::device_loop {
-
-constexpr unsigned kBlock = loop_tuning::block;  // threads a block of the loop's own kernels (policy.hpp)
-
-// The state block: written by the kernels, read by the host between graph launches.
-struct loop_state {
-  unsigned long long branched = 0, bounds = 0, pruned = 0, leaves = 0;
-  double explored = 0;
-  unsigned long long leaf_key = ~0ull;  // best leaf of the iteration: makespan << 32 | child index
-  std::uint32_t top = 0;                // nodes on the stack
-  std::uint32_t parents = 0;            // this iteration's pool: popped nodes
-  std::uint32_t children = 0;           // and their children
-  std::uint32_t overflow = 0;           // a push did not fit the stack: the search is incomplete
-  int best = INT_MAX;                   // pruning threshold: the incumbent or --ub, lowered by leaves
-  int iteration_ub = INT_MAX;           // `best` when the iteration started: what decide prunes at
-  int found = 0;                        // leaves that improved the threshold (best_perm holds the last)
-  unsigned long long iterations = 0;
-};
-// What the host copies between graph launches (docs say 88 bytes: keep them true).
-static_assert(sizeof(loop_state) == 88, "loop_state's size is documented in docs/gpu_backend.md and decision 005");
 
 // Device buffers of the loop, passed by value to every kernel.
 template <class Job>
@@ -219,36 +201,6 @@ __global__ void describe_kernel(loop_view<Job> v) {
   }
 }
 
-// What decide_warp_kernel adds to the counters for a parent.
-struct parent_counts {
-  unsigned long long branched = 0, pruned = 0, leaves = 0, bounds = 0;
-  double explored = 0;
-  std::uint32_t kept = 0;
-};
-
-// The block's counters summed (cub::BlockReduce) and added to the state by thread 0.
-__device__ inline void add_block_counts(loop_state* state, const parent_counts& c) {
-  using reduce_u = cub::BlockReduce<unsigned long long, kBlock>;
-  using reduce_d = cub::BlockReduce<double, kBlock>;
-  __shared__ typename reduce_u::TempStorage tu;
-  __shared__ typename reduce_d::TempStorage td;
-  const unsigned long long b_branched = reduce_u(tu).Sum(c.branched);
-  __syncthreads();
-  const unsigned long long b_pruned = reduce_u(tu).Sum(c.pruned);
-  __syncthreads();
-  const unsigned long long b_leaves = reduce_u(tu).Sum(c.leaves);
-  __syncthreads();
-  const unsigned long long b_bounds = reduce_u(tu).Sum(c.bounds);
-  const double b_explored = reduce_d(td).Sum(c.explored);
-  if (threadIdx.x == 0) {
-    atomicAdd(&state->branched, b_branched);
-    atomicAdd(&state->pruned, b_pruned);
-    atomicAdd(&state->leaves, b_leaves);
-    atomicAdd(&state->bounds, b_bounds);
-    atomicAdd(&state->explored, b_explored);
-  }
-}
-
 // --- decide, a warp a parent: the loops over a parent's children spread over the lanes ---------
 
 __device__ __forceinline__ int warp_sum(int x) {
@@ -365,7 +317,7 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
   const int lane = static_cast<int>(threadIdx.x & 31u);
   __shared__ unsigned int h_popped[kMaxJobs + 1], h_kept[kMaxJobs + 1];
-  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) h_popped[d] = h_kept[d] = 0;
+  clear_depths(h_popped, h_kept, v.n);
   __syncthreads();
   parent_counts mine;
   const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
@@ -384,10 +336,7 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
     mine.explored += c.explored;
   }
   __syncthreads();
-  for (int d = static_cast<int>(threadIdx.x); d <= v.n; d += static_cast<int>(blockDim.x)) {
-    if (h_popped[d]) atomicAdd(&v.depth_popped[d], static_cast<unsigned long long>(h_popped[d]));
-    if (h_kept[d]) atomicAdd(&v.depth_kept[d], static_cast<unsigned long long>(h_kept[d]));
-  }
+  flush_depths(h_popped, h_kept, v.n, v.depth_popped, v.depth_kept);
   add_block_counts(v.state, mine);
 }
 

@@ -100,15 +100,33 @@ parts_kernel_fn fused_for(int m) {
   }
 }
 
-// LB1 in the parents kernel where asked and instantiated (the first kernel then goes).
-template <class SC, bool Compact, bool Masks>
-void fuse_lb1(parts_kernels& k, int m, bool lb1_fused) {
-  if (!lb1_fused) return;
-  if (parts_kernel_fn f = fused_for<SC, Compact, Masks>(m)) {
-    k.parents = f;
-    k.first = nullptr;
-    k.fused = true;
+// LB1 alone, fused and deciding (parts_lb1_decide_kernel): the same machine counts.
+template <class SC, bool Compact>
+parts_kernel_fn deciding_for(int m) {
+  if constexpr (Compact) {
+    return nullptr;
+  } else {
+    switch (m) {
+      case 5:
+        return parts_lb1_decide_kernel<SC, Compact, 5>;
+      case 10:
+        return parts_lb1_decide_kernel<SC, Compact, 10>;
+      case 20:
+        return parts_lb1_decide_kernel<SC, Compact, 20>;
+      default:
+        return nullptr;
+    }
   }
+}
+
+// LB1 in the parents kernel f where asked and instantiated (f not null): the first kernel goes;
+// deciding: f is parts_lb1_decide_kernel (LB1 alone), so decide_warp_kernel goes too.
+inline void fuse_lb1(parts_kernels& k, bool lb1_fused, parts_kernel_fn f, bool deciding) {
+  if (!lb1_fused || !f) return;
+  k.parents = f;
+  k.first = nullptr;
+  k.fused = true;
+  k.decides = deciding;
 }
 
 template <class SC, bool Compact>
@@ -120,7 +138,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
     case bound_kind::lb1:
       k.parents = parents_for<Job, Compact, false>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
-      fuse_lb1<SC, Compact, false>(k, m, lb1_fused);
+      fuse_lb1(k, lb1_fused, deciding_for<SC, Compact>(m), true);
       break;
     case bound_kind::lb2:
       k.parents = parents_for<Job, Compact, true>(m);
@@ -131,7 +149,7 @@ parts_kernels by_class(bound_kind kind, int m, bool shared_first, bool shared_se
       // LB1 did not prune) on the compacted survivors only.
       k.parents = parents_for<Job, Compact, true>(m);
       k.first = children_for<bound_kind::lb1, SC, Compact>(shared_first, m);
-      fuse_lb1<SC, Compact, true>(k, m, lb1_fused);
+      fuse_lb1(k, lb1_fused, fused_for<SC, Compact, true>(m), false);
       if (table) {  // option I: a warp a parent, LB2 from its table
         k.second = shared_second ? lb2_table_kernel<SC, Compact, true> : lb2_table_kernel<SC, Compact, false>;
         k.table = true;

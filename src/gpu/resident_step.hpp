@@ -43,6 +43,64 @@ PFSP_HD parent_step decide_parent_counts(branching rule, const int* bounds, int 
   return s;
 }
 
+// One direction's children seen one at a time (the thread that bounds them: the LB1 parents
+// kernel that decides, parts_lb1_decide_kernel): summarize_side's sums, and how many children
+// have the smallest bound, for MinMin's tie count. No child's bound is read back.
+struct side_tally {
+  side_summary s;
+  int at_min = 0;  // children whose bound equals s.min
+  PFSP_HD void add(int lb, int ub) {
+    s.survivors += lb < ub ? 1 : 0;
+    s.sum += lb;
+    if (lb < s.min) {
+      s.min = lb;
+      at_min = 1;
+    } else if (lb == s.min) {
+      ++at_min;
+    }
+  }
+};
+
+// decide_parent_counts from the tallies (fwd; bwd where dirs == 2): the same direction (the
+// sums are choose_forward_hd's, and MinMin's count of the smallest bound on a side is at_min when
+// that side holds it, else 0), pruned children and leaf (when count == 1 its bound is the side's
+// min). leaf_position is 0 for the leaf; survivors as decide_parent_counts.
+PFSP_HD parent_step decide_parent_tallied(branching rule, const side_tally& fwd, const side_tally& bwd, int count,
+                                          int dirs) {
+  parent_step st;
+  if (dirs == 2) {
+    switch (rule) {
+      case branching::forward:
+        st.forward = true;
+        break;
+      case branching::backward:
+        st.forward = false;
+        break;
+      case branching::min_branch:
+        st.forward = min_branch_forward(fwd.s, bwd.s);
+        break;
+      case branching::min_min: {
+        const int lo = fwd.s.min < bwd.s.min ? fwd.s.min : bwd.s.min;
+        const int cf = fwd.s.min == lo ? fwd.at_min : 0, cb = bwd.s.min == lo ? bwd.at_min : 0;
+        st.forward = cf != cb ? cf < cb : min_branch_forward(fwd.s, bwd.s);
+        break;
+      }
+    }
+  } else {
+    st.forward = rule != branching::backward;
+  }
+  const side_tally& chosen = dirs == 2 && !st.forward ? bwd : fwd;
+  st.pruned = count - chosen.s.survivors;
+  if (count == 1 && st.pruned == 0) {
+    st.leaves = 1;
+    st.leaf_makespan = chosen.s.min;
+    st.leaf_position = 0;
+  } else if (count > 1) {
+    st.survivors = chosen.s.survivors;
+  }
+  return st;
+}
+
 // Rank of the kept child c (lbs[c] < ub, count > 1) among the kept children of the chosen
 // direction lbs[0 .. count): those with a larger bound, or an equal bound and a smaller
 // position, come before it. O(count): the device loop computes it in each child's thread.

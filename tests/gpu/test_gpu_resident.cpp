@@ -273,6 +273,36 @@ TEST(GpuResident, FusedLb1BranchesTheSameTree) {
                              });
 }
 
+// LB1 alone decided in the parents kernel (option S of decision 013: the fused kernel tallies each
+// direction, so neither decide_warp_kernel nor describe_kernel runs): the same tree as the
+// separate kernels under every rule, one direction and two (random 5- and 10-machine instances),
+// and from no incumbent (no NEH, no --ub) the optimum with its schedule and the whole tree's weight:
+// the leaves' path (their descriptors, the best leaf, the estimate's counts) is the kernel's.
+TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
+  PFSP_REQUIRE_GPU();
+  for_each_instance_and_rule({"random:13,5,3", "random:12,10,4", "ta001"},
+                             {branching::min_min, branching::min_branch, branching::forward, branching::backward},
+                             [](const std::string& name, const instance& inst, int optimum, branching rule) {
+                               const bound_data data(inst);
+                               const std::string what = name + " " + std::string(to_string(rule));
+                               solve_options opt = chain_from_optimum(rule, optimum);
+                               opt.bound = bound_kind::lb1;
+                               gpu::gpu_policy off;
+                               off.pool_size = 4096;  // many iterations, partial pops
+                               off.lb1_fused = gpu::lb1_fused_mode::off;
+                               gpu::gpu_policy on = off;
+                               on.lb1_fused = gpu::lb1_fused_mode::on;
+                               expect_switch_branches_the_same_tree(data, opt, off, on, "which decides", what);
+                               solve_options scratch = opt;
+                               scratch.initial_ub.reset();
+                               scratch.use_neh = false;
+                               const solve_result r = gpu::solve_resident(data, scratch, on, incumbent());
+                               EXPECT_NE(r.backend.find("which decides"), std::string::npos)
+                                   << what << ": " << r.backend;
+                               expect_optimal(inst, r, optimum, what + " from no incumbent");
+                             });
+}
+
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
 // every child the walk's bound: with the optimum as ub, the same tree node for node. Every pair
 // (45 at 20x10 and 190 at 20x20: two and six rounds of 32 rows) and the adjacent ones (one
