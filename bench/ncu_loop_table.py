@@ -110,13 +110,13 @@ def read_launches(path):
 
 def phase_of(name, previous):
     """The phase of a launch; CUB's scans belong to the phase of the kernel before them (count:
-    select, decide/clear: prune)."""
+    select; decide, or the LB1 kernel that decides: prune)."""
     if name.startswith("parts_children_kernel"):
         return "LB1" if name.endswith("[lb1]") else "LB2"
     if name in PHASE_OF and PHASE_OF[name]:
         return PHASE_OF[name]
-    if name.startswith("DeviceScan"):
-        return "prune" if previous == "prune" else "select/gather+branch"
+    if name.startswith("DeviceScan"):  # the kept scan follows decide, or the deciding LB1 kernel
+        return "select/gather+branch" if previous in (None, "count_kernel") else "prune"
     return None
 
 

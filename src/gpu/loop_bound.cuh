@@ -53,9 +53,10 @@ struct parts_view {
   int pack_limit = 0;
   // Its rank table (pack_ranks_of): pair q's rank r at q * n + r, copied into shared memory.
   const uint4* pack_ranks = nullptr;
-  // LB1 alone, decided in the parents kernel (parts_lb1_decide_kernel): what decide_warp_kernel
-  // reads and writes (loop_iteration.cuh's loop_view), and the descriptor of a leaf (describe_kernel
-  // does not run then).
+  // The parents kernels with the LB1 pass (parts_lb1_kernel, parts_lb1_decide_kernel): the
+  // children's directions (dirs, backward_only). LB1 alone, decided in the parents kernel
+  // (parts_lb1_decide_kernel): what decide_warp_kernel reads and writes (loop_iteration.cuh's
+  // loop_view), and the descriptor of a leaf (describe_kernel does not run then).
   device_loop::loop_state* state = nullptr;
   std::uint8_t* forward = nullptr;             // per parent: direction chosen (1 forward)
   std::uint32_t* kept = nullptr;               // per parent: children kept
@@ -142,12 +143,17 @@ __global__ void parts_lb1_kernel(tables_view t, parts_view v) {
     int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
     node_parts(b, perm, limit1, limit2, front, back, remain);
     store_parent_parts<M, Masks>(v, p, t.n, M, limit1, limit2, perm, front, back, nullptr);
+    // Its children in write_children's order (pool_layout.hpp): count forward ones, then (two
+    // directions) count backward ones; position and direction from the index, not from the
+    // descriptors (a load a child, 40-60 words apart across a warp; option S dropped it first).
     const std::uint32_t total = v.counts[p], first_child = v.offsets[p];
+    const int count = limit2 - limit1 - 1;
     for (std::uint32_t i = 0; i < total; ++i) {
-      const std::uint32_t d = v.desc[first_child + i];
-      const int job = perm[limit1 + 1 + child_position(d)];
-      v.bounds[first_child + i] =
-          child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, job, !child_backward(d), ub, scratch);
+      const bool second = v.dirs == 2 && static_cast<int>(i) >= count;
+      const int position = static_cast<int>(i) - (second ? count : 0);
+      const bool forward = v.dirs == 2 ? !second : !v.backward_only;
+      v.bounds[first_child + i] = child_bound(bound_kind::lb1, b, front, back, remain, no_set{},
+                                              perm[limit1 + 1 + position], forward, ub, scratch);
     }
   }
 }

@@ -598,10 +598,11 @@ class loop_engine {
     pv_.backward_only = backward_only_;
     pv_.live_children = &d_state_.data()->children;
     pv_.live_ub = &d_state_.data()->best;
-    if (parts_) point_deciding_parents();
+    if (parts_) point_parents_kernel();
   }
-  // What the LB1 parents kernel that decides (pk_.decides) writes in decide_warp_kernel's stead.
-  void point_deciding_parents() {
+  // The children's directions (the LB1 parents kernels), and what the one that decides
+  // (pk_.decides) writes in decide_warp_kernel's stead.
+  void point_parents_kernel() {
     parts_v_.state = v_.state;
     parts_v_.forward = v_.forward;
     parts_v_.kept = v_.kept;
@@ -866,7 +867,6 @@ class loop_engine {
     }
     mark(3);
     if (!parts_ || !pk_.decides) decide_warp_kernel<Job><<<wgrid, kBlock, 0, st>>>(v_);
-    clear_kept_kernel<Job><<<std::min(pgrid, tuning_.clear_grid_max), kBlock, 0, st>>>(v_);
     tb = temp_.size();
     PFSP_CUDA_TRY(cub::DeviceScan::InclusiveSum(temp_.data(), tb, kept_.data(), kept_incl_.data(),
                                                 static_cast<int>(max_parents_), st));

@@ -6,12 +6,13 @@
 // incumbent, counters) to check limits and report progress: no node crosses the bus during the
 // search.
 //
-// Here: the state block, the loop's device buffers (loop_view) and the iteration's own kernels
-// (count, gather, describe, decide, clear, push, finish; the per-parent ones a warp a parent:
-// docs/decisions/013-device-loop-roofline.md) and the open nodes' statistics kernel. The bounding
-// step between gather and decide is the plain kernel (bound_kernels.cuh, through
-// device_tables.cuh) or the parts kernels (loop_bound.cuh). Included by coordinator.cu only (one
-// translation unit holds the device loop's kernels).
+// Here: the loop's device buffers (loop_view; the state block is loop_state.cuh's) and the
+// iteration's own kernels (count, gather, describe, decide, push, finish; the per-parent ones a
+// warp a parent: docs/decisions/013-device-loop-roofline.md) and the open nodes' statistics kernel.
+// The bounding step between gather and decide is the plain kernel (bound_kernels.cuh, through
+// device_tables.cuh) or the parts kernels (loop_bound.cuh; for LB1 alone, fused, the parents
+// kernel decides too, and describe and decide do not run). Included by coordinator.cu only (one
+// translation unit holds the device loop's kernels; loop_kernels.cu includes loop_state.cuh).
 #pragma once
 
 #include <climits>
@@ -130,6 +131,7 @@ __global__ void count_kernel(loop_view<Job> v) {
     if (v.stack_lbs[s] < v.state->best) c = static_cast<std::uint32_t>(v.dirs * (limit2_of(lim) - limit1_of(lim) - 1));
   }
   v.counts[p] = c;
+  v.kept[p] = 0;  // the deciding kernel writes the popped slots'; the kept scan reads every slot
 }
 
 // Copies the popped nodes into the pool (their children's descriptors: describe_kernel). Slot p
@@ -338,14 +340,6 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
   __syncthreads();
   flush_depths(h_popped, h_kept, v.n, v.depth_popped, v.depth_kept);
   add_block_counts(v.state, mine);
-}
-
-// Zeroes `kept` past the popped parents (decide_warp_kernel writes only the popped ones).
-template <class Job>
-__global__ void clear_kept_kernel(loop_view<Job> v) {
-  const std::uint32_t P = v.state->parents;
-  for (std::uint32_t p = P + blockIdx.x * blockDim.x + threadIdx.x; p < v.max_parents; p += gridDim.x * blockDim.x)
-    v.kept[p] = 0;
 }
 
 // A warp a parent (grid-stride): its kept children (chosen direction, bound below the

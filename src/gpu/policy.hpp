@@ -175,10 +175,9 @@ struct loop_tuning {
   // directions) parent slots whatever the pool holds: a quarter of the most parents a pool could
   // take keeps them short; a pool of deep parents is then cut at that many.
   int parents_share = 4;
-  // Grid caps: the parts path's parent kernel (blocks an SM), the kept-count clearing kernel and
-  // the open-node statistics kernel (blocks; both grid-stride).
+  // Grid caps: the parts path's parent kernel (blocks an SM) and the open-node statistics kernel
+  // (blocks; grid-stride).
   int parents_grid_per_sm = 16;
-  unsigned clear_grid_max = 1024;
   unsigned stats_grid_max = 4096;
   // A batch counts for the block-size tuning when it bounded at least this share of
   // batch x pool children (the ramp-up from the root does not).
