@@ -92,7 +92,8 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
       << std::defaultfloat;
   if (st.setup_seconds > 0)
     out << "setup        " << std::fixed << std::setprecision(3) << st.setup_seconds
-        << " s of it setting up the device (CUDA context, tables, buffers); search "
+        << " s of it setting up (the devices' contexts, tables and buffers; pfsp-mpi: until its first worker "
+           "asked for work); search "
         << std::max(0.0, st.total_seconds - st.setup_seconds) << " s\n"
         << std::defaultfloat;
   if (info.wall_seconds > 0)

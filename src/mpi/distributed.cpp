@@ -178,6 +178,7 @@ class coordinator {
   // The serving thread's CPU spent on messages is summed apart from its idle polling: a
   // saturated rank 0 never idles, so messages / handling CPU is what one core serves.
   void serve_workers() {
+    serve_start_ = ctl_.elapsed();
     while (stopped_ < workers()) {
       sends_.reap();
       const double c0 = thread_cpu_seconds();
@@ -235,6 +236,7 @@ class coordinator {
     if (!waiting(comm_, MPI_ANY_SOURCE, kTagResult, st)) return false;
     const int from = st.MPI_SOURCE;
     heard_[static_cast<std::size_t>(from)] = steady::now();
+    if (first_ready_ < 0 && search_seconds_ < 0) first_ready_ = ctl_.elapsed();
     if (lost_flag_[static_cast<std::size_t>(from)] || stopped_flag_[static_cast<std::size_t>(from)]) {
       receive(st);  // dropped as lost (its chunk was given to others), or a request its stop answers
       return true;
@@ -478,6 +480,10 @@ class coordinator {
     if ((!frontier_.empty() || dropped_chunks_) && stop_ == solve_status::optimal) stop_ = solve_status::interrupted;
     solve_result r = finish_result(stop_, best_, threshold_, open_min, total_,
                                    search_seconds_ >= 0 ? search_seconds_ : ctl_.elapsed());
+    // The wait for the first worker's first request (its CUDA contexts, on GPUs) is set-up, as an
+    // engine's is in pfsp solve's: the report's search time leaves it out (time_seconds keeps it).
+    if (first_ready_ >= serve_start_ && serve_start_ >= 0)
+      r.stats.setup_seconds = std::min(first_ready_ - serve_start_, r.stats.total_seconds);
     r.backend = "mpi (" + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks") + ")";
     r.notes.push_back(summary_note());
     if (workers()) r.notes.push_back(load_note());
@@ -562,6 +568,8 @@ class coordinator {
   std::size_t dropped_chunks_ = 0;
   steady::time_point entered_ = steady::now();
   double search_seconds_ = -1;  // ctl_'s clock when the search ended (serve_workers), -1 before
+  double serve_start_ = -1;     // ctl_'s clock when rank 0 began serving the workers
+  double first_ready_ = -1;     // and when the first worker's first request reached it
   steady::time_point last_save_ = steady::now();
   int threshold_ = INT_MAX;
   solve_stats total_;

@@ -271,6 +271,25 @@ TEST(mpi_ranks, a_late_worker_does_not_hold_a_finished_search) {
   EXPECT_LT(seconds, 7.0) << r.describe();
 }
 
+TEST(mpi_ranks, the_wait_for_the_first_worker_is_set_up_not_search) {
+  // The only worker's warm-up takes 2 s more (as CUDA contexts that take long do): rank 0 waits
+  // for its first request before any chunk runs. That wait is reported as setup_seconds, as an
+  // engine's set-up is by pfsp solve, and the search (time_seconds less it) is the tree's: ta014
+  // from its optimum, the sequential tree's nodes, in well under a second of search.
+  temp_dir dir;
+  const std::string json = dir.file("r.json");
+  ::setenv("PFSP_MPI_TEST_LATE_WORKER", "1:2", 1);
+  const process_result r = run_ranks(2, {"ta014", "--bound", "lb1", "--branching", "min-branch", "--ub", "1377",
+                                         "--heuristic", "none", "--backend", "auto", "--json", json});
+  ::unsetenv("PFSP_MPI_TEST_LATE_WORKER");
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::string text = slurp(json);
+  const double total = json_number(text, "time_seconds"), setup = json_number(text, "setup_seconds");
+  EXPECT_GE(setup, 1.5) << text;
+  EXPECT_LE(setup, total) << text;
+  EXPECT_LT(total - setup, 1.5) << text;
+}
+
 TEST(mpi_ranks, without_checkpoints_chunks_stopped_at_the_end_return_their_bound_not_their_nodes) {
   // ta021 from no heuristic for 1 s: both chunks stop on the time limit. Without --checkpoint
   // their open nodes stay on the workers and only their lower bound comes back: the run must still
