@@ -767,7 +767,11 @@ class loop_engine {
   }
   // One wave of resident blocks of fn at one block size.
   unsigned one_wave_of(parts_kernel_fn fn, std::size_t smem, int block) const {
-    if (smem > 48 * 1024)
+    // Without the raise a launch may take 48 KiB of shared memory, static (the deciding LB1
+    // kernel's per-depth counts: 8 KiB) and dynamic together.
+    cudaFuncAttributes a{};
+    PFSP_CUDA_TRY(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(fn)));
+    if (smem + a.sharedSizeBytes > 48 * 1024)
       PFSP_CUDA_TRY(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(smem)));
     int per_sm = 0;

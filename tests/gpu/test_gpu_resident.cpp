@@ -303,6 +303,24 @@ TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
                              });
 }
 
+// The deciding LB1 kernel holds its per-depth counts in 8 KiB of static shared memory beside the
+// processing times (dynamic): at 520 jobs x 20 machines the two pass the default 48 KiB a launch
+// may take, so the engine raises the kernel's limit (one_wave_of). A slice runs, decided there.
+TEST(GpuResident, FusedLb1DecidesBeyondTheDefaultSharedLimit) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = random_instance(520, 20, 77, 1, 99);
+  const bound_data data(inst);
+  solve_options opt;
+  opt.bound = bound_kind::lb1;
+  opt.time_limit = 1;
+  gpu::gpu_policy p;
+  p.lb1_fused = gpu::lb1_fused_mode::on;
+  const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+  EXPECT_NE(r.backend.find("which decides"), std::string::npos) << r.backend;
+  EXPECT_TRUE(r.status == solve_status::time_limit || r.status == solve_status::optimal) << r.backend;
+  EXPECT_GT(r.stats.branched, 0u);
+}
+
 // The chain's LB2 pass from the parents' tables (--lb2-table, option I of decision 013) gives
 // every child the walk's bound: with the optimum as ub, the same tree node for node. Every pair
 // (45 at 20x10 and 190 at 20x20: two and six rounds of 32 rows) and the adjacent ones (one
