@@ -751,8 +751,8 @@ class loop_engine {
   // --lb1-fused auto: where the fused kernel was measured faster (H200; decision 013). The chain
   // (option Q): at 20 machines up to 50 jobs. LB1 alone, which then decides in that kernel too
   // (option S): at 10 and 20 machines up to n m = 2000 (1.6x at 50x20, 2.7x at 100x10, 1.18x at
-  // 100x20, 1.27x at 200x10; 200x20 even, 500x20 0.80x; no 5-machine Taillard slice lasts long
-  // enough to tell).
+  // 100x20, 1.27x at 200x10; 200x20 even, 500x20 0.80x; the 20x10, 50x10 and 5-machine Taillard
+  // trees end too soon to tell, so 20x10 and 50x10 follow the rule unmeasured).
   static bool fuse_by_default(bound_kind kind, int m, int n) {
     if (kind == bound_kind::lb1) return m >= 10 && n * m <= 2000;
     return m >= 20 && n <= 50;
