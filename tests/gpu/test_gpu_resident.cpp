@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 #include "base/error.hpp"
 #include "bound/pair_learning.hpp"
@@ -249,6 +250,16 @@ TEST(GpuResident, PackedChildrenBranchTheSameTree) {
   check("random_instance(12, 6, 91, 1, 3000)", wide, optimum_of(wide), branching::min_min);
 }
 
+// The two policies the fused-LB1 tests compare: --lb1-fused off and on, at the given pool size.
+std::pair<gpu::gpu_policy, gpu::gpu_policy> lb1_fused_off_on(std::size_t pool_size) {
+  gpu::gpu_policy off;
+  off.pool_size = pool_size;
+  off.lb1_fused = gpu::lb1_fused_mode::off;
+  gpu::gpu_policy on = off;
+  on.lb1_fused = gpu::lb1_fused_mode::on;
+  return {off, on};
+}
+
 // The LB1 pass in the parents kernel (--lb1-fused, option Q of decision 013) gives every child
 // the LB1 of the thread-a-child kernel: with the optimum as ub, the same tree node for node, for
 // LB1 alone and for the chain (20x5, 20x10, 20x20, 50x5 and 100x5: the 5-, 10- and 20-machine kernels).
@@ -261,11 +272,7 @@ TEST(GpuResident, FusedLb1BranchesTheSameTree) {
                                  if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
                                  solve_options opt = chain_from_optimum(rule, optimum);
                                  opt.bound = kind;
-                                 gpu::gpu_policy off;
-                                 off.pool_size = 65536;
-                                 off.lb1_fused = gpu::lb1_fused_mode::off;
-                                 gpu::gpu_policy on = off;
-                                 on.lb1_fused = gpu::lb1_fused_mode::on;
+                                 const auto [off, on] = lb1_fused_off_on(65536);
                                  expect_switch_branches_the_same_tree(
                                      data, opt, off, on, "LB1 in the parents kernel",
                                      name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule)));
@@ -287,11 +294,7 @@ TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
                                const std::string what = name + " " + std::string(to_string(rule));
                                solve_options opt = chain_from_optimum(rule, optimum);
                                opt.bound = bound_kind::lb1;
-                               gpu::gpu_policy off;
-                               off.pool_size = 4096;  // many iterations, partial pops
-                               off.lb1_fused = gpu::lb1_fused_mode::off;
-                               gpu::gpu_policy on = off;
-                               on.lb1_fused = gpu::lb1_fused_mode::on;
+                               const auto [off, on] = lb1_fused_off_on(4096);  // many iterations, partial pops
                                expect_switch_branches_the_same_tree(data, opt, off, on, "which decides", what);
                                solve_options scratch = opt;
                                scratch.initial_ub.reset();
