@@ -342,13 +342,49 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
   add_block_counts(v.state, mine);
 }
 
+// A kept child's rank among its parent's kept children (child_rank's order: 0 = largest bound,
+// ties by position), for each lane's child of one 32-child chunk, by the whole warp: every chunk's
+// kept children are broadcast in turn (ballot, then a shuffle each), so a parent costs a load a
+// chunk pair and a shuffle a kept child, where child_rank is `count` dependent loads a child.
+__device__ __forceinline__ int warp_chunk_rank(const int* lbs, int count, int ub, int c, int lb, int lane) {
+  int r = 0;
+  for (int b = 0; b < count; b += 32) {
+    const int o = b + lane;
+    const int other = o < count ? lbs[o] : INT_MAX;
+    unsigned alive = __ballot_sync(0xffffffffu, other < ub);
+    while (alive) {
+      const int src = __ffs(alive) - 1;
+      alive &= alive - 1;
+      const int x = __shfl_sync(0xffffffffu, other, src);
+      r += (x > lb || (x == lb && b + src < c)) ? 1 : 0;
+    }
+  }
+  return r;
+}
+
+// The parent's permutation (`words` words) copied to each kept child's row of the chunk (`alive`:
+// their lanes; `dest`: each one's row), a child at a time, the lanes over the words.
+template <class Word>
+__device__ __forceinline__ void warp_copy_rows(Word* rows, const Word* src, int words, unsigned alive,
+                                               std::uint32_t dest, int lane) {
+  while (alive) {
+    const int k = __ffs(alive) - 1;
+    alive &= alive - 1;
+    Word* dst = rows + static_cast<std::size_t>(__shfl_sync(0xffffffffu, dest, k)) * static_cast<std::size_t>(words);
+    for (int w = lane; w < words; w += 32) dst[w] = src[w];
+  }
+}
+
 // A warp a parent (grid-stride): its kept children (chosen direction, bound below the
-// iteration's threshold, not a leaf; the lanes over the positions) are written onto the stack,
-// each by the lane that holds it. Parent p's kept children go to a segment mirrored in parent
-// order (the parent popped first, from the top, gets the highest segment), in rank order inside
-// it (child_rank, O(count) a child): the stack pops the pool's best child of its first parent
-// first, as the sequential depth-first search would. (A thread per child, before 013, left 85 %
-// of the lanes idle: most children are pruned or of the other direction.)
+// iteration's threshold, not a leaf) are written onto the stack, 32 positions at a time. Parent
+// p's kept children go to a segment mirrored in parent order (the parent popped first, from the
+// top, gets the highest segment), in rank order inside it (child_rank's, by warp_chunk_rank): the
+// stack pops the pool's best child of its first parent first, as the sequential depth-first
+// search would. The warp copies the parent's permutation to each kept child's row (lanes over
+// the words), then each child's lane swaps its two jobs in and writes its bound, limits and
+// weight. (A thread per child, before 013, left 85 % of the lanes idle; a lane per kept child
+// with child_rank's serial loop and its own row copy, before option U, ran at a SIMT efficiency
+// of 0.30: decision 013.)
 template <class Job>
 __global__ void push_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
@@ -361,6 +397,7 @@ __global__ void push_warp_kernel(loop_view<Job> v) {
   }
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const std::uint32_t warps = (gridDim.x * blockDim.x) >> 5;
+  const int words = v.vec ? v.ld * static_cast<int>(sizeof(Job)) / 16 : v.ld;
   for (std::uint32_t p = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; p < P; p += warps) {
     const std::uint32_t kept = v.kept[p];
     if (kept == 0) continue;  // pruned, a leaf, or nothing below the threshold
@@ -374,17 +411,25 @@ __global__ void push_warp_kernel(loop_view<Job> v) {
     const float w = v.pool_w[p] / static_cast<float>(kept);
     const int first = limit1 + 1;
     const int to = backward ? limit2 - 1 : first;
-    for (int c = lane; c < count; c += 32) {
-      const int lb = lbs[c];
+    const std::uint32_t child_limits = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
+    for (int b = 0; b < count; b += 32) {
+      const int c = b + lane;
+      const int lb = c < count ? lbs[c] : INT_MAX;
+      const unsigned alive = __ballot_sync(0xffffffffu, lb < ub);
+      if (alive == 0) continue;
+      const std::uint32_t dest = segment + static_cast<std::uint32_t>(warp_chunk_rank(lbs, count, ub, c, lb, lane));
+      if (v.vec)
+        warp_copy_rows(reinterpret_cast<uint4*>(v.stack_perms), reinterpret_cast<const uint4*>(src), words, alive, dest,
+                       lane);
+      else
+        warp_copy_rows(v.stack_perms, src, words, alive, dest, lane);
+      __syncwarp();  // the rows' words before the swapped jobs written over them
       if (lb >= ub) continue;
-      const std::uint32_t dest = segment + static_cast<std::uint32_t>(child_rank(lbs, count, c, ub));
       const int from = first + c;
       Job* dst = v.stack_perms + static_cast<std::size_t>(dest) * v.ld;
-      copy_perm(dst, src, v.ld, v.vec);
-      const Job t = dst[from];
-      dst[from] = dst[to];
-      dst[to] = t;
-      v.stack_limits[dest] = backward ? pack_limits(limit1, limit2 - 1) : pack_limits(limit1 + 1, limit2);
+      dst[from] = src[to];
+      dst[to] = src[from];
+      v.stack_limits[dest] = child_limits;
       v.stack_lbs[dest] = lb;
       v.stack_w[dest] = w;
     }
