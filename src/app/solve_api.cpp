@@ -417,7 +417,8 @@ struct backend_plan {
   bool text_checkpoint = false;
 };
 
-backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, bool resumed, solve_options& opt) {
+backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, int jobs, bool resumed,
+                          solve_options& opt) {
   backend_plan b;
   b.resolved = a.backend;
   if (b.resolved == backend_choice::auto_) b.resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
@@ -435,11 +436,9 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
 #else
   (void)strategy;
 #endif
-  // Default bound and LB2 pairs: the fastest measured (docs/benchmarks.md): LB1 on the CPU and
-  // the host loop; on the GPU device loop the LB1 -> LB2 chain over the m-1 pairs learned before
-  // the run (ta021-ta030: about half LB1's time to proof; 50x20: the same tree share closed in a
-  // slice, a global lower bound as high or higher).
-  if (!a.bound && !resumed) opt.bound = b.device_loop ? bound_kind::lb1_lb2 : bound_kind::lb1;
+  // Default bound and LB2 pairs: the fastest measured (default_bound, solver_config.hpp); the
+  // chain's LB2 over the m-1 pairs learned before the run.
+  if (!a.bound && !resumed) opt.bound = default_bound(b.device_loop, jobs);
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   b.lb2_pairs = a.lb2_pairs;
@@ -718,7 +717,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const search_state* resume = resumed ? &*resumed : nullptr;
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
-  const backend_plan b = plan_backend(a, strategy, resume != nullptr, opt);
+  const backend_plan b = plan_backend(a, strategy, inst.n, resume != nullptr, opt);
   const bool device_beam = use_device_beam(inst, a, b.gpu);
   const int walkers = gpu_walker_count(inst, a, b.gpu, device_beam);
   context_thread context(a, b);

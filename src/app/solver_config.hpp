@@ -108,12 +108,22 @@ constexpr auto enum_names(checkpoint_encoding) {
   return std::array{e{checkpoint_encoding::binary, "binary"}, e{checkpoint_encoding::text, "text"}};
 }
 
+// --bound auto: the fastest measured (docs/benchmarks.md, "The default bound by size"). LB1 on the
+// CPU and the host loop. On the GPU device loop the LB1 -> LB2 chain below 200 jobs (ta021-ta030:
+// about half LB1's time to proof; 50x20: the same tree share closed in a slice) and LB1 alone from
+// 200 jobs, where its 3-5x node rate (and no LB2 pair learning) proves 200x10, 200x20 and 500x20
+// instances sooner than the chain's tighter bound does.
+inline constexpr int kLb1AloneFromJobs = 200;
+constexpr bound_kind default_bound(bool device_loop, int jobs) {
+  return device_loop && jobs < kLb1AloneFromJobs ? bound_kind::lb1_lb2 : bound_kind::lb1;
+}
+
 // `pfsp solve`'s options, with the CLI's defaults (README, "Usage").
 struct solver_config {
   std::string instance_spec;
   backend_choice backend = backend_choice::auto_;
   int threads = default_threads();
-  std::optional<bound_kind> bound;             // nullopt: auto (lb1-lb2 on the GPU device loop, lb1 elsewhere)
+  std::optional<bound_kind> bound;             // nullopt: auto (default_bound)
   lb2_pairs_option lb2_pairs;                  // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
   int improver_threads = -1;                   // -1: auto (solve_api.cpp, engine_threads)
   double heuristic_share = -1;                 // cpu-mt: share of --threads running the incumbent engine; -1: auto

@@ -256,14 +256,14 @@ pfsp::gpu_cli_options gpu_options_of(const pfsp::solver_entry& entry, const pfsp
 }
 
 // pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
-// so auto is lb1-lb2 there and lb1 elsewhere; min-min on the GPU, min-branch elsewhere; the ranks
-// sharing a node share its cores.
+// so auto is default_bound's for it (lb1-lb2 below 200 jobs, lb1 from 200) and lb1 elsewhere; min-min on the GPU,
+// min-branch elsewhere; the ranks sharing a node share its cores.
 pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& app, const pfsp::instance& inst,
                                    bool on_gpu, std::chrono::steady_clock::time_point wall_start) {
   using namespace pfsp;
   solve_options opt;
   opt.time_origin = wall_start;  // --time-limit counts the start heuristic and the pair learning too
-  opt.bound = a.bound.value_or(on_gpu ? bound_kind::lb1_lb2 : bound_kind::lb1);
+  opt.bound = a.bound.value_or(default_bound(on_gpu, inst.n));
   opt.branch =
       a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);
   opt.initial_ub = resolve_ub(inst, a);
