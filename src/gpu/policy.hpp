@@ -132,9 +132,12 @@ struct loop_tuning {
   static constexpr unsigned block = 128;
   // Threads a block of the open-node statistics kernel (its BlockReduce's size, likewise).
   static constexpr unsigned stats_block = 256;
-  // Children an iteration when --pool-size is 0: the bounding kernel is 88-94 % of an iteration,
-  // and a few waves of blocks amortise its tail.
-  std::size_t default_pool = std::size_t{1} << 22;
+  // Children an iteration when --pool-size is 0. 2^22 (2026-11-24, 20x20 LB2 proofs: a few waves
+  // of blocks amortise the bounding kernel's tail) until 2026-11-28; 2^24 since: at 50x20 after
+  // decision 013's options S and U the 4 M cap set the pool (about 80 k parents of 50 children)
+  // and an iteration's fixed part was paid per 4 M children (option V: 16 M children, the chain
+  // 1.32x, LB1 1.23x, ta021-ta030 from the optimum 1.11x, one H200).
+  std::size_t default_pool = std::size_t{1} << 24;
   // The bounding kernel's first block-size candidate when --threads-per-block is 0 (the best
   // measured where the tables leave room for several blocks an SM: 20x20); the second is the
   // block size of highest occupancy for the tables' shared memory.

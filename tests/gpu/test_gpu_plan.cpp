@@ -139,7 +139,7 @@ TEST(GpuPlan, TheDeviceLoopSearchesDepthFirst) {
 TEST(GpuPlan, DefaultTuningIsTheMeasuredOne) {
   const gpu::gpu_policy p;
   EXPECT_EQ(gpu::loop_tuning::block, 128u);
-  EXPECT_EQ(p.loop.default_pool, std::size_t{1} << 22);
+  EXPECT_EQ(p.loop.default_pool, std::size_t{1} << 24);
   EXPECT_EQ(p.loop.tune_batches, 3);
   EXPECT_EQ(p.loop.batch_grow_s, 0.002);
   EXPECT_EQ(p.loop.batch_shrink_s, 0.010);
