@@ -178,7 +178,7 @@ class coordinator {
   }
   // Engine e's settings and share of its device's free memory: engines sharing a device split them.
   loop_settings settings(std::size_t e) const {
-    loop_settings ls = settings_of(policy_);
+    loop_settings ls = settings_of(policy_, data_.view().inst.n, data_.view().inst.m);
     ls.memory_cap /= sharing(e);
     return ls;
   }

@@ -41,9 +41,9 @@ struct loop_settings {
   std::size_t memory_cap = 0;
 };
 
-inline loop_settings settings_of(const gpu_policy& policy) {
+inline loop_settings settings_of(const gpu_policy& policy, int jobs, int machines) {
   loop_settings s;
-  s.pool = policy.pool_size ? policy.pool_size : policy.loop.default_pool;
+  s.pool = policy.pool_size ? policy.pool_size : policy.loop.pool_for(jobs, machines);
   s.tpb = policy.threads_per_block;  // 0: tuned at run time (loop_engine::candidates)
   s.parts = policy.bound_step == loop_bound::parts;
   // The sort groups children by their parents' loop lengths, which only the recompute kernel has.

@@ -132,12 +132,20 @@ struct loop_tuning {
   static constexpr unsigned block = 128;
   // Threads a block of the open-node statistics kernel (its BlockReduce's size, likewise).
   static constexpr unsigned stats_block = 256;
-  // Children an iteration when --pool-size is 0. 2^22 (2026-11-24, 20x20 LB2 proofs: a few waves
-  // of blocks amortise the bounding kernel's tail) until 2026-11-28; 2^24 since: at 50x20 after
-  // decision 013's options S and U the 4 M cap set the pool (about 80 k parents of 50 children)
-  // and an iteration's fixed part was paid per 4 M children (option V: 16 M children, the chain
-  // 1.32x, LB1 1.23x, ta021-ta030 from the optimum 1.11x, one H200).
-  std::size_t default_pool = std::size_t{1} << 24;
+  // Children an iteration when --pool-size is 0 (pool_for). default_pool: 2^22 (2026-11-24, 20x20
+  // LB2 proofs: a few waves of blocks amortise the bounding kernel's tail). large_pool, up to
+  // large_pool_max_jobs jobs at large_pool_min_machines machines or more: 2^24 (decision 013,
+  // option V, one H200: at 50x20 the 4 M cap set the pool and an iteration's fixed part was paid
+  // per 4 M children; 16 M ran the chain 1.32x and LB1 1.23x, ta021-ta030 from the optimum 1.11x).
+  // Not larger everywhere: from scratch 100x10 proofs took 1.44x longer at 16 M, and at 200x10 the
+  // broader search filled the stack to its cap (345 M nodes) and stalled spilling it to the host.
+  std::size_t default_pool = std::size_t{1} << 22;
+  std::size_t large_pool = std::size_t{1} << 24;
+  int large_pool_max_jobs = 50;
+  int large_pool_min_machines = 20;
+  std::size_t pool_for(int jobs, int machines) const {
+    return jobs <= large_pool_max_jobs && machines >= large_pool_min_machines ? large_pool : default_pool;
+  }
   // The bounding kernel's first block-size candidate when --threads-per-block is 0 (the best
   // measured where the tables leave room for several blocks an SM: 20x20); the second is the
   // block size of highest occupancy for the tables' shared memory.

@@ -139,7 +139,12 @@ TEST(GpuPlan, TheDeviceLoopSearchesDepthFirst) {
 TEST(GpuPlan, DefaultTuningIsTheMeasuredOne) {
   const gpu::gpu_policy p;
   EXPECT_EQ(gpu::loop_tuning::block, 128u);
-  EXPECT_EQ(p.loop.default_pool, std::size_t{1} << 24);
+  EXPECT_EQ(p.loop.default_pool, std::size_t{1} << 22);
+  EXPECT_EQ(p.loop.pool_for(20, 20), std::size_t{1} << 24);  // option V: 16 M at 20x20 and 50x20
+  EXPECT_EQ(p.loop.pool_for(50, 20), std::size_t{1} << 24);
+  EXPECT_EQ(p.loop.pool_for(50, 10), std::size_t{1} << 22);
+  EXPECT_EQ(p.loop.pool_for(100, 20), std::size_t{1} << 22);
+  EXPECT_EQ(p.loop.pool_for(200, 10), std::size_t{1} << 22);
   EXPECT_EQ(p.loop.tune_batches, 3);
   EXPECT_EQ(p.loop.batch_grow_s, 0.002);
   EXPECT_EQ(p.loop.batch_shrink_s, 0.010);
