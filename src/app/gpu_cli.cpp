@@ -30,9 +30,7 @@ void add_pool_options(CLI::App& solve, gpu::gpu_policy& p, const on_given& host_
   solve
       .add_option("--pool-size", p.pool_size,
                   "gpu: children bounded an iteration of the device loop (0 = 16777216 up to 50 jobs at 20 machines or "
-                  "more, else "
-                  "4194304) or a launch of the host loop "
-                  "(4096..262144 typical; 0 = auto-tune)")
+                  "more, else 4194304) or a launch of the host loop (4096..262144 typical; 0 = auto-tune)")
       ->check(CLI::Range(0LL, 16777216LL))
       ->capture_default_str()
       ->type_name("INT")
