@@ -600,5 +600,15 @@ TEST(options_schema, ranges_are_pfsps) {
   EXPECT_EQ(why, "--selection: not supported by pfsp-mpi (each chunk is solved depth-first)");
 }
 
+// --bound auto (default_bound): LB1 on the CPU and the host loop at every size; on the device
+// loop the chain below 200 jobs and LB1 alone from 200 (docs/benchmarks.md, "The default bound by
+// size"). The GPU test gpu_defaults runs the real command on both sides of the threshold.
+TEST(options_defaults, bound_auto_by_loop_and_size) {
+  for (const int jobs : {5, 20, 50, 100, 199, 200, 500, 800}) {
+    EXPECT_EQ(default_bound(false, jobs), bound_kind::lb1) << jobs;
+    EXPECT_EQ(default_bound(true, jobs), jobs < 200 ? bound_kind::lb1_lb2 : bound_kind::lb1) << jobs;
+  }
+}
+
 }  // namespace
 }  // namespace pfsp::test
