@@ -13,10 +13,10 @@
 namespace pfsp::gpu {
 
 // Same conventions as gpu::solve (statuses, limits, statistics, progress, checkpoints). Uses
-// of the policy: pool_size (children per iteration, default loop_tuning::pool_for: 16777216 up to 50 jobs at 20 machines or more, else 4194304), threads_per_block (default:
-// tuned at run time between 256 and the block size of highest occupancy), kernel, memory,
-// compact_times, sort (device or none), device and devices (one loop engine per entry). The
-// strategy must be plain (check_device_loop, plan.hpp, says why not).
+// of the policy: pool_size (children per iteration, default loop_tuning::pool_for: 16777216 up to 50 jobs at 20
+// machines or more, else 4194304), threads_per_block (default: tuned at run time between 256 and the block size of
+// highest occupancy), kernel, memory, compact_times, sort (device or none), device and devices (one loop engine per
+// entry). The strategy must be plain (check_device_loop, plan.hpp, says why not).
 solve_result solve_resident(const bound_data& data, const solve_options& opt, const gpu_policy& policy,
                             const incumbent& start);
 
