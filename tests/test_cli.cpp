@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/options.hpp"
 #include "base/cores.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/taillard.hpp"
@@ -286,6 +287,29 @@ TEST(cli, help_is_printed_once) {
   EXPECT_EQ(top.exit_code, 0);
   EXPECT_TRUE(contains(top.out, "solve")) << top.out;
   EXPECT_TRUE(contains(top.out, "gantt")) << top.out;
+}
+
+// `pfsp solve --help` lists the options in groups, a user's first; the benchmarking and tuning
+// knobs only with --help-all.
+TEST(cli, help_groups_and_help_all) {
+  const auto r = run_pfsp({"solve", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  std::size_t at = 0;
+  for (const char* group : {help_group::search, help_group::engine, help_group::outputs, help_group::checkpoints}) {
+    const std::size_t next = r.out.find(std::string(group) + ":");
+    ASSERT_NE(next, std::string::npos) << group << '\n' << r.out;
+    EXPECT_GT(next, at) << group << " out of order\n" << r.out;
+    at = next;
+  }
+  EXPECT_FALSE(contains(r.out, "--profile")) << r.out;
+  EXPECT_FALSE(contains(r.out, "--gpu-strategy")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--help-all")) << r.out;
+  const auto all = run_pfsp({"solve", "--help-all"});
+  EXPECT_EQ(all.exit_code, 0);
+  EXPECT_TRUE(contains(all.out, std::string(help_group::tuning) + ":")) << all.out;
+  EXPECT_TRUE(contains(all.out, "--profile")) << all.out;
+  EXPECT_TRUE(contains(all.out, "--gpu-strategy")) << all.out;
+  EXPECT_TRUE(contains(all.out, "--time-limit")) << all.out;
 }
 
 TEST(cli, bad_options_exit_2) {

@@ -84,7 +84,7 @@ struct option_view {
 std::map<std::string, option_view> options_of(const CLI::App& app) {
   std::map<std::string, option_view> m;
   for (const CLI::Option* o : app.get_options()) {
-    if (o->get_name() == "--help" || o->get_positional()) continue;
+    if (o == app.get_help_ptr() || o == app.get_help_all_ptr() || o->get_positional()) continue;
     m[o->get_name()] = {o->get_default_str(), o->get_type_name(), o->get_expected_max() == 0, o->get_group()};
   }
   return m;

@@ -227,10 +227,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
-      // app.help() prints the help of the subcommand asked (pfsp solve --help), once.
-      out << (dynamic_cast<const CLI::CallForHelp*>(&e) || dynamic_cast<const CLI::CallForAllHelp*>(&e)
-                  ? app.help()
-                  : std::string(e.what()) + "\n");
+      // The help of the subcommand asked (pfsp solve --help, --help-all), once; or the version.
+      out << requested_help(app, e);
       return exit_ok;
     }
     err << "pfsp: " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/enum_options.hpp"
+#include "app/options.hpp"
 #include "base/error.hpp"
 #include "gpu/bounder.hpp"
 #include "gpu/plan.hpp"
@@ -20,7 +21,9 @@ void gpu_cli_warm_up(const gpu_cli_options& o) noexcept { gpu::warm_up(o.policy.
 
 namespace {
 
-const char* const kGroup = "GPU backend";
+// Help groups (app/options.hpp): where the loop runs and on which device, in help_group::gpu;
+// --devices in help_group::devices; the pool, kernel and host-loop knobs, which benchmarks and
+// tuning set, in help_group::tuning (--help-all).
 
 // Called with an option's value when it is given (CLI11's Option::each).
 using on_given = std::function<void(std::string)>;
@@ -34,34 +37,34 @@ void add_pool_options(CLI::App& solve, gpu::gpu_policy& p, const on_given& host_
       ->check(CLI::Range(0LL, 16777216LL))
       ->capture_default_str()
       ->type_name("INT")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   solve
       .add_option("--threads-per-block", p.threads_per_block, "gpu: threads per block, multiple of 32 (0 = auto-tune)")
       ->check(CLI::IsMember({0, 32, 64, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024}))
       ->capture_default_str()
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--gpu-selection", p.select,
                   "gpu: pool selection: hybrid (best-first up to --hybrid-max open nodes, then depth-first down to "
                   "--hybrid-min), depth-first, best-first, breadth-first")
       ->each(host_only)
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--sort", p.sort,
                   "gpu: thread-data reordering of each pool by (limit1, limit2): none, host, device (CUB)")
-      ->group(kGroup);
+      ->group(help_group::tuning);
 }
 
 // The bounding kernel: its variant and where its tables live.
 void add_kernel_options(CLI::App& solve, gpu::gpu_policy& p) {
   add_enum_option(solve, "--kernel", p.kernel,
                   "gpu: bounding kernel variant: plain, refactored (papers' __cosf/__expf rewrite), branchless")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--memory", p.memory, "gpu: bound tables in shared (when they fit) or global memory")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_flag_option(solve, "--compact-times", gpu::compact_mode::on, p.compact_times,
                        "gpu: compact tables: 8-bit processing times, 8/16-bit Johnson orders, 16-bit lags (same "
                        "bounds, less shared memory). --compact-times[=on] whenever every time is below 256, =off "
                        "never, =auto (default) only where the int tables miss shared memory and the compact ones fit")
-      ->group(kGroup);
+      ->group(help_group::tuning);
 }
 
 // The host loop's own: its streams and the hybrid selection's thresholds.
@@ -72,19 +75,19 @@ void add_host_loop_options(CLI::App& solve, gpu::gpu_policy& p, const on_given& 
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str()
       ->each(host_only)
-      ->group(kGroup);
+      ->group(help_group::tuning);
   solve
       .add_option("--hybrid-max", p.hybrid_max,
                   "gpu: hybrid selection switches to depth-first above this many open nodes (0 = 8 x pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->type_name("INT")
       ->each(host_only)
-      ->group(kGroup);
+      ->group(help_group::tuning);
   solve.add_option("--hybrid-min", p.hybrid_min, "gpu: and back to best-first below this many (0 = pool)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->type_name("INT")
       ->each(host_only)
-      ->group(kGroup);
+      ->group(help_group::tuning);
 }
 
 // Which loop, how the device loop bounds, and on which devices.
@@ -94,29 +97,29 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "the GPU bounds), device (the whole loop on the GPU: a depth-first node stack in device memory), "
                   "or auto: device, unless an option of the host loop is given (--gpu-selection, --streams, "
                   "--hybrid-max/min, --gpu-strategy other than plain, --sort host)")
-      ->group(kGroup);
+      ->group(help_group::gpu);
   add_enum_option(solve, "--loop-bound", o.policy.bound_step,
                   "gpu, device loop: parts (each parent's front/back/remain computed once and read by its "
                   "children's threads; lb1-lb2 as a chain, LB2 only on the children LB1 kept) or recompute (the "
                   "papers' kernel: every child's thread rebuilds its parent's parts; --sort applies to it)")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   solve
       .add_option("--lb2-lanes", o.policy.lb2_lanes,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts: lanes that bound one child in the chain's LB2 "
                   "pass, walking its machine pairs in rounds (1, 2, 4, 8 or 16; the same bounds, the same tree)")
       ->check(CLI::IsMember({1, 2, 4, 8, 16}))
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--lb2-table", o.policy.lb2_table,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts: the chain's LB2 pass from each parent's table "
                   "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off, the "
                   "default: faster at 20 machines). The same bounds, the same tree")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--lb2-pack", o.policy.lb2_pack,
                   "gpu, device loop, lb1-lb2 with --loop-bound parts, up to 64 jobs: the chain's LB2 pass two "
                   "children a thread, their pair walks in the 16-bit halves of 32-bit words (on), or a thread a "
                   "child (off); auto (the default): on from 33 jobs or 20 machines (measured faster at 50x20 and "
                   "20x20). The same bounds, the same tree")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_enum_option(solve, "--lb1-fused", o.policy.lb1_fused,
                   "gpu, device loop, --loop-bound parts, 5, 10 or 20 machines: the LB1 pass (--bound lb1 and the "
                   "chain's first pass) in the parents kernel, a thread a parent bounding its children from its "
@@ -124,12 +127,12 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "(on), or a thread a child (off); auto (the default): the chain at 20 machines up to 50 jobs, "
                   "--bound lb1 at 10 and 20 machines up to n m = 2000 (where each was measured faster). The same "
                   "bounds, the same tree")
-      ->group(kGroup);
+      ->group(help_group::tuning);
   add_parsed_option(solve, "--devices", o.request.devices, gpu::parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "
                     "all")
-      ->group(kGroup);
+      ->group(help_group::devices);
   solve
       .add_option_function<std::size_t>(
           "--gpu-memory", [&p = o.policy](const std::size_t& mib) { p.memory_cap = mib << 20; },
@@ -139,11 +142,11 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
           "of search). 0 (default): the stack may grow to half the device's free memory")
       ->check(CLI::Range(0LL, 1LL << 24))
       ->type_name("MIB")
-      ->group(kGroup);
+      ->group(help_group::gpu);
   solve.add_option("--device", o.policy.device, "gpu: CUDA device ordinal")
       ->check(CLI::Range(0, 63))
       ->capture_default_str()
-      ->group(kGroup);
+      ->group(help_group::gpu);
 }
 
 }  // namespace

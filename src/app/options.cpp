@@ -1,6 +1,8 @@
 #include "app/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <memory>
 
 #include "app/enum_options.hpp"
 #include "app/solver_config.hpp"
@@ -14,7 +16,44 @@
 namespace pfsp {
 namespace {
 
-// The search: backend, threads, bound, branching, selection, the initial upper bound.
+// --help: the groups of help_group in their order (a group not listed there after them, in the
+// order of registration), the --help-all ones left out but named in a last line. CLI11 2.1's
+// make_help with its make_groups step replaced (make_groups is not virtual there).
+class grouped_formatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    return make_description(app) + make_usage(app, name) + make_positionals(app) + grouped(app, mode) +
+           make_subcommands(app, mode) + "\n" + make_footer(app);
+  }
+
+ private:
+  std::string grouped(const CLI::App* app, CLI::AppFormatMode mode) const {
+    static const std::vector<std::string> order{
+        "Options",       help_group::search,  help_group::engine,      help_group::outputs, help_group::checkpoints,
+        help_group::gpu, help_group::devices, help_group::distributed, help_group::tuning,  help_group::mpi_refused};
+    std::vector<std::string> groups = order;
+    for (const std::string& g : app->get_groups())
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+    const bool all = mode == CLI::AppFormatMode::All;
+    std::string out;
+    bool hidden = false;
+    for (const std::string& g : groups) {
+      std::vector<const CLI::Option*> opts =
+          app->get_options([&g](const CLI::Option* o) { return o->get_group() == g && o->nonpositional(); });
+      if (g.empty() || opts.empty()) continue;
+      if (!all && (g == help_group::tuning || g == help_group::mpi_refused)) {
+        hidden = true;
+        continue;
+      }
+      out += make_group(g, false, opts);
+    }
+    if (hidden) out += "\nMore options, for benchmarking and tuning: --help-all\n";
+    return out;
+  }
+};
+
+// What to solve and how: backend, threads, bound, branching, selection, the initial upper bound.
 void add_search_options(CLI::App& app, solve_args& a) {
   add_enum_option(app, "--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu");
   app.add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
@@ -38,6 +77,8 @@ void add_search_options(CLI::App& app, solve_args& a) {
   add_parsed_option(app, "--ub", a.ub, parse_ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
                     "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
+  for (const char* name : {"--backend", "--threads", "--bound", "--lb2-pairs", "--branching", "--selection", "--ub"})
+    app.get_option(name)->group(help_group::search);
 }
 
 // The incumbent engine beside the search, and the start heuristic.
@@ -88,6 +129,9 @@ void add_engine_options(CLI::App& app, solve_args& a) {
       ->check(CLI::Range(-1, 100000000))
       ->capture_default_str();
   app.add_flag("--no-neh", a.no_neh, "same as --heuristic none");
+  for (const char* name : {"--improver-threads", "--heuristic-share", "--gpu-walkers", "--beam", "--beam-target",
+                           "--beam-device", "--seed", "--heuristic", "--ig-iterations", "--no-neh"})
+    app.get_option(name)->group(help_group::engine);
 }
 
 // Limits, the result's outputs and the solver log.
@@ -108,8 +152,9 @@ void add_output_options(CLI::App& app, solve_args& a) {
                  "seconds between rows of the solver log and progress-trace snapshots in the JSON")
       ->check(CLI::Range(0.01, 1e6))
       ->capture_default_str();
-  app.add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)");
-  app.add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue");
+  for (const char* name : {"--time-limit", "--node-limit", "--json", "--gantt", "--log", "--quiet", "--no-progress",
+                           "--progress-interval"})
+    app.get_option(name)->group(help_group::outputs);
 }
 
 void add_checkpoint_options(CLI::App& app, solve_args& a) {
@@ -125,6 +170,16 @@ void add_checkpoint_options(CLI::App& app, solve_args& a) {
   app.add_option("--resume", a.resume,
                  "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
                  "from it unless given; backend and threads may differ)");
+  for (const char* name : {"--checkpoint", "--checkpoint-format", "--checkpoint-interval", "--resume"})
+    app.get_option(name)->group(help_group::checkpoints);
+}
+
+// The experiments of the papers reproduced (docs/experiments.md): --help-all only.
+void add_experiment_options(CLI::App& app, solve_args& a) {
+  app.add_flag("--profile", a.profile, "time spent bounding versus the rest (the papers' Table I)")
+      ->group(help_group::tuning);
+  app.add_flag("--shared-queue", a.shared_queue, "cpu-mt: the papers' baseline, one mutex-protected queue")
+      ->group(help_group::tuning);
 }
 
 // The GPU strategy options every build registers; the rest only where CUDA is built.
@@ -134,12 +189,12 @@ void add_gpu_options(CLI::App& app, solve_args& a) {
                   "gpu: divergence strategy of the bounding step: plain (one thread per child), persistent (Frey "
                   "task pools), context-switch (Frey; the LB2 pair loop as managed branch), split (LB1, "
                   "compaction, LB2 on the survivors), remap (Zhang's LAM); docs/gpu_strategies.md")
-      ->group("GPU backend");
+      ->group(help_group::tuning);
   app.add_option("--strategy-params", a.strategy_params,
                  "gpu: key=value,... for --gpu-strategy. persistent: pool=global|local|hybrid|persistent, "
                  "fetch=any|all|ballot|atomic, k=1..32, chunk=0..65536, interval=1..64; context-switch: "
                  "contexts=32..1024 (multiple of 32), vote=1..64; remap: classes=2..1024, control=on|off")
-      ->group("GPU backend");
+      ->group(help_group::tuning);
 #if defined(PFSP_HAVE_GPU)
   add_gpu_cli_options(app, a.gpu);
 #endif
@@ -153,13 +208,40 @@ void register_solve_options(CLI::App& app, solve_args& a) {
   add_engine_options(app, a);
   add_output_options(app, a);
   add_checkpoint_options(app, a);
+  add_experiment_options(app, a);
   add_gpu_options(app, a);
 }
 
 CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a) {
   CLI::App* solve = app.add_subcommand("solve", "Solve an instance to proven optimality");
+  use_grouped_help(*solve);
   register_solve_options(*solve, a);
   return solve;
+}
+
+void use_grouped_help(CLI::App& app) {
+  app.formatter(std::make_shared<grouped_formatter>());
+  app.set_help_all_flag("--help-all", "Print this help with the benchmarking and tuning options too");
+}
+
+std::string requested_help(const CLI::App& app, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::CallForAllHelp*>(&e)) return app.help("", CLI::AppFormatMode::All);
+  if (dynamic_cast<const CLI::CallForHelp*>(&e)) return app.help();
+  if (e.get_exit_code() == 0) return std::string(e.what()) + "\n";  // --version
+  return "";
+}
+
+const std::vector<std::string>& gpu_backend_options() {
+  static const std::vector<std::string> names = [] {
+    CLI::App scratch;
+    solve_args a;
+    add_gpu_options(scratch, a);
+    std::vector<std::string> v;
+    for (const CLI::Option* o : scratch.get_options())
+      if (o->nonpositional() && o != scratch.get_help_ptr()) v.push_back(o->get_name());
+    return v;
+  }();
+  return names;
 }
 
 void note_given_options(const CLI::App& app, solve_args& a) {
@@ -181,18 +263,14 @@ const std::vector<unsupported_option>& mpi_unsupported_options() {
   return v;
 }
 
-namespace {
-const char* const kMpiUnsupportedGroup = "Not supported by pfsp-mpi (refused when given)";
-const char* const kGpuGroup = "GPU backend";
-}  // namespace
-
 void register_mpi_options(CLI::App& app, mpi_args& a) {
+  use_grouped_help(app);
   register_solve_options(app, a.solve);
-  for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(kMpiUnsupportedGroup);
-  // The GPU backend's tuning options (CUDA builds): each rank's GPU solver is the device loop
-  // with the policy's defaults, on the devices --devices gives it (src/mpi/devices.hpp).
-  for (CLI::Option* o : app.get_options())
-    if (o->get_group() == kGpuGroup && o->get_name() != "--devices") o->group(kMpiUnsupportedGroup);
+  for (const auto& u : mpi_unsupported_options()) app.get_option(u.name)->group(help_group::mpi_refused);
+  // The GPU backend's options (CUDA builds): each rank's GPU solver is the device loop with the
+  // policy's defaults, on the devices --devices gives it (src/mpi/devices.hpp).
+  for (const std::string& name : gpu_backend_options())
+    if (CLI::Option* o = app.get_option_no_throw(name); o && name != "--devices") o->group(help_group::mpi_refused);
   if (CLI::Option* d = app.get_option_no_throw("--devices")) {
     d->description(d->get_description() +
                    " on every rank; or local: the node's devices cut into one contiguous block per worker rank "
@@ -209,11 +287,11 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
   app.add_option("--local-backend", a.dist.local_backend, "the older name of --backend under pfsp-mpi")
       ->check(CLI::IsMember({"cpu", "cpu-mt", "gpu"}))
       ->excludes("--backend")
-      ->group("Distributed");
+      ->group(help_group::distributed);
   app.add_option("--frontier-per-worker", a.dist.frontier_per_worker, "frontier nodes built on rank 0 per worker rank")
       ->check(CLI::Range(1LL, 1LL << 24))
       ->capture_default_str()
-      ->group("Distributed");
+      ->group(help_group::distributed);
   app.add_option("--chunk-nodes", a.dist.chunk_nodes,
                  "frontier nodes a chunk: a number, or auto (16 on the GPU backend, where each chunk costs a device "
                  "loop's set-up; 4 elsewhere)")
@@ -228,32 +306,32 @@ void register_mpi_options(CLI::App& app, mpi_args& a) {
           "", "auto|N")
       ->type_name("auto|N")
       ->default_str("auto")
-      ->group("Distributed");
+      ->group(help_group::distributed);
   app.add_option("--split-after", a.dist.split_after,
                  "seconds a chunk runs before rank 0, its frontier empty and a worker waiting, asks for part of it "
                  "back (-1 = never)")
       ->check(CLI::Range(-1.0, 1e9))
       ->capture_default_str()
-      ->group("Distributed");
+      ->group(help_group::distributed);
   app.add_option("--ranks-join", a.dist.ranks_join,
                  "at-once: every worker gets chunks from the start; lazy: the first chunk is the whole frontier, for "
                  "one worker, the others join when it has run --split-after seconds (a small tree costs one "
                  "worker's time; not yet measured on the GPU since a fix, so not the default: docs/distributed.md)")
       ->check(CLI::IsMember({"at-once", "lazy"}))
       ->capture_default_str()
-      ->group("Distributed");
+      ->group(help_group::distributed);
   app.add_option("--worker-timeout", a.dist.worker_timeout,
                  "seconds without a heartbeat after which rank 0 gives a worker's chunk to the others (the run "
                  "survives a lost rank under mpirun --enable-recovery; docs/decisions/011-lost-ranks.md)")
       ->check(CLI::Range(2.0, 1e9))
       ->capture_default_str()
-      ->group("Distributed");
+      ->group(help_group::distributed);
 }
 
 void check_mpi_options(const CLI::App& app, mpi_args& a) {
   note_given_options(app, a.solve);
   for (const CLI::Option* o : app.get_options())
-    if (o->get_group() == kMpiUnsupportedGroup && o->count() > 0) {
+    if (o->get_group() == help_group::mpi_refused && o->count() > 0) {
       std::string why = "the ranks' GPU solver is the device loop with its defaults";
       for (const auto& u : mpi_unsupported_options())
         if (o->check_name(u.name)) why = u.why;

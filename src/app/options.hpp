@@ -12,11 +12,35 @@
 
 namespace CLI {
 class App;
-}
+class ParseError;
+}  // namespace CLI
 
 namespace pfsp {
 
-// Registers INSTANCE and every `pfsp solve` option into `app`, bound to `a`'s fields; `a`'s
+// The help groups of `pfsp solve`'s and pfsp-mpi's options, in the order --help lists them. A new
+// option goes into the group its user looks in; options only benchmarking or tuning needs go into
+// `tuning`, which only --help-all lists.
+namespace help_group {
+inline constexpr const char* search = "What to solve and how";
+inline constexpr const char* engine = "Incumbent engine (heuristics beside the search)";
+inline constexpr const char* outputs = "Limits and outputs";
+inline constexpr const char* checkpoints = "Checkpoints";
+inline constexpr const char* gpu = "GPU";
+inline constexpr const char* devices = "Several GPUs";
+inline constexpr const char* distributed = "Distributed (pfsp-mpi)";
+inline constexpr const char* tuning = "Benchmarking and tuning (--help-all)";
+inline constexpr const char* mpi_refused = "Not supported by pfsp-mpi (refused when given; --help-all)";
+}  // namespace help_group
+
+// Gives `app` the grouped help: the groups above in their order, `tuning` and `mpi_refused` only
+// with --help-all (which this adds), and a footer line pointing at --help-all.
+void use_grouped_help(CLI::App& app);
+
+// The text to print for a parse "error" that is a request (--help, --help-all, --version), or ""
+// for a real error. `app` is the top-level app (its help delegates to the subcommand given).
+std::string requested_help(const CLI::App& app, const CLI::ParseError& e);
+
+// Registers INSTANCE and every `pfsp solve` option into `app`, each in its help group, bound to `a`'s fields; `a`'s
 // values when called are the defaults shown. CUDA builds add the GPU backend's options
 // (gpu_cli.hpp).
 void register_solve_options(CLI::App& app, solve_args& a);
@@ -27,6 +51,10 @@ CLI::App* add_solve_subcommand(CLI::App& app, solve_args& a);
 // After app.parse(): sets a's *_given flags (the options given on the command line, which
 // solve_instance tells from defaults: with --resume, those not given come from the checkpoint).
 void note_given_options(const CLI::App& app, solve_args& a);
+
+// The names of the GPU backend's options (--gpu-strategy, --strategy-params and, in CUDA builds,
+// gpu_cli.hpp's), registered by register_solve_options; pfsp-mpi refuses them but --devices.
+const std::vector<std::string>& gpu_backend_options();
 
 // pfsp-mpi's own options: how rank 0 cuts the frontier (docs/distributed.md).
 struct distributed_args {
@@ -54,8 +82,9 @@ struct unsupported_option {
 };
 const std::vector<unsupported_option>& mpi_unsupported_options();
 
-// pfsp-mpi's options: register_solve_options, the options of mpi_unsupported_options moved into
-// the help group "Not supported by pfsp-mpi", and the distributed ones.
+// pfsp-mpi's options: register_solve_options, the options of mpi_unsupported_options and the GPU
+// backend's but --devices moved into the help group help_group::mpi_refused, and the distributed
+// ones.
 void register_mpi_options(CLI::App& app, mpi_args& a);
 
 // After app.parse(): note_given_options, --local-backend into --backend, and an input_error

@@ -213,7 +213,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, int 
   } catch (const CLI::ParseError& e) {
     if (rank == 0) {
       if (e.get_exit_code() == 0)
-        std::cout << app.help();
+        std::cout << pfsp::requested_help(app, e);
       else
         std::cerr << "pfsp-mpi: " << e.what() << "\n";
     }
