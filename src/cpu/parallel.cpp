@@ -137,7 +137,7 @@ std::vector<job_t> identity(int n) {
 // bound reaches the threshold (counted in `st` either way). Returns whether it was pushed.
 bool seed_root(const bound_data& data, const solve_options& opt, int threshold, dfs_pool& pool, solve_stats& st) {
   const int n = data.view().inst.n;
-  expander ex(data, opt.bound, opt.branch, false);
+  expander ex(data, opt.bound, opt.branch, false, opt.dominance);
   auto perm = identity(n);
   const int lb = ex.root_bound(perm.data(), -1, n, threshold);
   ++st.bounds;
@@ -216,7 +216,7 @@ struct stealing_worker {
   stealing_worker(const bound_data& data, const solve_options& opt, int worker, solve_stats& stats, worker_deque& own,
                   int n, int start_ub)
       : id(worker),
-        ex(data, opt.bound, opt.branch, opt.profile),
+        ex(data, opt.bound, opt.branch, opt.profile, opt.dominance),
         st(stats),
         mine(own),
         perm(n),
@@ -479,7 +479,7 @@ class shared_queue_run final : public mt_run {
 
   // A worker: pop under the lock, expand outside it, push the children back.
   void work(int id) override {
-    expander ex(data_, opt_.bound, opt_.branch, opt_.profile);
+    expander ex(data_, opt_.bound, opt_.branch, opt_.profile, opt_.dominance);
     solve_stats& st = stats_[id];
     std::vector<job_t> perm(n_), leaf_perm(n_);
     dfs_pool children(n_);

@@ -226,7 +226,7 @@ class host_loop {
   int bound_root() const {
     std::vector<job_t> identity(static_cast<std::size_t>(n_));
     std::iota(identity.begin(), identity.end(), 0);
-    expander root_ex(data_, opt_.bound, opt_.branch);
+    expander root_ex(data_, opt_.bound, opt_.branch, false, opt_.dominance);
     return root_ex.root_bound(identity.data(), -1, n_, ub_now());
   }
 

@@ -11,7 +11,7 @@ namespace pfsp::dist {
 std::deque<frontier_node> build_frontier(const bound_data& data, const solve_options& opt, int threshold,
                                          incumbent& best, std::size_t target, solve_stats& stats) {
   const int n = data.view().inst.n;
-  expander ex(data, opt.bound, opt.branch);
+  expander ex(data, opt.bound, opt.branch, false, opt.dominance);
   std::deque<frontier_node> open;
   frontier_node root;
   root.perm.resize(static_cast<std::size_t>(n));
@@ -33,7 +33,7 @@ std::deque<frontier_node> build_frontier(const bound_data& data, const solve_opt
 void expand_frontier(const bound_data& data, const solve_options& opt, int threshold, incumbent& best,
                      std::size_t target, std::deque<frontier_node>& open, solve_stats& stats) {
   const int n = data.view().inst.n;
-  expander ex(data, opt.bound, opt.branch);
+  expander ex(data, opt.bound, opt.branch, false, opt.dominance);
   std::vector<job_t> leaf(static_cast<std::size_t>(n));
   while (!open.empty() && open.size() < target) {
     frontier_node node = std::move(open.front());

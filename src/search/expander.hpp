@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bound/bound_data.hpp"
+#include "bound/dominance.hpp"
 #include "bound/lb2.hpp"
 #include "bound/lb2_table.hpp"
 #include "search/types.hpp"
@@ -25,13 +26,19 @@ bool choose_forward(branching rule, const int* fwd, const int* bwd, int count, i
 
 class expander {
  public:
-  expander(const bound_data& data, bound_kind kind, branching rule, bool profile = false)
-      : b_(data.view()), kind_(kind), rule_(rule), profile_(profile), weights_(subtree_weights(data.view().inst.n)) {
+  expander(const bound_data& data, bound_kind kind, branching rule, bool profile = false, bool dominance = false)
+      : b_(data.view()),
+        kind_(kind),
+        rule_(rule),
+        profile_(profile),
+        dominance_(dominance),
+        weights_(subtree_weights(data.view().inst.n)) {
     const int n = b_.inst.n, m = b_.inst.m;
     front_.resize(m);
     back_.resize(m);
     remain_.resize(m);
     scratch_.resize(m);
+    front0_.resize(m);
     scheduled_.resize(n);
     lb_fwd_.resize(n);
     lb_bwd_.resize(n);
@@ -86,10 +93,19 @@ class expander {
     const bool do_fwd = rule_ != branching::backward;
     const bool do_bwd = rule_ != branching::forward;
     ++parent_;
+    const bool swaps = do_fwd && dominance_ && limit1 >= 0;
+    if (swaps) completion_times(inst, perm, limit1, front0_.data());
     for (int c = 0; c < count; ++c) {
       if (c % abandon_every_ == abandon_every_ - 1 && abandon()) return false;
       const int job = perm[first + c];
-      if (do_fwd) lb_fwd_[c] = bound_child(job, true, ub, is_scheduled);
+      if (do_fwd) {
+        if (swaps && swap_dominated(inst, front_.data(), front0_.data(), perm[limit1], job)) {
+          lb_fwd_[c] = kDominatedBound;  // P0·job·a is at least as good (bound/dominance.hpp)
+          ++st.dominated;
+        } else {
+          lb_fwd_[c] = bound_child(job, true, ub, is_scheduled);
+        }
+      }
       if (do_bwd) lb_bwd_[c] = bound_child(job, false, ub, is_scheduled);
     }
     st.bounds += static_cast<std::uint64_t>(count) * ((do_fwd ? 1 : 0) + (do_bwd ? 1 : 0));
@@ -171,9 +187,10 @@ class expander {
   bound_kind kind_;
   branching rule_;
   bool profile_;
+  bool dominance_;
   int abandon_every_ = kind_ == bound_kind::lb1 ? 64 : 8;
   std::vector<double> weights_;
-  std::vector<int> front_, back_, remain_, scratch_, lb_fwd_, lb_bwd_, order_;
+  std::vector<int> front_, back_, remain_, scratch_, front0_, lb_fwd_, lb_bwd_, order_;
   std::vector<int> pm_, sm_, sums_;         // the parent's LB2 table (lb2_table.hpp)
   std::vector<std::uint64_t> pair_parent_;  // per pair: the parent its part was filled for
   std::uint64_t parent_ = 0;                // parents expanded (pair_parent_'s clock)

@@ -32,7 +32,7 @@ class sequential_run {
         best_(start),
         threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, best_)),
         feed_(opt.feed, data.view().inst),
-        ex_(data, opt.bound, opt.branch, opt.profile),
+        ex_(data, opt.bound, opt.branch, opt.profile, opt.dominance),
         pool_(n_),
         dive_(n_),
         backend_("cpu (sequential, " + std::string(to_string(opt.select)) + ")"),

@@ -75,6 +75,8 @@ struct solve_options {
   bound_kind bound = bound_kind::lb1;
   branching branch = branching::min_branch;  // fastest measured on the CPU (docs/benchmarks.md)
   selection select = selection::depth_first;
+  // Prune forward children dominated by swapping their last two prefix jobs (bound/dominance.hpp).
+  bool dominance = false;
   std::optional<int> initial_ub;  // --ub: prune every node with lb >= this (papers' 6.1)
   bool use_neh = true;            // NEH gives the first incumbent
   double time_limit = 0;          // seconds, 0 = none
@@ -110,6 +112,7 @@ struct solve_stats {
   std::uint64_t bounds = 0;    // lower bounds computed
   std::uint64_t pruned = 0;    // children discarded by their bound
   std::uint64_t leaves = 0;    // complete schedules reached
+  std::uint64_t dominated = 0;  // of the pruned children, those pruned by swap dominance (bound/dominance.hpp)
   double bound_seconds = 0;    // time in bounding (with profile)
   double setup_seconds = 0;    // part of total_seconds spent setting up a device (GPU backend)
   double total_seconds = 0;
@@ -120,6 +123,7 @@ struct solve_stats {
     bounds += o.bounds;
     pruned += o.pruned;
     leaves += o.leaves;
+    dominated += o.dominated;
     bound_seconds += o.bound_seconds;
     explored += o.explored;
     return *this;
