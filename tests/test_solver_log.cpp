@@ -66,6 +66,19 @@ TEST(solver_log, cells) {
   EXPECT_EQ(log_percent(0.123456789), "12.3457%");
   EXPECT_EQ(log_percent(1), "100%");
   EXPECT_EQ(log_percent(1.23e-17), "1.23e-15%");
+  // Near 100 %: the open share to three significant digits, so that the cell moves with the run
+  // (it read 100.0000 % for minutes on ta090).
+  EXPECT_EQ(log_percent(0.999), "99.9000%");
+  EXPECT_EQ(log_percent(1 - 2.9e-9), "99.999999710%");
+  EXPECT_NE(log_percent(1 - 2.9e-9), log_percent(1 - 2.8e-9));
+  EXPECT_EQ(log_percent(1 - 2.9e-12), "100-2.90e-10%");
+  EXPECT_NE(log_percent(1 - 2.9e-12), log_percent(1 - 2.8e-12));
+  for (double open = 0.5; open > 1e-12; open /= 3.7) {  // below, 1 - open in a double keeps too few digits
+    const std::string cell = log_percent(1 - open);
+    EXPECT_NE(cell, "100%") << open;
+    EXPECT_NE(cell, log_percent(1 - open * 0.99)) << open << ": a 1 % move of the open share shows";
+    EXPECT_LE(cell.size(), 14u) << cell;
+  }
   EXPECT_EQ(log_gap(1300, 1278), "1.69%");
   EXPECT_EQ(log_gap(1278, 1278), "0.00%");
   EXPECT_EQ(log_gap(1300, -1), "-");
@@ -88,20 +101,20 @@ TEST(solver_log, rows_align_with_the_column_header_whatever_the_values) {
   huge.best = 2000000000;
   huge.open = 123456789012345ULL;
   huge.global_lb = 1999999999;
-  huge.tree_done = 1.5e-19;
-  huge.forecast_seconds = std::numeric_limits<double>::infinity();
+  huge.tree_done = 1 - 2.9e-12;
   progress_info unknown;  // no incumbent, no forecast yet
   unknown.best = INT_MAX;
   unknown.tree_done = 0;
   unknown.forecast_seconds = -1;
   for (const progress_info& p : {small, huge, unknown}) {
-    const std::string row = solver_log_row(p);
+    const std::string row = solver_log_row(p, false, &p == &huge ? 1e12 : -1);
     EXPECT_EQ(row.size(), header.size()) << header << '\n' << row;
     EXPECT_EQ(cell_ends(row), ends) << header << '\n' << row;
   }
-  EXPECT_TRUE(contains(solver_log_row(huge), "inf")) << solver_log_row(huge);
+  EXPECT_TRUE(contains(solver_log_row(huge, false, 1e12), "1.2e+07d")) << solver_log_row(huge, false, 1e12);
   EXPECT_TRUE(contains(solver_log_row(huge), "1.8447e+19")) << solver_log_row(huge);
-  // "?": the forecast's history is still short; "-": the backend has no such value.
+  EXPECT_TRUE(contains(solver_log_row(huge), "100-2.90e-10%")) << solver_log_row(huge);
+  // "?": the estimate cannot be trusted (yet); "-": the backend has no such value.
   const std::string u = solver_log_row(unknown);
   EXPECT_EQ(u.substr(u.size() - 2), " ?") << u;
   const std::string s = solver_log_row(small);
@@ -112,6 +125,48 @@ TEST(solver_log, rows_align_with_the_column_header_whatever_the_values) {
   EXPECT_EQ(marked[0], '*') << marked;
   EXPECT_EQ(s[0], ' ') << s;
   EXPECT_EQ(marked.substr(1), s.substr(1));
+}
+
+// left_seconds: a time only while the tree-weight estimate of the whole tree (nodes / closed
+// share) holds still over the last half of the run; "?" otherwise.
+TEST(solver_log, left_is_told_only_while_the_tree_estimate_holds_still) {
+  // A steady search: 1000 nodes/s, the closed share growing with the nodes (a tree of 100000).
+  std::vector<progress_point> steady;
+  for (int t = 1; t <= 10; ++t) steady.push_back({double(t), 1000.0 * t, 1000.0 * t / 100000});
+  EXPECT_NEAR(left_seconds(steady), 90, 1e-6);
+  // Too short a history: two rows, or under min_window seconds.
+  EXPECT_EQ(left_seconds({steady.begin(), steady.begin() + 2}), -1);
+  EXPECT_EQ(left_seconds({{0.1, 100, 0.001}, {0.2, 200, 0.002}, {0.3, 300, 0.003}}), -1);
+  // The ta056 pattern: the share jumps to 53 % at once, then stands still while nodes grow. The
+  // tree-weight estimate (nodes x (1 - done) / done) would promise an early end; refused.
+  std::vector<progress_point> standing;
+  for (int t = 1; t <= 30; ++t) standing.push_back({double(t), 2e8 * t, 0.53});
+  EXPECT_EQ(left_seconds(standing), -1);
+  // Nothing closed yet.
+  std::vector<progress_point> none;
+  for (int t = 1; t <= 10; ++t) none.push_back({double(t), 1000.0 * t, 0});
+  EXPECT_EQ(left_seconds(none), -1);
+  // A jump within the window (the share doubled in one row): refused until it leaves the window.
+  std::vector<progress_point> jump = steady;
+  for (int t = 11; t <= 40; ++t) jump.push_back({double(t), 1000.0 * t, 1000.0 * t / 100000 + (t >= 20 ? 0.3 : 0)});
+  EXPECT_EQ(left_seconds({jump.begin(), jump.begin() + 25}), -1);
+  EXPECT_GE(left_seconds(jump), 0);
+  // Closed: 0.
+  EXPECT_EQ(left_seconds({{1, 10, 1}}), 0);
+  // The log object keeps the history of its rows and prints the column from it.
+  std::ostringstream console;
+  solver_log log(&console, "");
+  progress_info p;
+  for (const progress_point& h : steady) {
+    p.elapsed = h.elapsed;
+    p.nodes = static_cast<std::uint64_t>(h.nodes);
+    p.tree_done = h.tree_done;
+    log.row(p);
+  }
+  const std::vector<std::string> rows = lines_of(console.str());
+  ASSERT_EQ(rows.size(), 10u);
+  EXPECT_EQ(rows[0].substr(rows[0].size() - 2), " ?") << rows[0];
+  EXPECT_EQ(rows[9].substr(rows[9].size() - 6), " 90.0s") << rows[9];
 }
 
 // The log object marks the rows where the incumbent went down since the row before.

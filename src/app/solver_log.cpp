@@ -1,10 +1,12 @@
 #include "app/solver_log.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <ostream>
 
 #include "base/error.hpp"
@@ -13,7 +15,7 @@ namespace pfsp {
 namespace {
 
 // Column widths of a row; the column header uses the same (docs/solver_log.md).
-constexpr int w_time = 9, w_nodes = 14, w_rate = 9, w_open = 12, w_inc = 11, w_lb = 11, w_gap = 8, w_done = 11,
+constexpr int w_time = 9, w_nodes = 14, w_rate = 9, w_open = 12, w_inc = 11, w_lb = 11, w_gap = 8, w_done = 15,
               w_left = 9;
 
 std::string fmt(const char* f, double v) {
@@ -66,9 +68,40 @@ std::string log_percent(double f) {
   if (std::isnan(f) || f < 0) return "-";
   const double p = 100 * f;
   if (p == 0) return "0%";
-  if (p >= 100) return "100%";
-  if (p >= 1e-3) return fmt("%.4f%%", p);
-  return fmt("%.2e%%", p);
+  if (f >= 1) return "100%";
+  if (p < 1e-3) return fmt("%.2e%%", p);
+  // The open share c in percent, shown to three significant digits: its first digit is at
+  // decimal ceil(-log10 c), so that many decimals plus two, at least four; then c >= 10^-(d-2)
+  // keeps the printed value below 100.
+  const double c = 100 - p;
+  const int d = std::max(4, static_cast<int>(std::ceil(-std::log10(c))) + 2);
+  if (d > 9) return fmt("100-%.2e%%", c);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f%%", d, p);
+  return buf;
+}
+
+double left_seconds(const std::vector<progress_point>& history, const left_rule& rule) {
+  if (history.empty()) return -1;
+  const progress_point& now = history.back();
+  if (now.tree_done >= 1) return 0;
+  std::size_t from = history.size() - 1;
+  while (from > 0 && history[from - 1].elapsed >= 0.5 * now.elapsed) --from;
+  const progress_point& first = history[from];
+  const double span = now.elapsed - first.elapsed;
+  if (history.size() - from < 3 || span < rule.min_window) return -1;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (std::size_t i = from; i < history.size(); ++i) {
+    const progress_point& h = history[i];
+    if (!(h.tree_done > 0) || h.nodes <= 0) return -1;
+    const double total = h.nodes / h.tree_done;
+    lo = std::min(lo, total);
+    hi = std::max(hi, total);
+  }
+  if (hi > rule.max_spread * lo) return -1;
+  const double rate = (now.nodes - first.nodes) / span;
+  if (!(rate > 0)) return -1;
+  return (now.nodes / now.tree_done - now.nodes) / rate;
 }
 
 std::string log_gap(int incumbent, int lower_bound) {
@@ -88,7 +121,8 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
   h.push_back(kv("limits", "time " + (s.time_limit > 0 ? fmt("%g s", s.time_limit) : std::string("none")) + ", nodes " +
                                (s.node_limit ? std::to_string(s.node_limit) : std::string("none")) + ", a row every " +
                                fmt("%g s", s.interval)));
-  h.push_back(kv("done, left", s.tree_estimate ? "closed share of the tree weight; time left at its recent rate"
+  h.push_back(kv("done, left", s.tree_estimate ? "closed share of the tree weight; time left from the tree-weight "
+                                                 "estimate while it holds still, else ?"
                                                : "explored share of the n! schedules; no time forecast"));
   return h;
 }
@@ -99,12 +133,10 @@ std::string solver_log_columns() {
          right("done", w_done) + right("left", w_left);
 }
 
-std::string solver_log_row(const progress_info& p, bool improved) {
+std::string solver_log_row(const progress_info& p, bool improved, double left) {
   const double rate = p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed : 0.0;
   const bool tree = p.tree_done >= 0;
-  std::string left_cell = "-";
-  if (tree)
-    left_cell = p.forecast_seconds < 0 && std::isfinite(p.forecast_seconds) ? "?" : log_duration(p.forecast_seconds);
+  const std::string left_cell = !tree ? "-" : left < 0 ? "?" : log_duration(left);
   return std::string(1, improved ? '*' : ' ') + right(log_duration(p.elapsed), w_time) +
          right(log_count(p.nodes, w_nodes - 2), w_nodes) + right(log_rate(rate), w_rate) +
          right(log_count(p.open, w_open - 2), w_open) +
@@ -155,7 +187,12 @@ void solver_log::header(const solver_log_setup& s) {
 void solver_log::row(const progress_info& p) {
   const bool improved = last_best_ >= 0 && has_incumbent(p.best) && p.best < last_best_;
   last_best_ = p.best;
-  write(solver_log_row(p, improved));
+  double left = -1;
+  if (p.tree_done >= 0) {
+    history_.push_back({p.elapsed, static_cast<double>(p.nodes), p.tree_done});
+    left = left_seconds(history_);
+  }
+  write(solver_log_row(p, improved, left));
 }
 
 void solver_log::summary(const solve_result& r, double wall_seconds) {

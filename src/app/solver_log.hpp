@@ -37,14 +37,38 @@ struct solver_log_setup {
 std::string log_count(std::uint64_t v, int width);    // integer, or 1.2346e+13 if wider than `width`
 std::string log_rate(double per_second);              // 950, 12.3k, 4.56M, 1.20G, 3.40T
 std::string log_duration(double seconds);             // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
-std::string log_percent(double fraction);             // 12.3457%, 100%, 1.23e-15%, 0%
+// 12.3457%, 100%, 1.23e-15%, 0%; near 100 % as many decimals as the open share 1 - fraction needs
+// for three significant digits (99.99999971%), past nine decimals the open share itself
+// (100-2.90e-10%): a run that moves the share moves the cell.
+std::string log_percent(double fraction);
 std::string log_gap(int incumbent, int lower_bound);  // (incumbent - lb) / incumbent; "-" if either unknown
+
+// The "left" column (docs/solver_log.md, docs/tree_estimate.md). The tree-weight estimate of the
+// whole tree (nodes / closed share of the tree weight; Kilby, Slaney, Thiebaux and Walsh 2006,
+// search/tree_estimate.hpp) is trusted only while it holds still: over the last half of the run
+// (at least `min_window` seconds and 3 rows), its largest and smallest values must be within
+// `max_spread` of each other. Then the time left is the estimated nodes still to branch over the
+// node rate of that half. A closed share that stands still while nodes grow (a few subtrees
+// holding all the work: the share says nothing) doubles the estimate over such a window, and so
+// is refused, as is a share still at 0. Measured against completed runs in docs/tree_estimate.md.
+struct progress_point {
+  double elapsed = 0;
+  double nodes = 0;
+  double tree_done = -1;  // negative: the backend does not report it
+};
+struct left_rule {
+  double max_spread = 1.5;
+  double min_window = 1.0;
+};
+// Seconds left, 0 when the tree is closed, or -1 when the estimate cannot be trusted (yet).
+double left_seconds(const std::vector<progress_point>& history, const left_rule& rule = {});
 
 std::vector<std::string> solver_log_header(const solver_log_setup& s);
 std::string solver_log_columns();
 // `improved`: the incumbent is better than the previous row's; the row then starts with '*' (as
-// HiGHS marks the rows of new solutions), otherwise with a blank.
-std::string solver_log_row(const progress_info& p, bool improved = false);
+// HiGHS marks the rows of new solutions), otherwise with a blank. `left`: left_seconds' value,
+// "?" when negative; the cell is "-" where the backend reports no tree weight (p.tree_done < 0).
+std::string solver_log_row(const progress_info& p, bool improved = false, double left = -1);
 // `wall_seconds` 0: left out.
 std::vector<std::string> solver_log_summary(const solve_result& r, double wall_seconds);
 
@@ -66,6 +90,7 @@ class solver_log {
   std::ofstream file_;
   std::string path_;
   int last_best_ = -1;  // the previous row's incumbent (-1: no row yet)
+  std::vector<progress_point> history_;  // the rows with a tree weight (left_seconds)
 };
 
 }  // namespace pfsp
