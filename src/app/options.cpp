@@ -74,10 +74,14 @@ void add_search_options(CLI::App& app, solve_args& a) {
          "min-min on the GPU")
       ->check(CLI::IsMember(enum_choices<branching>()));
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
+  add_enum_option(app, "--dominance", a.dominance,
+                  "swap dominance: prune a child whose last two prefix jobs swapped finish no later on every "
+                  "machine (exact; bound/dominance.hpp). auto (on: every CPU solver, and the GPU device loop where "
+                  "LB1 runs in the parents kernel), on, off");
   add_parsed_option(app, "--ub", a.ub, parse_ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
                     "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
-  for (const char* name : {"--backend", "--threads", "--bound", "--lb2-pairs", "--branching", "--selection", "--ub"})
+  for (const char* name : {"--backend", "--threads", "--bound", "--lb2-pairs", "--branching", "--selection", "--dominance", "--ub"})
     app.get_option(name)->group(help_group::search);
 }
 

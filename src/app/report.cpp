@@ -161,6 +161,7 @@ nlohmann::json options_json(const solve_options& opt, const run_info& info) {
           {"lb2_pairs", info.lb2_pairs},
           {"branching", std::string(to_string(opt.branch))},
           {"selection", std::string(to_string(opt.select))},
+          {"dominance", opt.dominance},
           {"initial_ub", info.initial_ub},
           {"initial_ub_source", info.initial_ub_source},
           {"time_limit", opt.time_limit},

@@ -64,6 +64,14 @@ constexpr auto enum_names(beam_device) {
   return std::array{e{beam_device::auto_, "auto"}, e{beam_device::cpu, "cpu"}, e{beam_device::gpu, "gpu"}};
 }
 
+// --dominance: swap dominance (bound/dominance.hpp) on the forward children: auto (on: every CPU
+// solver, and the GPU device loop where LB1 runs in the parents kernel), on, off.
+enum class dominance_mode : int { auto_ = 0, on = 1, off = 2 };
+constexpr auto enum_names(dominance_mode) {
+  using e = enum_name<dominance_mode>;
+  return std::array{e{dominance_mode::auto_, "auto"}, e{dominance_mode::on, "on"}, e{dominance_mode::off, "off"}};
+}
+
 // The whole of `text` as an int, or nullopt (std::stoi's syntax: leading blanks and a sign
 // taken); the options' numbers that also take a word (--ub, --lb2-pairs learn:K, --chunk-nodes).
 std::optional<int> whole_int(const std::string& text);
@@ -136,6 +144,7 @@ struct solver_config {
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;
   selection select = selection::depth_first;
+  dominance_mode dominance = dominance_mode::auto_;  // --dominance
   ub_option ub;  // --ub
   bool no_neh = false;
   heuristic_choice heuristic = heuristic_choice::auto_;
