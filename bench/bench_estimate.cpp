@@ -38,10 +38,12 @@ struct config {
   std::string pairs = "learn";  // learn (m - 1 pairs learned at ub), all, adjacent
   branching branch = branching::min_min;
   int gap_width = 1;
+  int slots = 1;
   int probes = 1000;
   double seconds = 20;
   std::uint64_t seed = 1;
   std::uint64_t exact_limit = 0;
+  std::uint64_t trace_every = 0;  // with --exact-limit: a snapshot of the closed tree weight every this many nodes
 };
 
 // Node counts of completed proofs: key "instance,ub,bound,pairs,branching" -> nodes.
@@ -83,14 +85,14 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   std::vector<probe_estimate> ps;
   double seconds = 0;
   while (static_cast<int>(ps.size()) < c.probes && seconds < c.seconds) {
-    ps.push_back(stratified_probe(ex, {.ub = ub, .gap_width = c.gap_width}, rng));
+    ps.push_back(stratified_probe(ex, {.ub = ub, .gap_width = c.gap_width, .slots = c.slots}, rng));
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   const tree_estimate_summary s = summarize_probes(ps);
   nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
                       {"m", inst.m},            {"ub", ub},
                       {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
-                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width},
+                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots},
                       {"probes", s.probes},     {"mean", s.mean},
                       {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
                       {"median", s.median},     {"min", s.min},
@@ -99,9 +101,13 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   std::string exact = "-";
   if (c.exact_limit > 0) {
     const auto e0 = std::chrono::steady_clock::now();
-    const exact_count e = count_tree(ex, ub, c.exact_limit);
+    nlohmann::json trace = nlohmann::json::array();
+    const exact_count e = count_tree(ex, ub, c.exact_limit, c.trace_every, [&](std::uint64_t b, double closed) {
+      trace.push_back({{"branched", b}, {"tree_done", closed},
+                       {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count()}});
+    });
     const double es = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
-    r["exact"] = {{"branched", e.branched}, {"complete", e.complete}, {"seconds", es}};
+    r["exact"] = {{"branched", e.branched}, {"complete", e.complete}, {"seconds", es}, {"trace", trace}};
     if (e.complete) {
       actual = static_cast<double>(e.branched);
       exact = "dfs";
@@ -134,10 +140,15 @@ int main(int argc, char** argv) {
   app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
   app.add_option("--gap-width", c.gap_width, "type = (depth, (ub - lb) / W); 0: Knuth's one type a depth")
       ->capture_default_str();
+  app.add_option("--slots", c.slots, "representatives a type (each type split at random into this many)")
+      ->capture_default_str();
   app.add_option("--probes", c.probes, "probes per instance at most")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds of probes per instance at most")->capture_default_str();
   app.add_option("--seed", c.seed, "random seed")->capture_default_str();
   app.add_option("--exact-limit", c.exact_limit, "also count the tree exactly, up to this many nodes (0: no)")
+      ->capture_default_str();
+  app.add_option("--trace-every", c.trace_every,
+                 "with --exact-limit: record the closed tree weight every this many nodes (JSON exact.trace)")
       ->capture_default_str();
   app.add_option("--actual", actual_path, "CSV of measured node counts: instance,ub,bound,pairs,branching,nodes,source");
   app.add_option("--json", json_path, "write the results as JSON");

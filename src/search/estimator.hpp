@@ -41,6 +41,9 @@ namespace pfsp {
 struct probe_options {
   int ub = 0;         // prune nodes whose bound is >= ub (fixed: leaves below it do not lower it)
   int gap_width = 1;  // type = (depth, (ub - lb) / gap_width); 0: one type a depth (Knuth)
+  // Each type is split at random into this many (a child's slot drawn uniformly): up to `slots`
+  // representatives a type, the probe's cost and its sample that many times wider at every level.
+  int slots = 1;
 };
 
 // One probe's estimate.
@@ -72,7 +75,7 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
   if (level[0].lb >= o.ub) return est;
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   solve_stats st;
-  std::map<int, node> next;  // the next level's representatives by gap bucket
+  std::map<std::int64_t, node> next;  // the next level's representatives by type
   for (int depth = 0; !level.empty(); ++depth) {
     next.clear();
     for (node& p : level) {
@@ -81,7 +84,10 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
       ++est.expansions;
       const double w = p.weight;
       auto push = [&](const job_t* parent, int from, int to, int l1, int l2, int lb) {
-        const int key = o.gap_width > 0 ? (o.ub - lb) / o.gap_width : 0;
+        const std::int64_t bucket = o.gap_width > 0 ? (o.ub - lb) / o.gap_width : 0;
+        const std::int64_t key =
+            o.slots > 1 ? bucket * o.slots + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(o.slots))
+                        : bucket;
         auto [it, fresh] = next.try_emplace(key);
         node& r = it->second;
         const double total = r.weight + w;
@@ -141,26 +147,37 @@ inline tree_estimate_summary summarize_probes(const std::vector<probe_estimate>&
 }
 
 // The exact count the probes estimate: a plain depth-first search of the same tree (same
-// expander, fixed ub), for checks on trees small enough to enumerate. `limit` > 0 stops it
-// there (returns the nodes so far, and `complete` false).
+// expander, fixed ub, children popped smallest bound first as the solvers' stacks do), for checks
+// on trees small enough to enumerate. `limit` > 0 stops it there (the nodes so far, `complete`
+// false). Every open node carries its tree weight (tree_estimate.hpp: the root 1, a parent's
+// weight split evenly among its kept children); `on_trace(branched, closed_weight)` is called
+// every `trace_every` nodes branched (0: never), so that online estimates can be replayed.
 struct exact_count {
   std::uint64_t branched = 0, leaves = 0;
+  double closed_weight = 0;  // 1 when complete
   bool complete = true;
 };
 
-inline exact_count count_tree(expander& ex, int ub, std::uint64_t limit = 0) {
+template <class OnTrace>
+exact_count count_tree(expander& ex, int ub, std::uint64_t limit, std::uint64_t trace_every, OnTrace&& on_trace) {
   const int n = ex.view().inst.n;
   struct open_node {
     int limit1, limit2;
+    double weight;
   };
   std::vector<job_t> perms;  // the open nodes' permutations, n a node, stack order
   std::vector<open_node> open;
   perms.resize(static_cast<std::size_t>(n));
   std::iota(perms.begin(), perms.end(), job_t{0});
   exact_count c;
-  if (ex.root_bound(perms.data(), -1, n, ub) >= ub) return c;
-  open.push_back({-1, n});
+  if (ex.root_bound(perms.data(), -1, n, ub) >= ub) {
+    c.closed_weight = 1;
+    return c;
+  }
+  open.push_back({-1, n, 1.0});
   std::vector<job_t> parent(static_cast<std::size_t>(n));
+  std::vector<std::pair<int, int>> kids;  // (from, to) of the kept children
+  int kid_l1 = 0, kid_l2 = 0;
   solve_stats st;
   while (!open.empty()) {
     if (limit > 0 && c.branched >= limit) {
@@ -172,16 +189,30 @@ inline exact_count count_tree(expander& ex, int ub, std::uint64_t limit = 0) {
     std::copy(perms.end() - n, perms.end(), parent.begin());
     perms.resize(perms.size() - static_cast<std::size_t>(n));
     ++c.branched;
-    auto push = [&](const job_t* pp, int from, int to, int l1, int l2, int) {
-      const std::size_t at = perms.size();
-      perms.insert(perms.end(), pp, pp + n);
-      std::swap(perms[at + static_cast<std::size_t>(from)], perms[at + static_cast<std::size_t>(to)]);
-      open.push_back({l1, l2});
+    kids.clear();
+    auto push = [&](const job_t*, int from, int to, int l1, int l2, int) {
+      kids.emplace_back(from, to);
+      kid_l1 = l1;
+      kid_l2 = l2;
     };
     auto leaf = [&](const job_t*, int, int, int) { ++c.leaves; };
     ex.expand(parent.data(), p.limit1, p.limit2, ub, push, leaf, st);
+    if (kids.empty()) c.closed_weight += p.weight;
+    const double w = kids.empty() ? 0.0 : p.weight / static_cast<double>(kids.size());
+    for (const auto& [from, to] : kids) {
+      const std::size_t at = perms.size();
+      perms.insert(perms.end(), parent.begin(), parent.end());
+      std::swap(perms[at + static_cast<std::size_t>(from)], perms[at + static_cast<std::size_t>(to)]);
+      open.push_back({kid_l1, kid_l2, w});
+    }
+    if (trace_every > 0 && c.branched % trace_every == 0) on_trace(c.branched, c.closed_weight);
   }
+  if (c.complete) c.closed_weight = 1;  // the sum of 1/k products, exactly 1 up to rounding
   return c;
+}
+
+inline exact_count count_tree(expander& ex, int ub, std::uint64_t limit = 0) {
+  return count_tree(ex, ub, limit, 0, [](std::uint64_t, double) {});
 }
 
 }  // namespace pfsp
