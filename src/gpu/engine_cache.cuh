@@ -21,6 +21,7 @@ struct engine_key {
   int device = 0;
   bound_kind bound = bound_kind::lb1;
   branching branch = branching::min_branch;
+  bool dominance = false;
   bool profile = false;
   std::size_t pool = 0, memory_cap = 0;
   int tpb = 0;
@@ -50,6 +51,7 @@ inline engine_key key_of(const bound_data& data, const solve_options& opt, const
   k.device = device;
   k.bound = opt.bound;
   k.branch = opt.branch;
+  k.dominance = opt.dominance;
   k.profile = opt.profile;
   k.pool = ls.pool;
   k.memory_cap = ls.memory_cap;

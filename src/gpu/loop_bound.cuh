@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bound/dominance.hpp"
 #include "bound/lb2_table.hpp"
 #include "gpu/bound_kernels.cuh"
 #include "gpu/loop_state.cuh"
@@ -67,7 +68,21 @@ struct parts_view {
   int dirs = 2;
   bool backward_only = false;
   branching rule = branching::min_min;
+  // Swap dominance on the forward children (bound/dominance.hpp), in the LB1 parents kernels.
+  bool dominance = false;
 };
+
+// The LB1 of a child in the LB1 parents kernels, or kDominatedBound where swap dominance prunes a
+// forward child (front_0: the front of the parent's prefix without its last job; only read when
+// `swaps`). The same values as the CPU expander's.
+template <class View, class Job>
+__device__ __forceinline__ int fused_child_lb1(const View& b, const Job* perm, int limit1, const int* front,
+                                               const int* back, const int* remain, const int* front_0, bool swaps,
+                                               int job, bool forward, int ub, int* scratch) {
+  if (forward && swaps && swap_dominated(b.inst, front, front_0, static_cast<int>(perm[limit1]), job))
+    return kDominatedBound;
+  return child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, job, forward, ub, scratch);
+}
 
 // A popped parent's parts into the SoA buffers (remain: where not null), and, when Masks, its
 // scheduled set as bit words. m: the machine count (M where M > 0, a compile-time constant). What
@@ -140,9 +155,11 @@ __global__ void parts_lb1_kernel(tables_view t, parts_view v) {
     const std::uint32_t lim = v.limits[p];
     const int limit1 = limit1_of(lim), limit2 = limit2_of(lim);
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines], front_0[kMaxMachines];
     node_parts(b, perm, limit1, limit2, front, back, remain);
     store_parent_parts<M, Masks>(v, p, t.n, M, limit1, limit2, perm, front, back, nullptr);
+    const bool swaps = v.dominance && limit1 >= 0 && (v.dirs == 2 || !v.backward_only);
+    if (swaps) completion_times(b.inst, perm, limit1, front_0);
     // Its children in write_children's order (pool_layout.hpp): count forward ones, then (two
     // directions) count backward ones; position and direction from the index, not from the
     // descriptors (a load a child, 40-60 words apart across a warp; option S dropped it first).
@@ -152,8 +169,8 @@ __global__ void parts_lb1_kernel(tables_view t, parts_view v) {
       const bool second = v.dirs == 2 && static_cast<int>(i) >= count;
       const int position = static_cast<int>(i) - (second ? count : 0);
       const bool forward = v.dirs == 2 ? !second : !v.backward_only;
-      v.bounds[first_child + i] = child_bound(bound_kind::lb1, b, front, back, remain, no_set{},
-                                              perm[limit1 + 1 + position], forward, ub, scratch);
+      v.bounds[first_child + i] = fused_child_lb1(b, perm, limit1, front, back, remain, front_0, swaps,
+                                                  static_cast<int>(perm[limit1 + 1 + position]), forward, ub, scratch);
     }
   }
 }
@@ -194,14 +211,16 @@ __global__ void parts_lb1_decide_kernel(tables_view t, parts_view v) {
       continue;
     }
     const Job* perm = static_cast<const Job*>(v.perms) + static_cast<std::size_t>(p) * static_cast<unsigned>(v.ld);
-    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines];
+    int front[kMaxMachines], back[kMaxMachines], remain[kMaxMachines], scratch[kMaxMachines], front_0[kMaxMachines];
     node_parts(b, perm, limit1, limit2, front, back, remain);
+    const bool swaps = v.dominance && limit1 >= 0 && (v.dirs == 2 || !v.backward_only);
+    if (swaps) completion_times(b.inst, perm, limit1, front_0);
     const std::uint32_t first_child = v.offsets[p];
     // One direction's children: their bounds stored from `at` on, tallied.
     auto bound_side = [&](bool forward, std::uint32_t at, side_tally& tally) {
       for (int c = 0; c < count; ++c) {
-        const int lb = child_bound(bound_kind::lb1, b, front, back, remain, no_set{}, perm[limit1 + 1 + c], forward,
-                                   live, scratch);
+        const int lb = fused_child_lb1(b, perm, limit1, front, back, remain, front_0, swaps,
+                                       static_cast<int>(perm[limit1 + 1 + c]), forward, live, scratch);
         v.bounds[at + static_cast<std::uint32_t>(c)] = lb;
         tally.add(lb, ub);
       }

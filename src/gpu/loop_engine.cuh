@@ -155,6 +155,8 @@ class loop_engine {
     std::string s = "bound step: parts once per parent";
     if (pk_.fused) s += ", LB1 in the parents kernel (a thread a parent";
     if (pk_.fused) s += pk_.decides ? ", which decides)" : ")";
+    if (dominance_) s += ", swap dominance";
+    if (dominance_asked_ && !dominance_) s += ", no swap dominance (LB1 parents kernels only)";
     if (pk_.table)
       s += ", LB1 then LB2 from each parent's table (a warp a parent, " +
            std::string(second_smem_ ? "tables and rows" : "rows") + " in shared memory)";
@@ -378,6 +380,7 @@ class loop_engine {
     kernel_ = policy.kernel;
     dirs_ = (opt.branch == branching::forward || opt.branch == branching::backward) ? 1 : 2;
     backward_only_ = opt.branch == branching::backward;
+    dominance_asked_ = opt.dominance;
     dt_ = std::make_unique<device_tables>(data, opt.bound, policy, dev_);
     ds_ = dt_->view();
   }
@@ -613,6 +616,7 @@ class loop_engine {
     parts_v_.dirs = v_.dirs;
     parts_v_.backward_only = v_.backward_only;
     parts_v_.rule = v_.rule;
+    parts_v_.dominance = dominance_;
   }
 
   // The stack's arrays and size in the kernels' view.
@@ -744,6 +748,9 @@ class loop_engine {
                              (policy.lb1_fused == lb1_fused_mode::auto_ && fuse_by_default(kind, t.m, n_));
     const bool fused = fused_asked && kind != bound_kind::lb2 && s1;
     pk_ = select_parts_kernels(kind, t.m, size_class, t.compact, s1, s2, lb2_lanes_, table, pack, fused);
+    // Swap dominance runs in the LB1 parents kernels only; elsewhere the engine branches without it
+    // (still exact: the rule only removes nodes) and its description says so.
+    dominance_ = dominance_asked_ && pk_.fused;
     first_smem_ = s1 ? static_cast<std::size_t>(first_tables_.shared_ints) * sizeof(int) : 0;
     second_smem_ = second_smem_bytes(s2) + (pk_.pack ? ranks_bytes : 0);
   }
@@ -894,6 +901,7 @@ class loop_engine {
   int tpb_ = 256;
   bool sort_ = false;
   bool parts_ = true;
+  bool dominance_asked_ = false, dominance_ = false;  // solve_options::dominance; applied (the fused kernels)
   int ld_ = 0;
   parts_kernels pk_;
   int lb2_lanes_ = 1;                // lanes a child in the chain's LB2 pass (--lb2-lanes)

@@ -306,6 +306,41 @@ TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
                              });
 }
 
+// Swap dominance (bound/dominance.hpp) in the LB1 parents kernels: with the optimum as ub, the
+// device loop branches the CPU sequential solver's tree with the rule on, node for node (LB1
+// alone in the kernel that decides, and the chain), under every rule (one-direction rules on the
+// random instances); from no incumbent it proves the optimum with its schedule. Where the kernels
+// are not fused the engine says it runs without the rule.
+TEST(GpuResident, SwapDominanceBranchesTheCpuTree) {
+  PFSP_REQUIRE_GPU();
+  for_each_instance_and_rule(
+      {"random:13,5,3", "random:12,10,4", "random:11,20,5", "ta001", "ta011", "ta021"}, rules(),
+      [](const std::string& name, const instance& inst, int optimum, branching rule) {
+        const bound_data data(inst);
+        for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
+          if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
+          const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
+          solve_options opt = chain_from_optimum(rule, optimum);
+          opt.bound = kind;
+          opt.dominance = true;
+          const auto [off, on] = lb1_fused_off_on(4096);
+          const solve_result ref = solve_sequential(data, opt, incumbent());
+          const solve_result r = gpu::solve_resident(data, opt, on, incumbent());
+          EXPECT_NE(r.backend.find(", swap dominance"), std::string::npos) << what << ": " << r.backend;
+          if (rule != branching::backward) EXPECT_GT(ref.stats.dominated, 0u) << what;
+          EXPECT_EQ(r.status, ref.status) << what;
+          expect_same_tree(r, ref, what);
+          const solve_result unfused = gpu::solve_resident(data, opt, off, incumbent());
+          EXPECT_NE(unfused.backend.find("no swap dominance"), std::string::npos) << what << ": " << unfused.backend;
+          EXPECT_EQ(unfused.lower_bound, ref.lower_bound) << what;
+          solve_options scratch = opt;
+          scratch.initial_ub.reset();
+          scratch.use_neh = false;
+          expect_optimal(inst, gpu::solve_resident(data, scratch, on, incumbent()), optimum, what + " from no incumbent");
+        }
+      });
+}
+
 // The deciding LB1 kernel holds its per-depth counts in 8 KiB of static shared memory beside the
 // processing times (dynamic): at 520 jobs x 20 machines the two pass the default 48 KiB a launch
 // may take, so the engine raises the kernel's limit (one_wave_of). A slice runs, decided there.
