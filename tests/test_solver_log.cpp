@@ -107,7 +107,7 @@ TEST(solver_log, rows_align_with_the_column_header_whatever_the_values) {
   unknown.tree_done = 0;
   unknown.forecast_seconds = -1;
   for (const progress_info& p : {small, huge, unknown}) {
-    const std::string row = solver_log_row(p, false, &p == &huge ? 1e12 : -1);
+    const std::string row = solver_log_row(p, false, &p == &huge ? 1e12 : &p == &small ? NAN : -1);
     EXPECT_EQ(row.size(), header.size()) << header << '\n' << row;
     EXPECT_EQ(cell_ends(row), ends) << header << '\n' << row;
   }
@@ -117,56 +117,59 @@ TEST(solver_log, rows_align_with_the_column_header_whatever_the_values) {
   // "?": the estimate cannot be trusted (yet); "-": the backend has no such value.
   const std::string u = solver_log_row(unknown);
   EXPECT_EQ(u.substr(u.size() - 2), " ?") << u;
-  const std::string s = solver_log_row(small);
+  const std::string s = solver_log_row(small, false, NAN);
   EXPECT_EQ(s.substr(s.size() - 2), " -") << s;
   EXPECT_TRUE(contains(s, "25.0000%")) << s;
   // A new incumbent marks its row with '*' in the first column; the columns stay where they are.
-  const std::string marked = solver_log_row(small, true);
+  const std::string marked = solver_log_row(small, true, NAN);
   EXPECT_EQ(marked[0], '*') << marked;
   EXPECT_EQ(s[0], ' ') << s;
   EXPECT_EQ(marked.substr(1), s.substr(1));
 }
 
-// left_seconds: a time only while the tree-weight estimate of the whole tree (nodes / closed
-// share) holds still over the last half of the run; "?" otherwise.
-TEST(solver_log, left_is_told_only_while_the_tree_estimate_holds_still) {
-  // A steady search: 1000 nodes/s, the closed share growing with the nodes (a tree of 100000).
-  std::vector<progress_point> steady;
-  for (int t = 1; t <= 10; ++t) steady.push_back({double(t), 1000.0 * t, 1000.0 * t / 100000});
-  EXPECT_NEAR(left_seconds(steady), 90, 1e-6);
-  // Too short a history: two rows, or under min_window seconds.
-  EXPECT_EQ(left_seconds({steady.begin(), steady.begin() + 2}), -1);
-  EXPECT_EQ(left_seconds({{0.1, 100, 0.001}, {0.2, 200, 0.002}, {0.3, 300, 0.003}}), -1);
-  // The ta056 pattern: the share jumps to 53 % at once, then stands still while nodes grow. The
-  // tree-weight estimate (nodes x (1 - done) / done) would promise an early end; refused.
-  std::vector<progress_point> standing;
-  for (int t = 1; t <= 30; ++t) standing.push_back({double(t), 2e8 * t, 0.53});
-  EXPECT_EQ(left_seconds(standing), -1);
-  // Nothing closed yet.
-  std::vector<progress_point> none;
-  for (int t = 1; t <= 10; ++t) none.push_back({double(t), 1000.0 * t, 0});
-  EXPECT_EQ(left_seconds(none), -1);
-  // A jump within the window (the share doubled in one row): refused until it leaves the window.
-  std::vector<progress_point> jump = steady;
-  for (int t = 11; t <= 40; ++t) jump.push_back({double(t), 1000.0 * t, 1000.0 * t / 100000 + (t >= 20 ? 0.3 : 0)});
-  EXPECT_EQ(left_seconds({jump.begin(), jump.begin() + 25}), -1);
-  EXPECT_GE(left_seconds(jump), 0);
-  // Closed: 0.
-  EXPECT_EQ(left_seconds({{1, 10, 1}}), 0);
-  // The log object keeps the history of its rows and prints the column from it.
-  std::ostringstream console;
-  solver_log log(&console, "");
-  progress_info p;
-  for (const progress_point& h : steady) {
-    p.elapsed = h.elapsed;
-    p.nodes = static_cast<std::uint64_t>(h.nodes);
-    p.tree_done = h.tree_done;
-    log.row(p);
-  }
-  const std::vector<std::string> rows = lines_of(console.str());
-  ASSERT_EQ(rows.size(), 10u);
-  EXPECT_EQ(rows[0].substr(rows[0].size() - 2), " ?") << rows[0];
-  EXPECT_EQ(rows[9].substr(rows[9].size() - 6), " 90.0s") << rows[9];
+// left_seconds: the tree-size estimate given before the run less the nodes branched, at the
+// node rate of the last half of the run; "?" without an estimate or past it.
+TEST(solver_log, left_is_told_from_the_tree_size_estimate) {
+  // 1000 nodes/s, then 500 nodes/s from t = 10: the rate is the last half's.
+  std::vector<progress_point> h;
+  for (int t = 1; t <= 10; ++t) h.push_back({double(t), 1000.0 * t});
+  EXPECT_NEAR(left_seconds(h, 100000), 90, 1e-9);
+  for (int t = 11; t <= 20; ++t) h.push_back({double(t), 10000 + 500.0 * (t - 10)});
+  EXPECT_NEAR(left_seconds(h, 100000), (100000 - 15000) / 500.0, 1e-9);
+  EXPECT_EQ(left_seconds(h, 0), -1);      // no estimate
+  EXPECT_EQ(left_seconds(h, 15000), -1);  // the run is past it: the estimate was wrong
+  EXPECT_EQ(left_seconds({h.begin(), h.begin() + 2}, 100000), -1);  // two rows
+  EXPECT_EQ(left_seconds({{0.1, 100}, {0.2, 200}, {0.3, 300}}, 100000), -1);  // under a second
+  EXPECT_EQ(left_seconds({{1, 100}, {2, 100}, {3, 100}}, 100000), -1);        // no node in the window
+  // The log object: "?" on a backend with a tree weight but no estimate (the GPU device loop:
+  // the tree weight's own estimate is not trusted for it), "-" without either, a time with one.
+  auto rows = [](double tree_nodes, bool tree_weight) {
+    std::ostringstream console;
+    solver_log log(&console, "");
+    solver_log_setup s;
+    s.tree_nodes = tree_nodes;
+    s.tree_estimate = tree_weight;
+    log.header(s);
+    progress_info p;
+    for (int t = 1; t <= 10; ++t) {
+      p.elapsed = t;
+      p.nodes = 1000u * static_cast<unsigned>(t);
+      p.tree_done = tree_weight ? 0.5 : -1;
+      log.row(p);
+    }
+    std::vector<std::string> v = lines_of(console.str());
+    return std::vector<std::string>(v.end() - 10, v.end());
+  };
+  auto last = [](const std::string& row, std::size_t k) { return row.substr(row.size() - k); };
+  const std::vector<std::string> told = rows(100000, false);
+  EXPECT_EQ(last(told[0], 2), " ?") << told[0];
+  EXPECT_EQ(last(told[9], 6), " 90.0s") << told[9];
+  const std::vector<std::string> gpu = rows(0, true);
+  EXPECT_EQ(last(gpu[9], 2), " ?") << gpu[9];
+  const std::vector<std::string> cpu = rows(0, false);
+  EXPECT_EQ(last(cpu[9], 2), " -") << cpu[9];
+  const std::vector<std::string> gpu_told = rows(100000, true);
+  EXPECT_EQ(last(gpu_told[9], 6), " 90.0s") << gpu_told[9];
 }
 
 // The log object marks the rows where the incumbent went down since the row before.

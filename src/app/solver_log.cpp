@@ -81,27 +81,18 @@ std::string log_percent(double f) {
   return buf;
 }
 
-double left_seconds(const std::vector<progress_point>& history, const left_rule& rule) {
-  if (history.empty()) return -1;
+double left_seconds(const std::vector<progress_point>& history, double tree_nodes) {
+  if (!(tree_nodes > 0) || history.empty()) return -1;
   const progress_point& now = history.back();
-  if (now.tree_done >= 1) return 0;
+  if (now.nodes >= tree_nodes) return -1;  // past the estimate: it was wrong, nothing to tell from
   std::size_t from = history.size() - 1;
   while (from > 0 && history[from - 1].elapsed >= 0.5 * now.elapsed) --from;
   const progress_point& first = history[from];
   const double span = now.elapsed - first.elapsed;
-  if (history.size() - from < 3 || span < rule.min_window) return -1;
-  double lo = std::numeric_limits<double>::infinity(), hi = 0;
-  for (std::size_t i = from; i < history.size(); ++i) {
-    const progress_point& h = history[i];
-    if (!(h.tree_done > 0) || h.nodes <= 0) return -1;
-    const double total = h.nodes / h.tree_done;
-    lo = std::min(lo, total);
-    hi = std::max(hi, total);
-  }
-  if (hi > rule.max_spread * lo) return -1;
+  if (history.size() - from < 3 || span < 1.0) return -1;
   const double rate = (now.nodes - first.nodes) / span;
   if (!(rate > 0)) return -1;
-  return (now.nodes / now.tree_done - now.nodes) / rate;
+  return (tree_nodes - now.nodes) / rate;
 }
 
 std::string log_gap(int incumbent, int lower_bound) {
@@ -121,9 +112,12 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
   h.push_back(kv("limits", "time " + (s.time_limit > 0 ? fmt("%g s", s.time_limit) : std::string("none")) + ", nodes " +
                                (s.node_limit ? std::to_string(s.node_limit) : std::string("none")) + ", a row every " +
                                fmt("%g s", s.interval)));
-  h.push_back(kv("done, left", s.tree_estimate ? "closed share of the tree weight; time left from the tree-weight "
-                                                 "estimate while it holds still, else ?"
-                                               : "explored share of the n! schedules; no time forecast"));
+  const std::string done = s.tree_estimate ? "closed share of the tree weight" : "explored share of the n! schedules";
+  h.push_back(kv("done, left", done + (s.tree_nodes > 0 ? "; time left to the tree-size estimate of " +
+                                                              fmt("%.3g", s.tree_nodes) +
+                                                              " nodes at the recent node rate, ? past it"
+                                                        : s.tree_estimate ? "; left ? (no tree-size estimate)"
+                                                                          : "; no time forecast")));
   return h;
 }
 
@@ -136,7 +130,7 @@ std::string solver_log_columns() {
 std::string solver_log_row(const progress_info& p, bool improved, double left) {
   const double rate = p.elapsed > 0 ? static_cast<double>(p.nodes) / p.elapsed : 0.0;
   const bool tree = p.tree_done >= 0;
-  const std::string left_cell = !tree ? "-" : left < 0 ? "?" : log_duration(left);
+  const std::string left_cell = std::isnan(left) ? "-" : left < 0 ? "?" : log_duration(left);
   return std::string(1, improved ? '*' : ' ') + right(log_duration(p.elapsed), w_time) +
          right(log_count(p.nodes, w_nodes - 2), w_nodes) + right(log_rate(rate), w_rate) +
          right(log_count(p.open, w_open - 2), w_open) +
@@ -180,6 +174,8 @@ void solver_log::write(const std::string& line) {
 }
 
 void solver_log::header(const solver_log_setup& s) {
+  tree_nodes_ = s.tree_nodes;
+  tree_weight_ = s.tree_estimate;
   for (const std::string& l : solver_log_header(s)) write(l);
   write("");
   write(solver_log_columns());
@@ -188,11 +184,9 @@ void solver_log::header(const solver_log_setup& s) {
 void solver_log::row(const progress_info& p) {
   const bool improved = last_best_ >= 0 && has_incumbent(p.best) && p.best < last_best_;
   last_best_ = p.best;
-  double left = -1;
-  if (p.tree_done >= 0) {
-    history_.push_back({p.elapsed, static_cast<double>(p.nodes), p.tree_done});
-    left = left_seconds(history_);
-  }
+  history_.push_back({p.elapsed, static_cast<double>(p.nodes)});
+  double left = std::numeric_limits<double>::quiet_NaN();
+  if (tree_nodes_ > 0 || tree_weight_ || p.tree_done >= 0) left = left_seconds(history_, tree_nodes_);
   write(solver_log_row(p, improved, left));
 }
 

@@ -31,6 +31,9 @@ struct solver_log_setup {
   std::uint64_t node_limit = 0;
   double interval = 1;         // seconds between rows
   bool tree_estimate = false;  // the backend reports the tree weight and a forecast (GPU device loop)
+  // The whole tree's nodes estimated before the run (search/estimator.hpp, e.g. by
+  // pfsp_bench_estimate from the same --ub and configuration); 0: none, "left" then says "?".
+  double tree_nodes = 0;
 };
 
 // Fixed-width cells (right-aligned in the column's width). "-" where a value is unknown.
@@ -43,31 +46,24 @@ std::string log_duration(double seconds);             // 0.4s 59.9s 12.3m 5.2h 3
 std::string log_percent(double fraction);
 std::string log_gap(int incumbent, int lower_bound);  // (incumbent - lb) / incumbent; "-" if either unknown
 
-// The "left" column (docs/solver_log.md, docs/tree_estimate.md). The tree-weight estimate of the
-// whole tree (nodes / closed share of the tree weight; Kilby, Slaney, Thiebaux and Walsh 2006,
-// search/tree_estimate.hpp) is trusted only while it holds still: over the last half of the run
-// (at least `min_window` seconds and 3 rows), its largest and smallest values must be within
-// `max_spread` of each other. Then the time left is the estimated nodes still to branch over the
-// node rate of that half. A closed share that stands still while nodes grow (a few subtrees
-// holding all the work: the share says nothing) doubles the estimate over such a window, and so
-// is refused, as is a share still at 0. Measured against completed runs in docs/tree_estimate.md.
+// The "left" column (docs/solver_log.md, docs/tree_estimate.md): the nodes the whole tree is
+// estimated to hold before the run (`tree_nodes`, search/estimator.hpp: stratified probes of the
+// same tree from the same ub, checked against completed proofs) less the nodes branched, over the
+// node rate of the last half of the run (at least 1 s and 3 rows). -1 (the log prints "?") when it
+// cannot tell: no estimate, too short a history, or the run already past the estimate. The online
+// tree-weight estimate (nodes / closed share) is not used for it: replayed on completed depth-first
+// runs it was 0.3-25x off while it held within 1.5x over half the run, and never held within 1.25x.
 struct progress_point {
   double elapsed = 0;
   double nodes = 0;
-  double tree_done = -1;  // negative: the backend does not report it
 };
-struct left_rule {
-  double max_spread = 1.5;
-  double min_window = 1.0;
-};
-// Seconds left, 0 when the tree is closed, or -1 when the estimate cannot be trusted (yet).
-double left_seconds(const std::vector<progress_point>& history, const left_rule& rule = {});
+double left_seconds(const std::vector<progress_point>& history, double tree_nodes);
 
 std::vector<std::string> solver_log_header(const solver_log_setup& s);
 std::string solver_log_columns();
 // `improved`: the incumbent is better than the previous row's; the row then starts with '*' (as
 // HiGHS marks the rows of new solutions), otherwise with a blank. `left`: left_seconds' value,
-// "?" when negative; the cell is "-" where the backend reports no tree weight (p.tree_done < 0).
+// "?" when negative, "-" when NaN (nothing to tell it from: no estimate, no tree weight).
 std::string solver_log_row(const progress_info& p, bool improved = false, double left = -1);
 // `wall_seconds` 0: left out.
 std::vector<std::string> solver_log_summary(const solve_result& r, double wall_seconds);
@@ -90,7 +86,9 @@ class solver_log {
   std::ofstream file_;
   std::string path_;
   int last_best_ = -1;  // the previous row's incumbent (-1: no row yet)
-  std::vector<progress_point> history_;  // the rows with a tree weight (left_seconds)
+  std::vector<progress_point> history_;  // every row's time and nodes (left_seconds)
+  double tree_nodes_ = 0;                // the header's estimate of the whole tree
+  bool tree_weight_ = false;             // the backend reports a tree weight (device loop)
 };
 
 }  // namespace pfsp
