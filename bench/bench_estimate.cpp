@@ -89,6 +89,8 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   const tree_estimate_summary s = summarize_probes(ps);
+  std::vector<double> each;
+  for (const probe_estimate& p : ps) each.push_back(p.branched);
   nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
                       {"m", inst.m},            {"ub", ub},
                       {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
@@ -97,7 +99,8 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
                       {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
                       {"median", s.median},     {"min", s.min},
                       {"max", s.max},           {"expansions", s.expansions},
-                      {"seconds", seconds},     {"by_depth", s.by_depth}};
+                      {"seconds", seconds},     {"by_depth", s.by_depth},
+                      {"each", each}};
   std::string exact = "-";
   if (c.exact_limit > 0) {
     const auto e0 = std::chrono::steady_clock::now();

@@ -1,7 +1,18 @@
 #!/usr/bin/env python3
-"""The remaining-tree estimate checked against completed runs.
+"""Tree-size estimates checked against completed runs.
 
-Reads pfsp JSON results (runs that ended `optimal` or `proven_bound`, with a "progress" trace:
+Two modes.
+
+Offline estimates (pfsp_bench_estimate --json, search/estimator.hpp): pools the probes of every
+file by instance, ub and configuration (probes are independent, so runs with different seeds
+add up), prints the mean, its 95 % interval, the probes' median and spread, the node count of a
+completed proof where one is known (--actual CSV: instance,ub,bound,pairs,branching,nodes,source;
+bench/data/tree_sizes.csv, or nodes.csv of bench/gpu/estimate_device.sh) and the ratio, and the
+GPU-hours at --rate nodes/s (one GPU) with the wall time on --gpus GPUs at --efficiency:
+
+    bench/estimate_check.py --probes EST.json ... [--actual CSV ...] [--rate 212.7e6 --gpus 8 --efficiency 0.9]
+
+Online estimates (the GPU device loop's progress trace): reads pfsp JSON results (runs that ended `optimal` or `proven_bound`, with a "progress" trace:
 the GPU device loop) and compares, at every snapshot, the estimated remaining nodes
 (`remaining_estimate`) with what the run actually branched after it (final branched minus
 branched at the snapshot). Prints one row per snapshot and a summary per run: the ratio
@@ -69,5 +80,84 @@ def main(paths):
         print("median |log10(estimate/actual)| over those points: %.2f (%d points)" % (logs[len(logs) // 2], len(logs)))
 
 
+def read_actual(paths):
+    a = {}
+    for path in paths:
+        for line in open(path):
+            line = line.strip()
+            if not line or line.startswith("#") or line.startswith("instance,"):
+                continue
+            f = line.split(",")
+            if len(f) >= 6:
+                a[tuple(f[:5])] = (float(f[5]), f[6] if len(f) > 6 else "")
+    return a
+
+
+def pool(paths):
+    """Runs by (instance, ub, bound, pairs, branching, gap_width, slots): probes' count, sum, sum of squares."""
+    groups = {}
+    for path in paths:
+        for r in json.load(open(path))["runs"]:
+            pairs = "-" if r["bound"] == "lb1" else r["lb2_pairs"]
+            key = (r["instance"], str(r["ub"]), r["bound"], pairs, r["branching"], r.get("gap_width", 1), r.get("slots", 1))
+            g = groups.setdefault(key, {"k": 0, "sum": 0.0, "ss": 0.0, "each": [], "seconds": 0.0, "files": 0})
+            k, m, se = r["probes"], r["mean"], r["std_error"]
+            if k == 0:
+                continue
+            var = se * se * k  # the run's sample variance (k - 1 denominator)
+            g["k"] += k
+            g["sum"] += k * m
+            g["ss"] += (k - 1) * var + k * m * m  # sum of x^2
+            g["each"] += r.get("each", [])
+            g["seconds"] += r["seconds"]
+            g["files"] += 1
+    return groups
+
+
+def offline(argv):
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--probes", nargs="+", required=True)
+    ap.add_argument("--actual", nargs="*", default=[])
+    ap.add_argument("--rate", type=float, default=0, help="nodes/s of one GPU")
+    ap.add_argument("--gpus", type=int, default=8)
+    ap.add_argument("--efficiency", type=float, default=0.9)
+    a = ap.parse_args(argv)
+    actual = read_actual(a.actual)
+    head = "| instance | ub | config | runs | probes | estimate | 95% interval | median | min - max | actual | est/actual |"
+    if a.rate > 0:
+        head += " H200-hours | hours on %d |" % a.gpus
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    logs = []
+    for key, g in sorted(pool(a.probes).items()):
+        inst, ub, bound, pairs, branch, gw, slots = key
+        k = g["k"]
+        mean = g["sum"] / k
+        var = (g["ss"] - k * mean * mean) / (k - 1) if k > 1 else 0.0
+        se = math.sqrt(max(var, 0.0) / k)
+        each = sorted(g["each"])
+        med = each[len(each) // 2] if each else float("nan")
+        rng = "%.3g - %.3g" % (each[0], each[-1]) if each else "-"
+        act = actual.get((inst, ub, bound, pairs, branch))
+        row = "| %s | %s | %s %s %s, gap %s, slots %s | %d | %d | %.3g | %.3g - %.3g | %.3g | %s | %s | %s |" % (
+            inst, ub, bound, pairs, branch, gw, slots, g["files"], k, mean, max(0.0, mean - 1.96 * se), mean + 1.96 * se,
+            med, rng, "%.4g" % act[0] if act else "-", "%.3f" % (mean / act[0]) if act else "-")
+        if act:
+            logs.append(abs(math.log10(mean / act[0])))
+        if a.rate > 0:
+            h = mean / a.rate / 3600
+            row += " %.3g (%.3g - %.3g) | %.3g |" % (h, max(0.0, mean - 1.96 * se) / a.rate / 3600,
+                                                     (mean + 1.96 * se) / a.rate / 3600, h / (a.gpus * a.efficiency))
+        print(row)
+    if logs:
+        logs.sort()
+        print("\n%d with a known count: |log10(estimate/actual)| median %.3f, max %.3f (estimate within %.2fx .. %.2fx)" % (
+            len(logs), logs[len(logs) // 2], logs[-1], 10 ** -logs[-1], 10 ** logs[-1]))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if "--probes" in sys.argv[1:]:
+        offline(sys.argv[1:])
+    else:
+        main(sys.argv[1:])
