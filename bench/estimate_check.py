@@ -124,7 +124,9 @@ def offline(argv):
     ap.add_argument("--efficiency", type=float, default=0.9)
     a = ap.parse_args(argv)
     actual = read_actual(a.actual)
-    head = "| instance | ub | config | runs | probes | estimate | 95% interval | median | min - max | actual | est/actual |"
+    # halves: the mean of the later half of the probes over the earlier half's (runs in the order
+    # given); far from 1, the mean still moves with every rare large probe: an order of magnitude.
+    head = "| instance | ub | config | runs | probes | estimate | 95% interval | median | min - max | halves | actual | est/actual |"
     if a.rate > 0:
         head += " H200-hours | hours on %d |" % a.gpus
     print(head)
@@ -137,12 +139,15 @@ def offline(argv):
         var = (g["ss"] - k * mean * mean) / (k - 1) if k > 1 else 0.0
         se = math.sqrt(max(var, 0.0) / k)
         each = sorted(g["each"])
-        med = each[len(each) // 2] if each else float("nan")
+        med = "%.3g" % each[len(each) // 2] if each else "-"
         rng = "%.3g - %.3g" % (each[0], each[-1]) if each else "-"
         act = actual.get((inst, ub, bound, pairs, branch))
-        row = "| %s | %s | %s %s %s, gap %s, slots %s | %d | %d | %.3g | %.3g - %.3g | %.3g | %s | %s | %s |" % (
+        e = g["each"]
+        halves = "%.2f" % ((sum(e[len(e) // 2:]) / (len(e) - len(e) // 2)) / (sum(e[:len(e) // 2]) / (len(e) // 2))) \
+            if len(e) >= 4 and sum(e[:len(e) // 2]) > 0 else "-"
+        row = "| %s | %s | %s %s %s, gap %s, slots %s | %d | %d | %.3g | %.3g - %.3g | %s | %s | %s | %s | %s |" % (
             inst, ub, bound, pairs, branch, gw, slots, g["files"], k, mean, max(0.0, mean - 1.96 * se), mean + 1.96 * se,
-            med, rng, "%.4g" % act[0] if act else "-", "%.3f" % (mean / act[0]) if act else "-")
+            med, rng, halves, "%.4g" % act[0] if act else "-", "%.3f" % (mean / act[0]) if act else "-")
         if act:
             logs.append(abs(math.log10(mean / act[0])))
         if a.rate > 0:
