@@ -314,11 +314,10 @@ TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
 TEST(GpuResident, SwapDominanceBranchesTheCpuTree) {
   PFSP_REQUIRE_GPU();
   for_each_instance_and_rule(
-      {"random:13,5,3", "random:12,10,4", "random:11,20,5", "ta001", "ta011", "ta021"}, rules(),
+      {"random:13,5,3", "random:12,10,4", "random:11,20,5", "random:14,20,6", "ta001", "ta011"}, rules(),
       [](const std::string& name, const instance& inst, int optimum, branching rule) {
         const bound_data data(inst);
         for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
-          if (name == "ta021" && kind == bound_kind::lb1) continue;  // LB1 alone at 20x20: long
           const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
           solve_options opt = chain_from_optimum(rule, optimum);
           opt.bound = kind;
