@@ -213,6 +213,32 @@ TEST(options_schema, pfsp_mpi_has_every_pfsp_solve_option_with_the_same_default_
                                         "--split-after", "--worker-timeout"}));
 }
 
+// Whether this build refuses the option whatever its value: the GPU layer's options (all of
+// gpu_backend_options but the divergence strategies', which every build checks) without CUDA.
+bool refused_by_this_build(const std::string& name) {
+#if defined(PFSP_HAVE_GPU)
+  (void)name;
+  return false;
+#else
+  const auto& gpu = gpu_backend_options();
+  return name != "--gpu-strategy" && name != "--strategy-params" &&
+         std::find(gpu.begin(), gpu.end(), name) != gpu.end();
+#endif
+}
+
+TEST(options_schema, gpu_options_are_registered_in_every_build) {
+  const auto pfsp = options_of(pfsp_solve_app());
+  for (const char* name : {"--devices", "--gpu-loop", "--pool-size", "--gpu-memory", "--lb2-lanes", "--gpu-strategy"}) {
+    SCOPED_TRACE(name);
+    EXPECT_TRUE(pfsp.count(name));
+    const auto& gpu = gpu_backend_options();
+    EXPECT_NE(std::find(gpu.begin(), gpu.end(), name), gpu.end());
+  }
+#if !defined(PFSP_HAVE_GPU)
+  EXPECT_FALSE(pfsp_accepts({"--devices", "0"}));
+#endif
+}
+
 TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
   const auto pfsp = options_of(pfsp_solve_app());
   const auto mpi = options_of(mpi_app());
@@ -223,6 +249,12 @@ TEST(options_schema, shared_options_accept_and_refuse_the_same_values) {
   for (const auto& [name, p] : pfsp) {
     SCOPED_TRACE(name);
     const bool unsupported = refused.count(name) || mpi.at(name).group != p.group;
+    if (refused_by_this_build(name)) {
+      // A build without CUDA registers the GPU layer's options and refuses each, whatever its value.
+      EXPECT_FALSE(pfsp_accepts(p.flag ? std::vector<std::string>{name} : std::vector<std::string>{name, "1"}));
+      EXPECT_FALSE(mpi_accepts(p.flag ? std::vector<std::string>{name} : std::vector<std::string>{name, "1"}));
+      continue;
+    }
     if (p.flag) {
       EXPECT_TRUE(pfsp_accepts({name}));
       EXPECT_EQ(mpi_accepts({name}), !unsupported);

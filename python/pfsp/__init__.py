@@ -5,14 +5,18 @@
     >>> r.status, r.makespan
     ('optimal', 1278)
 
-``solve`` runs the same pipeline as ``pfsp solve`` (src/app/solve_api.hpp): the same options
-with the same defaults, the same result fields as ``pfsp solve --json``, the same error
-messages. Schedules are 1-based job numbers, as in the JSON and the CLI's output.
+``solve`` runs the same pipeline as ``pfsp solve`` (src/app/solve_api.hpp): every option of
+``pfsp solve`` as a keyword (its name with ``_`` for ``-``, taken from the CLI's own option
+registry: ``solve_options()``), parsed by the CLI's parser with its defaults, checks and error
+messages; the same result fields as ``pfsp solve --json``. Schedules are 1-based job numbers, as
+in the JSON and the CLI's output.
 """
 
 from __future__ import annotations
 
+import html as _html
 import json as _json
+import os as _os
 import warnings as _warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
@@ -20,7 +24,10 @@ from typing import Any, Callable, Optional, Sequence, Union
 from . import _core
 from ._core import Error, InputError
 
-__all__ = ["Instance", "Result", "Progress", "solve", "Error", "InputError", "gpu_built", "gpu_available"]
+__all__ = ["Instance", "Result", "Progress", "solve", "solve_options", "Error", "InputError", "gpu_built",
+           "gpu_available", "__version__"]
+
+__version__ = _core.version()
 
 
 def gpu_built() -> bool:
@@ -169,53 +176,112 @@ class Result:
         """The exit code ``pfsp solve`` would return (0, 3, 4, 130)."""
         return self._outcome.exit_code
 
+    @property
+    def gap(self) -> Optional[float]:
+        """Percent of the makespan above the proven lower bound, 100 (makespan - lower_bound) /
+        makespan, as the CLI prints it; None when no schedule was found."""
+        if self.makespan is None or self.makespan <= 0:
+            return None
+        return 100.0 * (self.makespan - self.lower_bound) / self.makespan
+
+    def gantt_svg(self, *, title: str = "", width: int = 0, critical: bool = True) -> str:
+        """The schedule as a Gantt chart: the same standalone SVG as ``pfsp solve --gantt``
+        (machines as rows, one critical path and the makespan marked). ``title`` empty: the
+        instance, its size and the makespan; ``width`` 0: auto. Raises InputError when no schedule
+        was found."""
+        return self._outcome.gantt_svg(title, int(width), bool(critical))
+
     def gantt(self, path: Union[str, "os.PathLike[str]", None] = None, *, title: str = "", width: int = 0,  # noqa: F821
               critical: bool = True) -> str:
-        """The schedule as a Gantt chart (standalone SVG: machines as rows, one critical path and
-        the makespan marked), as ``pfsp solve --gantt`` draws it; written to ``path`` (atomically)
-        when given. ``title`` empty: the instance, its size and the makespan; ``width`` 0: auto.
-        Raises InputError when no schedule was found."""
-        svg = self._outcome.gantt_svg(title, int(width), bool(critical))
+        """``gantt_svg()``, also written to ``path`` (atomically) when given."""
+        svg = self.gantt_svg(title=title, width=width, critical=critical)
         if path is not None:
-            _core.write_file_atomically(str(path), svg)
+            _core.write_file_atomically(_os.fspath(path), svg)
         return svg
 
     def to_dict(self) -> dict:
         """The JSON report of ``pfsp solve --json`` as a dict (``command`` is the Python call)."""
         return _json.loads(_json.dumps(self._d))
 
-    def to_json(self) -> str:
-        """The JSON text ``pfsp solve --json`` writes."""
-        return self._outcome.json()
+    def to_json(self, path: Union[str, "os.PathLike[str]", None] = None) -> str:  # noqa: F821
+        """The JSON text ``pfsp solve --json`` writes; also written to ``path`` (atomically) when
+        given."""
+        text = self._outcome.json()
+        if path is not None:
+            _core.write_file_atomically(_os.fspath(path), text)
+        return text
 
     def __repr__(self) -> str:
         return (f"Result(status={self.status!r}, makespan={self.makespan}, lower_bound={self.lower_bound}, "
                 f"nodes={self._d['nodes']['branched']}, time_seconds={self.time_seconds:.3f})")
 
+    def _repr_html_(self) -> str:
+        """Jupyter's view: status, makespan, bound, gap, nodes and times, then the Gantt chart."""
+        gap = self.gap
+        rows = [("status", self.status), ("makespan", self.makespan), ("lower bound", self.lower_bound),
+                ("gap", "-" if gap is None else f"{gap:.2f} %"), ("nodes", f"{self.nodes['branched']:,} branched"),
+                ("time", f"{self.time_seconds:.3f} s search, {self.wall_seconds or 0:.3f} s wall"),
+                ("backend", self.backend)]
+        name = self._d.get("instance", {}).get("name", "") if isinstance(self._d.get("instance"), dict) else ""
+        cells = "".join(f"<tr><th style='text-align:left'>{_html.escape(str(k))}</th>"
+                        f"<td style='text-align:left'>{_html.escape(str(v))}</td></tr>" for k, v in rows)
+        head = f"<b>pfsp result{' for ' + _html.escape(name) if name else ''}</b>"
+        chart = ""
+        if self.makespan is not None and self._d.get("schedule"):
+            chart = f"<div style='overflow-x:auto'>{self.gantt_svg()}</div>"
+        return f"<div>{head}<table>{cells}</table>{chart}</div>"
 
-_OPTIONS = ("backend", "threads", "bound", "lb2_pairs", "improver_threads", "heuristic_share", "seed", "gpu_walkers", "beam",
-            "beam_target", "beam_device", "branching",
-            "selection",
-            "heuristic", "ig_iterations", "time_limit", "node_limit", "progress_interval", "profile",
-            "shared_queue", "checkpoint", "checkpoint_interval", "resume")
+
+def solve_options() -> list:
+    """Every option of ``pfsp solve``, from the CLI's option registry (src/app/options.cpp): a dict
+    each with ``name`` (``--time-limit``), ``keyword`` (``time_limit``, what ``solve`` takes),
+    ``flag``, ``group`` (the ``--help`` group), ``default`` and ``help``."""
+    table = _core.solve_options()
+    for o in table:
+        o["keyword"] = o["name"].lstrip("-").replace("-", "_")
+    return table
 
 
-def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str = "auto",
-          time_limit: float = 0, ub: Union[int, str, None] = None, node_limit: int = 0,
-          progress: Optional[Callable[[Progress], Any]] = None, **options: Any) -> Result:
+_KEYWORDS = {o["keyword"]: o for o in solve_options()}
+
+
+def _command_line(options: dict) -> list:
+    """The ``pfsp solve`` arguments of these keywords: ``--name=value`` (a list or tuple joined by
+    commas, e.g. devices=[0, 1]); a flag given True is ``--name``, False or None leaves it out."""
+    args = []
+    for key, value in options.items():
+        o = _KEYWORDS.get(key)
+        if o is None:
+            raise TypeError(f"solve() got an unexpected keyword argument {key!r} (the options of pfsp solve, "
+                            f"with _ for -, are pfsp.solve_options())")
+        if value is None or value is False:
+            continue
+        if value is True:
+            args.append(o["name"])
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        elif isinstance(value, _os.PathLike):
+            value = _os.fspath(value)
+        args.append(f"{o['name']}={value}")
+    return args
+
+
+def solve(instance: Union[Instance, str], *, progress: Optional[Callable[[Progress], Any]] = None,
+          **options: Any) -> Result:
     """Solves ``instance`` to proven optimality (or until a limit), as ``pfsp solve`` does.
 
     instance: an Instance, or what ``pfsp solve`` accepts (``"ta001"``, ``"random:8,5,1"``, a path).
-    backend: ``auto`` (gpu if there is one, else cpu-mt), ``cpu``, ``cpu-mt`` or ``gpu``.
-    bound: ``auto``, ``lb1``, ``lb2`` or ``lb1-lb2``.
-    time_limit: seconds (0 = none); node_limit: branched nodes (0 = none).
-    ub: initial upper bound (an int, or ``"best-known"`` for Taillard's instances).
+    options: every option of ``pfsp solve``, named with ``_`` for ``-`` (``time_limit=60``,
+        ``backend="cpu-mt"``, ``bound="lb1"``, ``ub="best-known"``, ``devices=[0, 1]``,
+        ``pool_size=...``): ``pfsp.solve_options()`` lists them with their defaults and help, the
+        GPU's included (a build without CUDA refuses those with InputError). A flag is True or
+        False; a value is given as the CLI takes it (a number, a name, a path). ``json=PATH`` and
+        ``gantt=PATH`` write the result and the chart as the CLI does; ``log=PATH`` the solver
+        log; ``quiet`` and ``no_progress`` change nothing (Python prints no log).
     progress: called with a Progress about every ``progress_interval`` seconds (default 1), on the
         thread that called solve, while the search goes on; an exception raised in it stops the
         search and propagates (with the partial Result as ``exc.result``).
-    options: the other options of ``pfsp solve`` with ``_`` for ``-``: threads, lb2_pairs,
-        improver_threads, heuristic_share, seed, gpu_walkers, beam, beam_target, beam_device, branching, selection, heuristic, ig_iterations, progress_interval,
-        profile, shared_queue, checkpoint, checkpoint_interval, resume.
 
     The GIL is released while the search runs. Ctrl-C (SIGINT, on the main thread) stops the
     search within a poll interval plus the solver's own check (milliseconds) and raises
@@ -223,32 +289,13 @@ def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str =
     Bad options and inputs raise InputError (a ValueError) with the CLI's message.
     """
     if not isinstance(instance, Instance):
-        if isinstance(instance, str):
-            instance = Instance.load(instance)
+        if isinstance(instance, (str, _os.PathLike)):
+            instance = Instance.load(_os.fspath(instance))
         else:
             raise TypeError(f"instance: expected pfsp.Instance or str, got {type(instance).__name__}")
-    args = _core.SolveArgs()
-    args.instance_spec = instance._spec or instance.name
-    args.backend = backend
-    args.bound = bound
-    args.bound_given = bound != "auto"
-    args.time_limit = float(time_limit)
-    args.node_limit = int(node_limit)
-    if ub is not None:
-        args.ub = str(ub)
-        args.ub_given = True
-    for key, value in options.items():
-        if key not in _OPTIONS or key in ("backend", "bound"):
-            raise TypeError(f"solve() got an unexpected keyword argument {key!r}")
-        if key == "branching":
-            args.branching_given = True
-        if key in ("checkpoint", "resume") and value is not None:
-            value = str(value)
-        setattr(args, key, value)
-    given = {"backend": backend, "bound": bound, "time_limit": time_limit, "ub": ub, "node_limit": node_limit,
-             **options}
-    defaults = {"backend": "auto", "bound": "auto", "time_limit": 0, "ub": None, "node_limit": 0}
-    shown = ", ".join(f"{k}={v!r}" for k, v in given.items() if k not in defaults or defaults[k] != v)
+    argv = _command_line(options)
+    args = _core.SolveArgs.parse(instance._spec or instance.name, argv)
+    shown = ", ".join(f"{k}={v!r}" for k, v in options.items())
     command = f"pfsp.solve({instance.name!r}{', ' + shown if shown else ''})"
 
     callback = None
@@ -269,4 +316,13 @@ def solve(instance: Union[Instance, str], *, backend: str = "auto", bound: str =
         raise
     for w in outcome.warnings:
         _warnings.warn(f"pfsp: {w}", RuntimeWarning, stacklevel=2)
-    return Result(outcome)
+    result = Result(outcome)
+    if args.json:
+        result.to_json(args.json)
+    if args.gantt:
+        if result.makespan is None or not result.schedule:
+            _warnings.warn(f"pfsp: --gantt {args.gantt} not written: no schedule was found", RuntimeWarning,
+                           stacklevel=2)
+        else:
+            result.gantt(args.gantt)
+    return result

@@ -13,6 +13,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -23,7 +24,10 @@
 #include <thread>
 
 #include "app/cli.hpp"
+#include "app/options.hpp"
+#include "app/output_paths.hpp"
 #include "app/solve_api.hpp"
+#include "app/solver_log.hpp"
 #include "base/error.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/io.hpp"
@@ -68,9 +72,53 @@ std::string outcome_gantt(const py_outcome& o, const std::string& title, int wid
   return gantt_svg(o.inst, o.outcome.result.schedule, g);
 }
 
+// The options of `pfsp solve` as the registry holds them (app/options.hpp, register_solve_options:
+// the CLI's names, help groups, defaults and help text), one dict each in --help-all's order; the
+// Python layer takes its keywords from it (name without "--", "-" as "_").
+nb::list solve_option_table() {
+  CLI::App app;
+  solve_args a;
+  register_solve_options(app, a);
+  nb::list out;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_positional() || o == app.get_help_ptr() || o == app.get_help_all_ptr()) continue;
+    nb::dict d;
+    d["name"] = o->get_name();
+    d["flag"] = o->get_expected_min() == 0;
+    d["group"] = o->get_group();
+    d["default"] = o->get_default_str();
+    d["help"] = o->get_description();
+    out.append(d);
+  }
+  return out;
+}
+
+// `pfsp solve INSTANCE ARGS` parsed by the CLI's own parser into a solve_args: the same checks and
+// messages (a bad value is pfsp.InputError with the text `pfsp` prints after "pfsp: ").
+solve_args parse_solve_args(const std::string& spec, const std::vector<std::string>& args) {
+  CLI::App app{"pfsp"};
+  solve_args a;
+  CLI::App* solve = add_solve_subcommand(app, a);
+  std::vector<std::string> all{"pfsp", "solve"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back("--");
+  all.push_back(spec);
+  std::vector<char*> argv;
+  for (std::string& s : all) argv.push_back(s.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    throw input_error(e.what());
+  }
+  note_given_options(*solve, a);
+  return a;
+}
+
 py_outcome solve(const instance& inst, const solve_args& a, const std::string& command, const std::string& spec,
                  nb::object progress, double poll_seconds) {
   check_solve_args(a);
+  check_output_paths(a);  // --json, --gantt, --log, --checkpoint: before anything runs
+  check_devices_usable(a);
   struct shared_state {
     std::mutex m;
     std::condition_variable cv;
@@ -88,6 +136,8 @@ py_outcome solve(const instance& inst, const solve_args& a, const std::string& c
       }
       st.cv.notify_one();
     };
+  std::optional<solver_log> log;  // --log FILE (never on the console from Python)
+  add_solver_log_hooks(hooks, inst, a, log, nullptr);
   hooks.on_warning = [&st](const std::string& w) {
     std::lock_guard lock(st.m);
     st.warnings.push_back(w);
@@ -149,6 +199,7 @@ py_outcome solve(const instance& inst, const solve_args& a, const std::string& c
     throw std::move(*raised);
   }
   if (failure) std::rethrow_exception(failure);
+  if (log) log->summary(out.outcome.result, out.outcome.info.wall_seconds);
   out.outcome.info.command = command;
   out.outcome.info.instance_spec = spec;  // empty for a matrix: the JSON then names no spec
   return out;
@@ -241,57 +292,12 @@ NB_MODULE(_core, mod) {
           },
           "schedule"_a);
 
+  // The options of a solve, parsed from `pfsp solve`'s command line (parse_solve_args).
   nb::class_<solve_args>(mod, "SolveArgs")
-      .def(nb::init<>())
+      .def_static("parse", &parse_solve_args, "spec"_a, "args"_a)
       .def_rw("instance_spec", &solve_args::instance_spec)
-      // The typed fields (app/solver_config.hpp) by their CLI names: a name the CLI refuses is
-      // pfsp.InputError with the CLI's message, raised where it is set.
-      .def_prop_rw(
-          "backend", [](const solve_args& a) { return std::string(to_string(a.backend)); },
-          [](solve_args& a, const std::string& v) { a.backend = from_string<backend_choice>(v, "--backend"); })
-      .def_rw("threads", &solve_args::threads)
-      .def_prop_rw(
-          "bound", [](const solve_args& a) { return to_string_or_auto(a.bound); },
-          [](solve_args& a, const std::string& v) { a.bound = from_string_or_auto<bound_kind>(v, "--bound"); })
-      .def_prop_rw(
-          "lb2_pairs", [](const solve_args& a) { return to_string(a.lb2_pairs); },
-          [](solve_args& a, const std::string& v) { a.lb2_pairs = parse_lb2_pairs(v); })
-      .def_rw("improver_threads", &solve_args::improver_threads)
-      .def_rw("heuristic_share", &solve_args::heuristic_share)
-      .def_rw("seed", &solve_args::seed)
-      .def_rw("gpu_walkers", &solve_args::gpu_walkers)
-      .def_rw("beam", &solve_args::beam)
-      .def_prop_rw(
-          "branching",
-          [](const solve_args& a) { return std::string(to_string(a.branch.value_or(branching::min_min))); },
-          [](solve_args& a, const std::string& v) { a.branch = from_string<branching>(v, "--branching"); })
-      .def_prop_rw(
-          "selection", [](const solve_args& a) { return std::string(to_string(a.select)); },
-          [](solve_args& a, const std::string& v) { a.select = from_string<selection>(v, "--selection"); })
-      .def_prop_rw(
-          "ub", [](const solve_args& a) { return to_string(a.ub); },
-          [](solve_args& a, const std::string& v) { a.ub = parse_ub(v); })
-      .def_prop_rw(
-          "beam_target", [](const solve_args& a) { return std::string(to_string(a.beam_aim)); },
-          [](solve_args& a, const std::string& v) { a.beam_aim = from_string<beam_target>(v, "--beam-target"); })
-      .def_prop_rw(
-          "beam_device", [](const solve_args& a) { return std::string(to_string(a.beam_on)); },
-          [](solve_args& a, const std::string& v) { a.beam_on = from_string<beam_device>(v, "--beam-device"); })
-      .def_prop_rw(
-          "heuristic", [](const solve_args& a) { return std::string(to_string(a.heuristic)); },
-          [](solve_args& a, const std::string& v) { a.heuristic = from_string<heuristic_choice>(v, "--heuristic"); })
-      .def_rw("ig_iterations", &solve_args::ig_iterations)
-      .def_rw("time_limit", &solve_args::time_limit)
-      .def_rw("node_limit", &solve_args::node_limit)
-      .def_rw("profile", &solve_args::profile)
-      .def_rw("shared_queue", &solve_args::shared_queue)
-      .def_rw("checkpoint", &solve_args::checkpoint)
-      .def_rw("checkpoint_interval", &solve_args::checkpoint_interval)
-      .def_rw("progress_interval", &solve_args::progress_interval)
-      .def_rw("resume", &solve_args::resume)
-      .def_rw("bound_given", &solve_args::bound_given)
-      .def_rw("branching_given", &solve_args::branch_given)
-      .def_rw("ub_given", &solve_args::ub_given);
+      .def_ro("json", &solve_args::json)
+      .def_ro("gantt", &solve_args::gantt);
 
   nb::class_<py_outcome>(mod, "Outcome")
       .def("json", &py_outcome::json)
@@ -301,6 +307,8 @@ NB_MODULE(_core, mod) {
 
   mod.def("solve", &solve, "instance"_a, "args"_a, "command"_a, "spec"_a, "progress"_a.none(), "poll_seconds"_a = 0.05);
   mod.def("write_file_atomically", &write_file_atomically, "path"_a, "text"_a);
+  mod.def("solve_options", &solve_option_table);
+  mod.def("version", [] { return std::string(PFSP_VERSION); });
   mod.def("default_threads", &default_threads);
   mod.def("time_limit", &time_limit, "n"_a, "m"_a);
   mod.def("gpu_built", [] {

@@ -103,20 +103,32 @@ void print_plan(std::ostream& out, const instance& inst, const solve_args& a, co
   out << std::flush;
 }
 
+}  // namespace
+
+void add_solver_log_hooks(solve_hooks& hooks, const instance& inst, const solve_args& a, std::optional<solver_log>& log,
+                          std::ostream* console) {
+  hooks.on_checked = [&a, &log, console] { log.emplace(a.quiet || a.no_progress ? nullptr : console, a.log); };
+  if ((console && !(a.quiet || a.no_progress)) || !a.log.empty())  // log->active()
+    hooks.on_progress = [&log, then = hooks.on_progress](const progress_info& p) {
+      log->row(p);
+      if (then) then(p);
+    };
+  hooks.on_search = [&inst, &a, &log](const solve_plan& plan) {
+    log->header(log_setup(inst, plan.opt, plan.info, plan.backend, a, plan.device_loop, plan.info.heuristic_seconds,
+                          plan.resumed != nullptr));
+  };
+}
+
+namespace {
+
 // The CLI's hooks into solve_instance: the solver log (docs/solver_log.md: on stderr unless
 // --quiet or --no-progress, stdout having the result either way, and in full to --log FILE),
 // opened once the options are checked; the header; warnings on stderr.
 solve_hooks cli_hooks(const instance& inst, const solve_args& a, std::optional<solver_log>& log, std::ostream& out,
                       std::ostream& err) {
   solve_hooks hooks;
-  hooks.on_checked = [&a, &log, &err] { log.emplace(a.quiet || a.no_progress ? nullptr : &err, a.log); };
-  if (!(a.quiet || a.no_progress) || !a.log.empty())  // log->active()
-    hooks.on_progress = [&log](const progress_info& p) { log->row(p); };
+  add_solver_log_hooks(hooks, inst, a, log, &err);
   if (!a.quiet) hooks.on_start = [&out, &inst, &a](const solve_plan& plan) { print_plan(out, inst, a, plan); };
-  hooks.on_search = [&inst, &a, &log](const solve_plan& plan) {
-    log->header(log_setup(inst, plan.opt, plan.info, plan.backend, a, plan.device_loop, plan.info.heuristic_seconds,
-                          plan.resumed != nullptr));
-  };
   hooks.on_warning = [&err](const std::string& w) { err << "pfsp: warning: " << w << '\n' << std::flush; };
   return hooks;
 }
@@ -155,6 +167,7 @@ void narrow_devices(solve_args& a) {
 int do_solve(const solve_args& a, const std::string& command, std::ostream& out, std::ostream& err,
              const std::atomic<bool>* interrupt) {
   gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);  // its errors before the instance's
+  check_devices_usable(a);
   check_output_paths(a);  // --json, --gantt, --log, --checkpoint: before anything runs
   const instance inst = load_instance(a.instance_spec);
   std::optional<solver_log> log;
@@ -234,8 +247,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
     err << "pfsp: " << e.what() << "\n";
     return exit_input;
   }
-  note_given_options(*solve, a);
   try {
+    note_given_options(*solve, a);
     if (solve->parsed()) {
       narrow_devices(a);
       return do_solve(a, join_args(argc, argv), out, err, interrupt);

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,11 @@
 #include "search/types.hpp"
 
 namespace pfsp {
+
+struct solve_hooks;    // app/solve_api.hpp
+struct solver_config;  // app/solver_config.hpp
+using solve_args = solver_config;
+class solver_log;  // app/solver_log.hpp
 
 // Exit codes (documented in the README and `pfsp --help`).
 enum exit_code : int {
@@ -62,5 +68,12 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
 // Writes `text` to `path` atomically (temporary file in the same directory, fsync, rename).
 void write_file_atomically(const std::string& path, const std::string& text);
 std::string git_commit();
+
+// The solver log's hooks into solve_instance (docs/solver_log.md): `log` opened once the options
+// are checked, on `console` (null, --quiet or --no-progress: none) and to --log FILE; its header
+// when the search starts; a row per progress snapshot (chained before `hooks.on_progress`, kept).
+// The caller writes log->summary when solve_instance returns. pfsp solve and the Python module.
+void add_solver_log_hooks(solve_hooks& hooks, const instance& inst, const solve_args& a, std::optional<solver_log>& log,
+                          std::ostream* console);
 
 }  // namespace pfsp

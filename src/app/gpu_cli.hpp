@@ -1,7 +1,8 @@
-// The GPU backend's command-line hook: `pfsp solve --backend gpu` and its knobs. Built only
-// when the pfsp_gpu target exists (PFSP_HAVE_GPU; gpu_cli_options is plain C++, in every build);
-// options.cpp and solve_api.cpp call these functions. A thin adapter: the plan (which loop, which
-// devices, what is compatible) is decided in gpu/plan.cpp.
+// The GPU backend's command-line hook: `pfsp solve --backend gpu` runs through these functions.
+// Built only when the pfsp_gpu target exists (PFSP_HAVE_GPU; gpu_cli_options is plain C++, in
+// every build, and options.cpp registers its options in every build); solve_api.cpp calls them.
+// A thin adapter: the plan (which loop, which devices, what is compatible) is decided in
+// gpu/plan.cpp.
 #pragma once
 
 #include "bound/bound_data.hpp"
@@ -9,10 +10,6 @@
 #include "gpu/strategy.hpp"
 #include "search/control.hpp"
 #include "search/types.hpp"
-
-namespace CLI {
-class App;
-}
 
 namespace pfsp {
 
@@ -31,8 +28,6 @@ struct gpu_cli_options {
 bool gpu_cli_available();
 // Number of CUDA devices (0 without a driver; never throws).
 int gpu_cli_device_count();
-
-void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o);
 
 // Creates the device's CUDA context now (gpu::warm_up); never throws.
 void gpu_cli_warm_up(const gpu_cli_options& o) noexcept;

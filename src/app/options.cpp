@@ -2,16 +2,16 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "app/enum_options.hpp"
+#include "app/gpu_cli.hpp"
 #include "app/solver_config.hpp"
 #include "base/enum_names.hpp"
 #include "base/error.hpp"
+#include "gpu/plan.hpp"
 #include "gpu/strategy.hpp"
-#if defined(PFSP_HAVE_GPU)
-#include "app/gpu_cli.hpp"
-#endif
 
 namespace pfsp {
 namespace {
@@ -46,6 +46,12 @@ class grouped_formatter : public CLI::Formatter {
         hidden = true;
         continue;
       }
+#if !defined(PFSP_HAVE_GPU)
+      if (g == help_group::gpu || g == help_group::devices) {
+        out += make_group(g + " (refused: this pfsp was built without CUDA)", false, opts);
+        continue;
+      }
+#endif
       out += make_group(g, false, opts);
     }
     if (hidden) out += "\nMore options, for benchmarking and tuning: --help-all\n";
@@ -53,8 +59,16 @@ class grouped_formatter : public CLI::Formatter {
   }
 };
 
+// Puts the options registered since the first `first` into `group`: a function that registers a
+// group's options starts with first = app.get_options().size() and ends with this, so that an
+// option added to it lands in its group.
+void group_from(CLI::App& app, std::size_t first, const char* group) {
+  for (std::size_t i = first; i < app.get_options().size(); ++i) app.get_options()[i]->group(group);
+}
+
 // What to solve and how: backend, threads, bound, branching, selection, the initial upper bound.
 void add_search_options(CLI::App& app, solve_args& a) {
+  const std::size_t first = app.get_options().size();
   add_enum_option(app, "--backend", a.backend, "auto (gpu if there is one, else cpu-mt), cpu, cpu-mt or gpu");
   app.add_option("--threads", a.threads, "threads for cpu-mt (and host threads for gpu)")
       ->check(CLI::Range(1, 4096))
@@ -81,12 +95,12 @@ void add_search_options(CLI::App& app, solve_args& a) {
   add_parsed_option(app, "--ub", a.ub, parse_ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
                     "best-known: the best known makespan of a Taillard instance (from Taillard's table)");
-  for (const char* name : {"--backend", "--threads", "--bound", "--lb2-pairs", "--branching", "--selection", "--dominance", "--ub"})
-    app.get_option(name)->group(help_group::search);
+  group_from(app, first, help_group::search);
 }
 
 // The incumbent engine beside the search, and the start heuristic.
 void add_engine_options(CLI::App& app, solve_args& a) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--improver-threads", a.improver_threads,
                  "threads of the incumbent engine (iterated-greedy walkers) beside the search, every backend: "
                  "seeded by its best leaves, feeding it better incumbents (-1 = auto, of the cores the process may run "
@@ -133,13 +147,12 @@ void add_engine_options(CLI::App& app, solve_args& a) {
       ->check(CLI::Range(-1, 100000000))
       ->capture_default_str();
   app.add_flag("--no-neh", a.no_neh, "same as --heuristic none");
-  for (const char* name : {"--improver-threads", "--heuristic-share", "--gpu-walkers", "--beam", "--beam-target",
-                           "--beam-device", "--seed", "--heuristic", "--ig-iterations", "--no-neh"})
-    app.get_option(name)->group(help_group::engine);
+  group_from(app, first, help_group::engine);
 }
 
 // Limits, the result's outputs and the solver log.
 void add_output_options(CLI::App& app, solve_args& a) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
   app.add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
       ->check(CLI::Range(0LL, 4000000000000000000LL));
@@ -156,12 +169,11 @@ void add_output_options(CLI::App& app, solve_args& a) {
                  "seconds between rows of the solver log and progress-trace snapshots in the JSON")
       ->check(CLI::Range(0.01, 1e6))
       ->capture_default_str();
-  for (const char* name : {"--time-limit", "--node-limit", "--json", "--gantt", "--log", "--quiet", "--no-progress",
-                           "--progress-interval"})
-    app.get_option(name)->group(help_group::outputs);
+  group_from(app, first, help_group::outputs);
 }
 
 void add_checkpoint_options(CLI::App& app, solve_args& a) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--checkpoint", a.checkpoint,
                  "cpu, cpu-mt, gpu (--gpu-loop device): save the search state to this file (atomically) periodically "
                  "and when the run stops");
@@ -174,8 +186,7 @@ void add_checkpoint_options(CLI::App& app, solve_args& a) {
   app.add_option("--resume", a.resume,
                  "continue the search saved in this checkpoint (same instance; bound, branching and --ub are taken "
                  "from it unless given; backend and threads may differ)");
-  for (const char* name : {"--checkpoint", "--checkpoint-format", "--checkpoint-interval", "--resume"})
-    app.get_option(name)->group(help_group::checkpoints);
+  group_from(app, first, help_group::checkpoints);
 }
 
 // The experiments of the papers reproduced (docs/experiments.md): --help-all only.
@@ -186,7 +197,167 @@ void add_experiment_options(CLI::App& app, solve_args& a) {
       ->group(help_group::tuning);
 }
 
-// The GPU strategy options every build registers; the rest only where CUDA is built.
+// --devices' text as a selection: gpu::parse_devices where CUDA is built; elsewhere the option is
+// refused before its value is parsed (add_gpu_cli_options).
+gpu::device_selection parse_devices(const std::string& spec) {
+#if defined(PFSP_HAVE_GPU)
+  return gpu::parse_devices(spec);
+#else
+  (void)spec;
+  return {};
+#endif
+}
+
+// Help groups (app/options.hpp): where the loop runs and on which device, in help_group::gpu;
+// --devices in help_group::devices; the pool, kernel and host-loop knobs, which benchmarks and
+// tuning set, in help_group::tuning (--help-all).
+
+// Called with an option's value when it is given (CLI11's Option::each).
+using on_given = std::function<void(std::string)>;
+
+// The pool: its size, the kernel's block size, how parents are selected and children ordered.
+void add_pool_options(CLI::App& solve, gpu::gpu_policy& p, const on_given& host_only) {
+  solve
+      .add_option("--pool-size", p.pool_size,
+                  "gpu: children bounded an iteration of the device loop (0 = 16777216 up to 50 jobs at 20 machines or "
+                  "more, else 4194304) or a launch of the host loop (4096..262144 typical; 0 = auto-tune)")
+      ->check(CLI::Range(0LL, 16777216LL))
+      ->capture_default_str()
+      ->type_name("INT")
+      ->group(help_group::tuning);
+  solve
+      .add_option("--threads-per-block", p.threads_per_block, "gpu: threads per block, multiple of 32 (0 = auto-tune)")
+      ->check(CLI::IsMember({0, 32, 64, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024}))
+      ->capture_default_str()
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--gpu-selection", p.select,
+                  "gpu: pool selection: hybrid (best-first up to --hybrid-max open nodes, then depth-first down to "
+                  "--hybrid-min), depth-first, best-first, breadth-first")
+      ->each(host_only)
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--sort", p.sort,
+                  "gpu: thread-data reordering of each pool by (limit1, limit2): none, host, device (CUB)")
+      ->group(help_group::tuning);
+}
+
+// The bounding kernel: its variant and where its tables live.
+void add_kernel_options(CLI::App& solve, gpu::gpu_policy& p) {
+  add_enum_option(solve, "--kernel", p.kernel,
+                  "gpu: bounding kernel variant: plain, refactored (papers' __cosf/__expf rewrite), branchless")
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--memory", p.memory, "gpu: bound tables in shared (when they fit) or global memory")
+      ->group(help_group::tuning);
+  add_enum_flag_option(solve, "--compact-times", gpu::compact_mode::on, p.compact_times,
+                       "gpu: compact tables: 8-bit processing times, 8/16-bit Johnson orders, 16-bit lags (same "
+                       "bounds, less shared memory). --compact-times[=on] whenever every time is below 256, =off "
+                       "never, =auto (default) only where the int tables miss shared memory and the compact ones fit")
+      ->group(help_group::tuning);
+}
+
+// The host loop's own: its streams and the hybrid selection's thresholds.
+void add_host_loop_options(CLI::App& solve, gpu::gpu_policy& p, const on_given& host_only) {
+  solve
+      .add_option("--streams", p.streams,
+                  "gpu: 1 (no overlap) or 2 (host branches pool k+1 while the GPU bounds pool k)")
+      ->check(CLI::IsMember({1, 2}))
+      ->capture_default_str()
+      ->each(host_only)
+      ->group(help_group::tuning);
+  solve
+      .add_option("--hybrid-max", p.hybrid_max,
+                  "gpu: hybrid selection switches to depth-first above this many open nodes (0 = 8 x pool)")
+      ->check(CLI::Range(0LL, 1LL << 40))
+      ->type_name("INT")
+      ->each(host_only)
+      ->group(help_group::tuning);
+  solve.add_option("--hybrid-min", p.hybrid_min, "gpu: and back to best-first below this many (0 = pool)")
+      ->check(CLI::Range(0LL, 1LL << 40))
+      ->type_name("INT")
+      ->each(host_only)
+      ->group(help_group::tuning);
+}
+
+// Which loop, how the device loop bounds, and on which devices.
+void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
+  add_enum_option(solve, "--gpu-loop", o.request.loop,
+                  "gpu: where the B&B loop runs: host (the papers' model: the host selects, branches and prunes, "
+                  "the GPU bounds), device (the whole loop on the GPU: a depth-first node stack in device memory), "
+                  "or auto: device, unless an option of the host loop is given (--gpu-selection, --streams, "
+                  "--hybrid-max/min, --gpu-strategy other than plain, --sort host)")
+      ->group(help_group::gpu);
+  add_enum_option(solve, "--loop-bound", o.policy.bound_step,
+                  "gpu, device loop: parts (each parent's front/back/remain computed once and read by its "
+                  "children's threads; lb1-lb2 as a chain, LB2 only on the children LB1 kept) or recompute (the "
+                  "papers' kernel: every child's thread rebuilds its parent's parts; --sort applies to it)")
+      ->group(help_group::tuning);
+  solve
+      .add_option("--lb2-lanes", o.policy.lb2_lanes,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts: lanes that bound one child in the chain's LB2 "
+                  "pass, walking its machine pairs in rounds (1, 2, 4, 8 or 16; the same bounds, the same tree)")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}))
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--lb2-table", o.policy.lb2_table,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts: the chain's LB2 pass from each parent's table "
+                  "in shared memory, a warp a parent (on), or as the pairs' walks, a thread a child (off, the "
+                  "default: faster at 20 machines). The same bounds, the same tree")
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--lb2-pack", o.policy.lb2_pack,
+                  "gpu, device loop, lb1-lb2 with --loop-bound parts, up to 64 jobs: the chain's LB2 pass two "
+                  "children a thread, their pair walks in the 16-bit halves of 32-bit words (on), or a thread a "
+                  "child (off); auto (the default): on from 33 jobs or 20 machines (measured faster at 50x20 and "
+                  "20x20). The same bounds, the same tree")
+      ->group(help_group::tuning);
+  add_enum_option(solve, "--lb1-fused", o.policy.lb1_fused,
+                  "gpu, device loop, --loop-bound parts, 5, 10 or 20 machines: the LB1 pass (--bound lb1 and the "
+                  "chain's first pass) in the parents kernel, a thread a parent bounding its children from its "
+                  "parts in registers, and with --bound lb1 also choosing their direction and pruning them there "
+                  "(on), or a thread a child (off); auto (the default): the chain at 20 machines up to 50 jobs, "
+                  "--bound lb1 at 10 and 20 machines up to n m = 2000 (where each was measured faster). The same "
+                  "bounds, the same tree")
+      ->group(help_group::tuning);
+  add_parsed_option(solve, "--devices", o.request.devices, parse_devices,
+                    "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
+                    "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "
+                    "all")
+      ->group(help_group::devices);
+  solve
+      .add_option_function<std::size_t>(
+          "--gpu-memory", [&p = o.policy](const std::size_t& mib) { p.memory_cap = mib << 20; },
+          "gpu, device loop: MiB of GPU memory each loop engine may take (its pool buffers and its node stack, "
+          "which starts small and grows on demand up to this; when full, the stack's bottom nodes spill to host "
+          "memory, and past a quarter of the host's memory the pools shrink to what fits, which changes the order "
+          "of search). 0 (default): the stack may grow to half the device's free memory")
+      ->check(CLI::Range(0LL, 1LL << 24))
+      ->type_name("MIB")
+      ->group(help_group::gpu);
+  solve.add_option("--device", o.policy.device, "gpu: CUDA device ordinal")
+      ->check(CLI::Range(0, 63))
+      ->capture_default_str()
+      ->group(help_group::gpu);
+}
+
+// The GPU backend's options (gpu_cli.hpp's gpu_cli_options), registered in every build so that
+// pfsp, pfsp-mpi and the Python module know every name; a build without CUDA refuses each when
+// given, naming it.
+void add_gpu_cli_options(CLI::App& solve, gpu_cli_options& o) {
+  const std::size_t before = solve.get_options().size();
+  // --gpu-selection, --streams, --hybrid-max and --hybrid-min given: --gpu-loop auto takes the host loop.
+  const on_given host_only = [&o](const std::string&) { o.request.host_loop_options = true; };
+  add_pool_options(solve, o.policy, host_only);
+  add_kernel_options(solve, o.policy);
+  add_host_loop_options(solve, o.policy, host_only);
+  add_loop_options(solve, o);
+#if !defined(PFSP_HAVE_GPU)
+  const auto refuse = [](const std::string&) {
+    throw CLI::ValidationError("this pfsp was built without CUDA (nvcc was not found at configure time)");
+  };
+  for (std::size_t i = before; i < solve.get_options().size(); ++i) solve.get_options()[i]->each(refuse);
+#else
+  (void)before;
+#endif
+}
+
+// The GPU backend's options: the divergence strategies' and the GPU layer's.
 void add_gpu_options(CLI::App& app, solve_args& a) {
   // Registered in every build, so that bad values are exit code 2 with CUDA or without.
   add_enum_option(app, "--gpu-strategy", a.gpu_strategy,
@@ -199,9 +370,7 @@ void add_gpu_options(CLI::App& app, solve_args& a) {
                  "fetch=any|all|ballot|atomic, k=1..32, chunk=0..65536, interval=1..64; context-switch: "
                  "contexts=32..1024 (multiple of 32), vote=1..64; remap: classes=2..1024, control=on|off")
       ->group(help_group::tuning);
-#if defined(PFSP_HAVE_GPU)
   add_gpu_cli_options(app, a.gpu);
-#endif
 }
 
 }  // namespace
@@ -246,6 +415,19 @@ const std::vector<std::string>& gpu_backend_options() {
     return v;
   }();
   return names;
+}
+
+void check_devices_usable(const solve_args& a) {
+#if defined(PFSP_HAVE_GPU)
+  if (!a.gpu.request.devices.given()) return;
+  const std::string given = "--devices " + gpu::to_string(a.gpu.request.devices);
+  if (a.backend == backend_choice::cpu || a.backend == backend_choice::cpu_mt)
+    throw input_error(given + " needs the gpu backend (--backend " + std::string(to_string(a.backend)) + " given)");
+  if (a.backend == backend_choice::auto_ && !gpu_cli_available())
+    throw input_error(given + ": no CUDA device is available on this machine");
+#else
+  (void)a;  // refused when parsed
+#endif
 }
 
 void note_given_options(const CLI::App& app, solve_args& a) {

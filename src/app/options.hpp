@@ -56,6 +56,11 @@ void note_given_options(const CLI::App& app, solve_args& a);
 // gpu_cli.hpp's), registered by register_solve_options; pfsp-mpi refuses them but --devices.
 const std::vector<std::string>& gpu_backend_options();
 
+// --devices given where no GPU would search: an input_error naming it (with --backend cpu or
+// cpu-mt, or auto on a machine without a CUDA device) instead of a run on the CPU. Asks the CUDA
+// driver: call it after CUDA_VISIBLE_DEVICES is set (app/visible_devices.hpp).
+void check_devices_usable(const solve_args& a);
+
 // pfsp-mpi's own options: how rank 0 cuts the frontier (docs/distributed.md).
 struct distributed_args {
   long long frontier_per_worker = 64;  // frontier nodes built on rank 0 per worker rank
