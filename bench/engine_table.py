@@ -39,7 +39,7 @@ def stamp_line(machine):
 
 
 def device_of(path):
-    """The device of a run: the JSON's "device" field (scripts/device_engine.sh adds it), else None."""
+    """The device of a run: the JSON's "device" field (bench/harness/device_engine.sh adds it), else None."""
     try:
         return json.load(open(path)).get("device")
     except (OSError, ValueError):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Table of fixed-time GPU slices (scripts/device_run.sh stage `hard`) from pfsp --json files.
+"""Table of fixed-time GPU slices (bench/harness/device_run.sh stage `hard`) from pfsp --json files.
 
 One row a run: instance, configuration (from the file name hard_<instance>_<label>.json),
 status, seconds, branched nodes and nodes/s, bounds/s, incumbent, lower bound and gap. With

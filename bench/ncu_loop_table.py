@@ -2,14 +2,14 @@
 """Per-kernel tables of the device loop from `ncu --csv` files, and its roofline.
 
     ncu_loop_table.py A.csv [B.csv ...]
-        (scripts/device_run.sh stage nculoop) for each instance file <instance>.csv and each
+        (bench/harness/device_run.sh stage nculoop) for each instance file <instance>.csv and each
         kernel: launches, mean time (us), share of the sampled time, DRAM bytes per launch, DRAM
         throughput (% of peak), SIMT efficiency (threads per executed warp instruction / 32) and
         SM throughput (% of peak).
 
     ncu_loop_table.py --roofline --config LABEL=NCU.csv,RATE.json ...
                       --out roofline.json --md roofline.md [--commit C] [--device D] [--command CMD]
-        (scripts/device_roofline.sh) the roofline of each configuration: the kernels grouped into
+        (bench/harness/device_roofline.sh) the roofline of each configuration: the kernels grouped into
         the loop's phases (select/gather, branch, LB1, compaction, LB2, prune, push, sync), per
         phase its share of an iteration, achieved DRAM throughput, issue-slot use, SM and
         L1/shared throughput (% of peak), and the node rate the phase alone would allow at the
@@ -47,7 +47,7 @@ METRICS = {
     "occupancy": "sm__warps_active.avg.pct_of_peak_sustained_active",
     "inst": "sm__inst_executed.sum",
 }
-# The metrics list scripts/device_roofline.sh passes to ncu --metrics.
+# The metrics list bench/harness/device_roofline.sh passes to ncu --metrics.
 METRIC_LIST = ",".join(METRICS.values())
 
 # Kernel (short name) -> phase of the device loop. The bounding kernels are told apart by their

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Strong-scaling table of scripts/device_run.sh's `scale` stage (issue 11).
+"""Strong-scaling table of bench/harness/device_run.sh's `scale` stage (issue 11).
 
 Reads the runs' JSON files, named FRONT_gK_INSTANCE.json (FRONT: devices = `pfsp solve --devices`,
 mpi = `mpirun -n K+1 pfsp-mpi --backend gpu` (K ranks x 1 GPU), mpi1rank = one worker rank x K GPUs
@@ -27,8 +27,8 @@ import re
 import sys
 from collections import defaultdict
 
-# A front may carry a variant (mpi-c16: pfsp-mpi with --chunk-nodes 16, scripts/device_mpi_chunks.sh;
-# mpi-bind: one GPU visible a rank, scripts/device_mpi_bind.sh),
+# A front may carry a variant (mpi-c16: pfsp-mpi with --chunk-nodes 16, bench/harness/device_mpi_chunks.sh;
+# mpi-bind: one GPU visible a rank, bench/harness/device_mpi_bind.sh),
 # compared with the same variant's K = 1.
 NAME = re.compile(r"((?:devices|mpi|mpi1rank|mpi2rank|mpilazy)(?:-c\d+|-bind)?)_g(\d+)_(ta\d+)\.json$")
 # The front whose K = 1 runs a front is compared with.

@@ -1,6 +1,6 @@
 // pfsp-mpi --devices (issue 22 item 4): which CUDA devices each worker rank drives, on nodes of
 // 1 to 8 devices with 1 to 9 worker ranks. Plain C++: the mapping is checked in every build (the
-// GPU runs themselves are scripts/device_mpi_scaling.sh's).
+// GPU runs themselves are bench/harness/device_mpi_scaling.sh's).
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the measurement scripts that turn device output into the docs' tables and figures:
-scripts/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
-scripts/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
+bench/harness/sass_branches.py (SASS listing -> branches, selects, predication per kernel variant) and
+bench/harness/plot_tables.py (sweep JSON lines -> SVG figures and a markdown table beside the papers'
 numbers), bench/scale_table.py, bench/ncu_loop_table.py --roofline, bench/ncu_sass_stalls.py, and scripts/check_layers.py (the include graph against the layering). Run by CTest (label cpu) as `python3 tests/scripts/test_scripts.py REPO_ROOT`.
 """
 import json
@@ -14,7 +14,9 @@ import xml.dom.minidom
 
 ROOT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
+HARNESS = os.path.join(ROOT, "bench", "harness")  # the device and benchmark harnesses
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HARNESS)
 import sass_branches  # noqa: E402
 
 KERNEL = ("_ZN4pfsp3gpu21bound_children_kernelINS0_13plain_variantELb1ELNS_10bound_kindE1E"
@@ -97,7 +99,7 @@ class SassBranches(unittest.TestCase):
             path = os.path.join(d, "listing.txt")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(LISTING)
-            out = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_branches.py"), path, "--root", ROOT,
+            out = subprocess.run([sys.executable, os.path.join(HARNESS, "sass_branches.py"), path, "--root", ROOT,
                                   "--branches", "--ops", "src/gpu/bound_kernels.cuh:90-100", "--json",
                                   os.path.join(d, "r.json")], capture_output=True, text=True, check=True).stdout
             report = json.load(open(os.path.join(d, "r.json"), encoding="utf-8"))
@@ -114,7 +116,7 @@ class SassBranches(unittest.TestCase):
             path = os.path.join(d, "empty.txt")
             with open(path, "w", encoding="utf-8") as f:
                 f.write("not a listing\n")
-            r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_branches.py"), path],
+            r = subprocess.run([sys.executable, os.path.join(HARNESS, "sass_branches.py"), path],
                                capture_output=True, text=True)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("no functions found", r.stderr)
@@ -136,7 +138,7 @@ class PlotTables(unittest.TestCase):
                 f.write(json.dumps(r) + "\n")
             for line in extra_lines:
                 f.write(line + "\n")
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot_tables.py"), path, "--out", d],
+        r = subprocess.run([sys.executable, os.path.join(HARNESS, "plot_tables.py"), path, "--out", d],
                            capture_output=True, text=True)
         return r, d
 
@@ -168,7 +170,7 @@ class PlotTables(unittest.TestCase):
         self.assertIn("no usable rows", r.stderr)
 
     def test_missing_input_is_an_error(self):
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot_tables.py"), "/nonexistent/sweep.jsonl",
+        r = subprocess.run([sys.executable, os.path.join(HARNESS, "plot_tables.py"), "/nonexistent/sweep.jsonl",
                             "--out", tempfile.mkdtemp()], capture_output=True, text=True)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("not found", r.stderr)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON the 4-GPU machine (device call, carry [".carry/t", "shared"]) after
-# `scripts/carry_gpu_tests.sh pack` here: the chain's LB2 pass from the parents' tables
+# `bench/harness/carry_gpu_tests.sh pack` here: the chain's LB2 pass from the parents' tables
 # (--lb2-table, decision 013 option I) against the walk, one binary, one call (issue 23).
 #   GPU 0: the gpu-labelled test executables (carry_gpu_tests.sh run)
 #   GPU 1: compute-sanitizer (carry_gpu_tests.sh sanitize, its own copy of the binaries)
@@ -27,13 +27,13 @@ q=$((cores / 4))
 pin() { echo "$(($1 * q))-$(($1 * q + q - 1))"; }
 gpus=$(nvidia-smi -L | wc -l)
 if ((gpus >= 4)); then
-  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1) &
-  (BUILD=build/carry2 taskset -c "$(pin 1)" bash scripts/carry_gpu_tests.sh sanitize 1 >"$OUT/sanitize.txt" 2>&1) &
+  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash bench/harness/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1) &
+  (BUILD=build/carry2 taskset -c "$(pin 1)" bash bench/harness/carry_gpu_tests.sh sanitize 1 >"$OUT/sanitize.txt" 2>&1) &
   AB_GPUS=(2 3)
 else  # two GPUs: the tests, then the sanitizer, on GPU 0; the slices on GPU 1
   q=$((cores / 2))
-  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1
-   BUILD=build/carry2 taskset -c "$(pin 0)" bash scripts/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1) &
+  (CUDA_VISIBLE_DEVICES=0 taskset -c "$(pin 0)" bash bench/harness/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1
+   BUILD=build/carry2 taskset -c "$(pin 0)" bash bench/harness/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1) &
   AB_GPUS=(1)
 fi
 P=$ROOT/build/carry-ab/pfsp

@@ -22,14 +22,14 @@
 # DEADLINE seconds since the script began is skipped (recorded as skipped), so the call ends in
 # time.
 #
-#   PFSP_COMMIT=<sha> scripts/device_mpi_scaling.sh        (device call: kind nvidia-h100-x2, carry .deps)
-#   scripts/device_mpi_scaling.sh build                    (the build alone)
+#   PFSP_COMMIT=<sha> bench/harness/device_mpi_scaling.sh        (device call: kind nvidia-h100-x2, carry .deps)
+#   bench/harness/device_mpi_scaling.sh build                    (the build alone)
 # The build stays in $BUILD (ignored by git) on a warm machine: if a slow build left runs skipped,
 # a second call on the same machine skips the build and runs everything.
 #   BUILD=build/device  OUT=out/device  SLICE=30  SMALL="ta021 ... ta030"  DEADLINE=480  GPUS=K
 # Testing the shell logic without a GPU: PFSP_SCALING_BACKEND=cpu (every run on --backend cpu,
 # --devices dropped, GPUS=2 unless set; BUILD must hold pfsp and pfsp-mpi), e.g.
-#   PFSP_SCALING_BACKEND=cpu BUILD=build/cpu SLICE=2 SMALL="ta001 ta002" scripts/device_mpi_scaling.sh
+#   PFSP_SCALING_BACKEND=cpu BUILD=build/cpu SLICE=2 SMALL="ta001 ta002" bench/harness/device_mpi_scaling.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -48,7 +48,7 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 say() { echo "== $(date +%T) $*" | tee -a "$LOG"; }
 
 # The CUDA build of pfsp and pfsp-mpi, with the .deb dependencies carried in .deps (as
-# scripts/device_run.sh's build stage).
+# bench/harness/device_run.sh's build stage).
 build() {
   [ -x "$BUILD/pfsp-mpi" ] && [ -x "$BUILD/pfsp" ] && return 0
   [ "$BACKEND" = gpu ] || { say "no $BUILD/pfsp-mpi (build it first)"; exit 1; }
@@ -127,7 +127,7 @@ python3 "$ROOT/bench/scale_table.py" --out "$DIR/scale.json" --commit "${PFSP_CO
 cat > "$DIR/README.md" <<EOF
 # pfsp solve --devices and pfsp-mpi on $GPUS GPUs (issue 22 items 5 and 6)
 
-\`PFSP_COMMIT=${PFSP_COMMIT:-?} scripts/device_mpi_scaling.sh\` on $GPUS x $DEVICE (backend $BACKEND), commit
+\`PFSP_COMMIT=${PFSP_COMMIT:-?} bench/harness/device_mpi_scaling.sh\` on $GPUS x $DEVICE (backend $BACKEND), commit
 ${PFSP_COMMIT:-?}: \`pfsp solve --devices\` (front \`devices\`: one process, one engine per GPU, engines
 after the first joining by the join rule, src/gpu/join_rule.hpp), \`mpirun -n K+1 pfsp-mpi\` (front
 \`mpi\`: K worker ranks x 1 GPU), \`mpirun -n 2 pfsp-mpi --devices all\` (front \`mpi1rank\`: one

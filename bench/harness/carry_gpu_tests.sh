@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The GPU tests without a device build (a device build takes about four minutes of the session's
 # device time): build here with nvcc for sm_90, carry the executables, run them there.
-#   scripts/carry_gpu_tests.sh pack     (here: builds pfsp, pfsp-mpi and the gpu-labelled test
+#   bench/harness/carry_gpu_tests.sh pack     (here: builds pfsp, pfsp-mpi and the gpu-labelled test
 #                                        executables in BUILD, default build/carry, a Release
 #                                        configure for sm_90 SASS only (90-real: no PTX, which
 #                                        nothing on the device machine JITs), and packs them
 #                                        xz-compressed into .carry/t, about 32 MB (with PTX, 90:
 #                                        about 60 MB, over the device call's 64 MiB with the tree))
-#   scripts/carry_gpu_tests.sh run      (device call, carry [".carry/t", "shared"]: unpacks them
+#   bench/harness/carry_gpu_tests.sh run      (device call, carry [".carry/t", "shared"]: unpacks them
 #                                        into BUILD, runs each test executable, writes
 #                                        $OUT/gputests/summary.txt and logs.tgz; exit 1 if any fails)
-#   scripts/carry_gpu_tests.sh sanitize [GPU]  (device call, after run: compute-sanitizer memcheck
+#   bench/harness/carry_gpu_tests.sh sanitize [GPU]  (device call, after run: compute-sanitizer memcheck
 #                                        and racecheck on the unpacked binaries, small runs of every
 #                                        loop and the resumed-piece tests, on GPU (default 0);
 #                                        writes $OUT/sanitize/summary.txt, exit 1 on any error)
 # The binaries need the device machine's libcudart.so.13 and a glibc/libstdc++ at least this
 # machine's (Debian 12: GLIBC 2.34, GLIBCXX 3.4.30 used); pfsp-mpi needs its libmpi.so.40.
 set -u -o pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build/carry}
 TESTS=(test_gpu_bounds test_gpu_solver test_gpu_strategies test_gpu_resident test_gpu_backends test_gpu_memory
   test_gpu_walkers test_gpu_time_limits test_gpu_beam)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run ON a 4-GPU machine (device call, carry [".carry/t"]) after `scripts/carry_gpu_tests.sh pack`
+# Run ON a 4-GPU machine (device call, carry [".carry/t"]) after `bench/harness/carry_gpu_tests.sh pack`
 # here: the start of a process on a multi-GPU host (issue 21 item 5, issue 22 item 6), each run
 # timed around the process and read from its JSON.
 #   solve-narrow / solve-all   pfsp solve ta030 (3 runs each): CUDA_VISIBLE_DEVICES narrowed by

@@ -9,7 +9,7 @@
 # (branchless, shared tables, device sort; docs/gpu_strategies.md "Applied to pfsp"): the kernels
 # of the first launch of each (split: its two kernels; CUB's compaction is not profiled). Run on
 # the GPU machine:
-#   scripts/ncu_divergence.sh build/device/pfsp_gpu_bench OUTDIR [INSTANCES] [BOUND] [STRATEGIES]
+#   bench/harness/ncu_divergence.sh build/device/pfsp_gpu_bench OUTDIR [INSTANCES] [BOUND] [STRATEGIES]
 set -u -o pipefail
 BENCH=${1:?pfsp_gpu_bench path}
 OUT=${2:-out/ncu}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Experiment, run ON the GPU machine after scripts/device_run.sh's build stage (it reuses the
+# Experiment, run ON the GPU machine after bench/harness/device_run.sh's build stage (it reuses the
 # unpacked .deps): builds the bounding benchmark and the clock64 tool with
 # -DPFSP_DEVICE_LB2_SKIP=ON (lb2_pairs' inner loop with the data-dependent skip of scheduled
 # jobs in device code, the form before the branch-free one) and times them against the default

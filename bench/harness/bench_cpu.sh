@@ -2,7 +2,7 @@
 # Builds the CPU benchmarks in Release and runs the standard set; every result is a JSON file
 # (stamped with commit, CPU, GPU, host, load and command line) plus the printed table (.md).
 #
-#   scripts/bench_cpu.sh [--out DIR] [--quick] [--long] [--head] [--build-dir DIR] [--time-limit S]
+#   bench/harness/bench_cpu.sh [--out DIR] [--quick] [--long] [--head] [--build-dir DIR] [--time-limit S]
 #
 #   --out DIR        where to write (default build/bench-results/<UTC date>-<commit>)
 #   --quick          a smoke run: small grids, short cells (minutes, for checking the scripts)
@@ -17,7 +17,7 @@
 # Measure on a quiet machine: the load average is recorded in every JSON, check it.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out="" quick=0 long=0 head=0 build="" tl=60 gtl=30
 while [[ $# -gt 0 ]]; do
   case "$1" in

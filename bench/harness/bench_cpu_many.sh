@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The standard CPU set of scripts/bench_cpu.sh on a many-core host, with the grid and table runs
+# The standard CPU set of bench/harness/bench_cpu.sh on a many-core host, with the grid and table runs
 # spread over parallel single-instance processes (one core each) so that the whole set fits in
 # minutes. Used for the quiet reference in docs/benchmarks.md. Each phase fits in 10 minutes on
 # a 16-core host:
 #
-#   scripts/bench_cpu_many.sh PHASE --out DIR [--jobs J] [--build-dir DIR] [--commit HASH]
+#   bench/harness/bench_cpu_many.sh PHASE --out DIR [--jobs J] [--build-dir DIR] [--commit HASH]
 #
 #   PHASE build     configure and build pfsp_bench_bounds / pfsp_bench_solve (Release, no CUDA)
 #         headline  ta030 alone (5 runs, 1 and 2 threads); then, side by side, ta021 on 2 threads,
@@ -19,7 +19,7 @@
 # Every process writes DIR/NAME.json and DIR/NAME.md; merge them for the tables.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 phase="${1:-}"; shift || true
 out="" jobs=$(nproc) build="$root/build/bench" commit=""
 while [[ $# -gt 0 ]]; do

@@ -3,9 +3,9 @@
 # LIMIT seconds (default 20), on INSTANCES (default ta081 ta111), one JSON result each under DIR,
 # then the table (bench/engine_table.py solves) as DIR/../big_cpu_<threads>t_<limit>s.md... here:
 # DIR/big_table.md. Load average before and after are printed: the machine should be quiet.
-#   DIR=bench/results/2026-11-26-2core-engine scripts/bench_cpu_engine.sh
+#   DIR=bench/results/2026-11-26-2core-engine bench/harness/bench_cpu_engine.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PFSP=${PFSP:-build/cpu/pfsp}
 DIR=${DIR:-out/cpu-engine}
 THREADS=${THREADS:-2}

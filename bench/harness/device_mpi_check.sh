@@ -2,7 +2,7 @@
 # Run ON a GPU machine (one GPU is enough) from the repository root, in one device call: the
 # pfsp-mpi checks of its host-side changes that no GPU ran yet (2026-11-26: the send-queue fix,
 # the time limit counted from the start, the end-of-run lower bound instead of the open nodes,
-# --ranks-join lazy). Builds pfsp and pfsp-mpi (scripts/device_mpi_scaling.sh build), then, with
+# --ranks-join lazy). Builds pfsp and pfsp-mpi (bench/harness/device_mpi_scaling.sh build), then, with
 # two worker ranks sharing GPU 0:
 #   exact   EXACT (ta023) from the optimum: pfsp solve, pfsp-mpi at-once, lazy, and at-once with
 #           chunks split after 0.2 s branch the same nodes;
@@ -12,8 +12,8 @@
 # and prints one line per run and PASS or FAIL. Writes $OUT/mpi_check/{check.txt,runs/*.json}.
 # About 3 minutes on one H100 (the build about 2).
 #
-#   PFSP_COMMIT=<sha> scripts/device_mpi_check.sh            (device call; carry .deps)
-#   PFSP_SCALING_BACKEND=cpu BUILD=build/cpu EXACT=ta014 LIMIT=3 scripts/device_mpi_check.sh   (the logic)
+#   PFSP_COMMIT=<sha> bench/harness/device_mpi_check.sh            (device call; carry .deps)
+#   PFSP_SCALING_BACKEND=cpu BUILD=build/cpu EXACT=ta014 LIMIT=3 bench/harness/device_mpi_check.sh   (the logic)
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -35,7 +35,7 @@ fail() {
 }
 
 if [ "$BACKEND" = gpu ]; then
-  OUT=$OUT BUILD=$BUILD bash "$ROOT/scripts/device_mpi_scaling.sh" build >"$DIR/build.txt" 2>&1 ||
+  OUT=$OUT BUILD=$BUILD bash "$ROOT/bench/harness/device_mpi_scaling.sh" build >"$DIR/build.txt" 2>&1 ||
     { tail -20 "$DIR/build.txt"; exit 1; }
 fi
 GPU_ARGS=()

@@ -2,7 +2,7 @@
 """Our reproduction of Tables III, IV and V of Chakroun et al. 2013 (CCPE 25(8), "Reducing thread
 divergence in a GPU-accelerated branch-and-bound algorithm"), drawn next to the paper's numbers.
 
-  scripts/plot_tables.py SWEEP.jsonl --out DIR [--title-suffix TEXT]
+  bench/harness/plot_tables.py SWEEP.jsonl --out DIR [--title-suffix TEXT]
 
 SWEEP.jsonl holds one benchmark result per line (keys used: instance, n, m, kernel, sort, children,
 speedup, device, commit). Rows are mapped to the paper's tables as

@@ -6,9 +6,9 @@
 # the best known per config and instance, and per config over all instances.
 #
 #   BENCH=build/pin/pfsp_bench_heuristic SECONDS_PER_RUN=30 SEEDS="1 2 3" INSTANCES="ta082 ta101 ta111" \
-#     CONFIGS="--destruct=4|--destruct=2|--temperature=0.4" scripts/sweep_walker_options.sh
+#     CONFIGS="--destruct=4|--destruct=2|--temperature=0.4" bench/harness/sweep_walker_options.sh
 set -u -o pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 BENCH=${BENCH:-build/cpu/pfsp_bench_heuristic}
 OUT=${OUT:-out/device}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-30}
@@ -19,8 +19,8 @@ CONFIGS=${CONFIGS:-"--destruct=4|--destruct=2|--destruct=6"}
 DIR=$OUT/walker_options
 mkdir -p "$DIR"
 IFS='|' read -r -a configs <<<"$CONFIGS"
-# shellcheck source=scripts/pinned_jobs.sh
-source scripts/pinned_jobs.sh
+# shellcheck source=bench/harness/pinned_jobs.sh
+source bench/harness/pinned_jobs.sh
 walk_pinned() {  # CPU_LIST CONFIG INSTANCE SEED
   local c=$2 name=$3 s=$4
   # shellcheck disable=SC2086

@@ -6,12 +6,12 @@
 # from the device tool, so the detailed logs are packed into logs_$TAG.tgz and the results
 # are repeated in summary.txt.
 #
-#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,scale,table,sweep,taillard30,autocompact,ppam,compact,strategies,queue,clock,sass,ncu scripts/device_run.sh
+#   STAGES=build,test,sanitize,bench,solve,resident,hard,prove,checkpoint,ckbench,mpi,scale,table,sweep,taillard30,autocompact,ppam,compact,strategies,queue,clock,sass,ncu bench/harness/device_run.sh
 #   SOLVE_SET="ta021 ... ta030"  GPU_LOOP=host|device (solve stage; default host, the papers' model)  BOUNDS="lb2 lb1"  BACKENDS="gpu cpu-mt cpu"  CPU_LIMIT=30  GPU_LIMIT=120
 #   CPU_ALL_BOUNDS=1 (also run --backend cpu with lb2)
 #   PFSP_COMMIT=abc1234 (the commit stamped into results: pass the local HEAD, the copy's .git is stale)
 #   GPU_ARGS="--sort host"  NCU_INSTANCES=ta021,ta051  TABLE_SET=ta030 TABLE_POOLS="4096 262144"  JOBS=16
-#   TAILLARD_LIMIT=30 TAILLARD_SET="ta001 ta112" (stage taillard30: scripts/sweep_taillard.sh over every visible GPU)
+#   TAILLARD_LIMIT=30 TAILLARD_SET="ta001 ta112" (stage taillard30: bench/harness/sweep_taillard.sh over every visible GPU)
 #
 # Dependencies the machine lacks (CLI11, nlohmann-json, GoogleTest) are carried as .deb files
 # in .deps/ and unpacked into .deps/root (see docs/gpu_backend.md).
@@ -231,7 +231,7 @@ fi
 # (the graph's kernel nodes: a --profile run's profiled iterations exceed iteration_max_s and the
 # coordinator cuts their pools, decision 013), time, DRAM bytes and throughput, SIMT efficiency
 # (threads per warp instruction / 32), issue slots; NCU_LOOP_SET instances from best known + 1.
-# The per-phase roofline: scripts/device_roofline.sh.
+# The per-phase roofline: bench/harness/device_roofline.sh.
 if has nculoop; then
   mkdir -p "$LOGS/nculoop"
   for inst in ${NCU_LOOP_SET:-ta021 ta056 ta081 ta101}; do
@@ -380,16 +380,16 @@ if has sweep; then
   cp "$res" "$OUT/sweep.jsonl"
   # The tables as figures beside the papers' numbers (docs/plots/): SVGs and a markdown table.
   mkdir -p "$LOGS/plots"
-  python3 scripts/plot_tables.py "$res" --out "$LOGS/plots" >"$LOGS/plots/tables_iii_v.md" 2>&1
+  python3 bench/harness/plot_tables.py "$res" --out "$LOGS/plots" >"$LOGS/plots/tables_iii_v.md" 2>&1
   say "plot_tables: rc=$?"
 fi
 
 # Issue 21's check: every Taillard instance (or TAILLARD_SET) for TAILLARD_LIMIT (30) seconds with
-# the default options, one process per visible GPU (scripts/sweep_taillard.sh); each must end
+# the default options, one process per visible GPU (bench/harness/sweep_taillard.sh); each must end
 # with exit code 0 or 3 within its limit + max(1 s, 5 %). sweep.tsv, sweep.json and
 # sweep_logs.tgz go to $OUT.
 if has taillard30; then
-  OUT=$OUT PFSP=$PFSP LIMIT=${TAILLARD_LIMIT:-30} INSTANCES=${TAILLARD_SET:-} scripts/sweep_taillard.sh \
+  OUT=$OUT PFSP=$PFSP LIMIT=${TAILLARD_LIMIT:-30} INSTANCES=${TAILLARD_SET:-} bench/harness/sweep_taillard.sh \
     >"$LOGS/taillard30.log" 2>&1
   rc=$?
   cp "$OUT/sweep/sweep.tsv" "$OUT/sweep/sweep.json" "$OUT/" 2>/dev/null
@@ -517,7 +517,7 @@ fi
 
 # SASS of the bounding kernels (issue 3: which conditionals the compiler predicates): the cubins
 # of kernels_lb*.cu disassembled with line information (pfsp_gpu is built with -lineinfo), then
-# scripts/sass_branches.py: per kernel variant the branches, selects and predicated instructions,
+# bench/harness/sass_branches.py: per kernel variant the branches, selects and predicated instructions,
 # each per-thread conditional branch with its source line, and the opcodes of the variants' own
 # lines (plain / refactored / branchless in bound_kernels.cuh). The listing comes back gzipped.
 if has sass; then
@@ -533,14 +533,14 @@ if has sass; then
   say "sass: $(ls "$LOGS"/cubin | wc -l) cubins, $(wc -l <"$LOGS/sass_listing.txt") listing lines"
   lo=$(grep -n '^struct plain_variant' src/gpu/bound_kernels.cuh | cut -d: -f1)
   hi=$(grep -n '^// Never called: LB1' src/gpu/bound_kernels.cuh | cut -d: -f1)
-  python3 scripts/sass_branches.py "$LOGS/sass_listing.txt" --branches --ops "src/gpu/bound_kernels.cuh:$lo-$hi" \
+  python3 bench/harness/sass_branches.py "$LOGS/sass_listing.txt" --branches --ops "src/gpu/bound_kernels.cuh:$lo-$hi" \
     --json "$OUT/sass_branches.json" >"$OUT/sass_summary.md" 2>&1
   say "sass_branches: rc=$?"
   head -14 "$OUT/sass_summary.md" | tee -a "$SUMMARY"
 fi
 
 if has ncu; then
-  timeout 400 bash "$ROOT/scripts/ncu_divergence.sh" "$BENCH" "$LOGS/ncu" "${NCU_INSTANCES:-ta021,ta051}" >"$LOGS/ncu.log" 2>&1
+  timeout 400 bash "$ROOT/bench/harness/ncu_divergence.sh" "$BENCH" "$LOGS/ncu" "${NCU_INSTANCES:-ta021,ta051}" >"$LOGS/ncu.log" 2>&1
   say "ncu: rc=$?"
   [[ -f $LOGS/ncu/ncu_divergence.txt ]] && cp "$LOGS/ncu/ncu_divergence.txt" "$OUT/" && cat "$OUT/ncu_divergence.txt" | tee -a "$SUMMARY"
 fi

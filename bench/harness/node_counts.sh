@@ -3,7 +3,7 @@
 # with the optimum as the upper bound the set of branched nodes is fixed, so a refactoring must
 # leave branched, bounds, pruned and leaves unchanged. Prints one line per run:
 #   backend bound branching instance branched bounds pruned leaves status
-# usage: scripts/node_counts.sh PFSP_BINARY [BACKENDS] [INSTANCES]
+# usage: bench/harness/node_counts.sh PFSP_BINARY [BACKENDS] [INSTANCES]
 #   BACKENDS default "cpu cpu-mt" (add gpu, or gpu-host for --backend gpu --gpu-loop host)
 #   INSTANCES default "ta003 ta011 ta012 ta014"
 # Compare two builds with: diff <(node_counts.sh old/pfsp) <(node_counts.sh new/pfsp)

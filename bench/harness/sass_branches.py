@@ -23,7 +23,7 @@ and lists every per-thread conditional forward branch with its innermost source 
 line text, read from the repository), so each `if` of the source can be read off as "branch" or
 "predicated / select".
 
-  scripts/sass_branches.py LISTING [--root REPO] [--match REGEX] [--json OUT.json] [--all]
+  bench/harness/sass_branches.py LISTING [--root REPO] [--match REGEX] [--json OUT.json] [--all]
 
 By default the children kernels of the int tables in shared memory for n <= 64 are reported
 (3 bound kinds x 3 variants). Python 3 standard library only; demangles with c++filt when found.
@@ -208,7 +208,7 @@ def label(d):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("listing")
-    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     ap.add_argument("--match", default="", help="regex over the demangled names (default: children kernels)")
     ap.add_argument("--all", action="store_true", help="every function in the listing")
     ap.add_argument("--json", default="")

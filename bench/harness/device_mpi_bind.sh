@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Run ON a GPU machine of 4 GPUs from the repository root, in one device call, with binaries carried
-# from the dev machine (`scripts/carry_gpu_tests.sh pack`, carry [".carry/t"]): pfsp-mpi's workers'
-# start with every GPU visible to every rank against one GPU per rank (scripts/gpu_per_rank.sh,
+# from the dev machine (`bench/harness/carry_gpu_tests.sh pack`, carry [".carry/t"]): pfsp-mpi's workers'
+# start with every GPU visible to every rank against one GPU per rank (bench/harness/gpu_per_rank.sh,
 # as srun --gpus-per-task=1 gives), on ta021-ta030 from the optimum, each instance:
 #   devices_g1       pfsp solve --devices 0
 #   mpi_g1 / mpi_g4  mpirun -n 2 pfsp-mpi --devices 0 / mpirun -n 5 pfsp-mpi     (every GPU visible)
-#   mpi-bind_g1 / mpi-bind_g4   the same under scripts/gpu_per_rank.sh        (one GPU a rank)
+#   mpi-bind_g1 / mpi-bind_g4   the same under bench/harness/gpu_per_rank.sh        (one GPU a rank)
 # then bench/scale_table.py's tables into $OUT/mpi_bind/scale.txt, scale.json, and runs.tgz.
-#   PFSP_COMMIT=<sha> scripts/device_mpi_bind.sh
+#   PFSP_COMMIT=<sha> bench/harness/device_mpi_bind.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -25,7 +25,7 @@ for b in pfsp pfsp-mpi; do
 done
 [[ -e ../shared ]] || ln -s "$ROOT/shared" ../shared 2>/dev/null
 DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-BIND=$ROOT/scripts/gpu_per_rank.sh
+BIND=$ROOT/bench/harness/gpu_per_rank.sh
 say() { echo "== $(date +%T) $*" | tee -a "$LOG"; }
 run() {  # name command...: one run, its JSON at $RUNS/name.json
   local name=$1; shift

@@ -6,7 +6,7 @@
 #
 #   OUT=out/divergence BUILD=build/div-device JOBS=16 STEPS="build test sanitize bench ncu" \
 #   BENCH_ARGS="--suite termination,branch,julia,remap-kernels,remap-pipeline,sweep" \
-#   PFSP_GIT_COMMIT=<sha> scripts/device_divergence.sh
+#   PFSP_GIT_COMMIT=<sha> bench/harness/device_divergence.sh
 #
 # Needs CUDA 13, CMake, ncu and compute-sanitizer (all on the device image) and, since that machine
 # has no network, the Debian packages of GoogleTest, CLI11 and nlohmann-json in .deps/ (see

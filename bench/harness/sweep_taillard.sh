@@ -8,9 +8,9 @@
 # (the same as a list, plus the totals), the JSON results and the stderr logs (packed into
 # sweep_logs.tgz). Exit status 0 when every run passed, 1 otherwise.
 #
-#   PFSP=build/device/src/app/pfsp LIMIT=30 INSTANCES="ta001 ta056 ta112" GPUS=4 EXTRA_ARGS="" PIN=1 scripts/sweep_taillard.sh
+#   PFSP=build/device/src/app/pfsp LIMIT=30 INSTANCES="ta001 ta056 ta112" GPUS=4 EXTRA_ARGS="" PIN=1 bench/harness/sweep_taillard.sh
 #
-# Run ON the GPU machine from the repository root (scripts/device_run.sh's sweep30 stage builds
+# Run ON the GPU machine from the repository root (bench/harness/device_run.sh's sweep30 stage builds
 # pfsp first and calls it).
 set -u -o pipefail
 OUT=${OUT:-$PWD/out/device}

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Run ON a GPU machine from the repository root, with binaries carried from the dev machine
-# (`scripts/carry_gpu_tests.sh pack` writes .carry/t/pfsp.xz): long solves from scratch with the
+# (`bench/harness/carry_gpu_tests.sh pack` writes .carry/t/pfsp.xz): long solves from scratch with the
 # default options, one process per GPU, each pinned to its own share of the host's cores (issue
 # 21: "one GPU and its host's cores"), then the tables:
-#   $OUT/sweep.tsv        exit codes and wall times against the allowance (scripts/sweep_taillard.sh)
+#   $OUT/sweep.tsv        exit codes and wall times against the allowance (bench/harness/sweep_taillard.sh)
 #   $OUT/table.md         proven or not, class means beside published heuristics', open instances
 #                         (bench/engine_table.py solves --published)
 #   $OUT/anytime.md       each run's best makespan over time (bench/engine_table.py anytime)
 #   $OUT/results_jsons.tgz the JSON results (with their progress traces) and the logs
 #
-#   SET="ta089 ta051 ta054 ta055" LIMIT=570 scripts/device_long_runs.sh
+#   SET="ta089 ta051 ta054 ta055" LIMIT=570 bench/harness/device_long_runs.sh
 #     (device call: kind nvidia-h100-x4, carry [".carry/t"]; LIMIT at most about 580 s, since a
 #      device call ends at 600 s; GPUS defaults to every GPU the machine has)
 # With SWEEP_GPU_LIST (e.g. "2 3"), the 30-s sweep of every Taillard instance (issue 21 item 3) runs
 # at the same time on those GPUs, into $OUT/sweep30 (sweep.tsv, sweep.json, sweep_logs.tgz); the long
 # runs then take GPU_LIST (e.g. "0 1", GPUS=2) and each slot 16 cores, the sweep the cores after theirs.
-#   GPUS=2 GPU_LIST="0 1" SWEEP_GPU_LIST="2 3" SET="ta059 ta060" LIMIT=570 scripts/device_long_runs.sh
+#   GPUS=2 GPU_LIST="0 1" SWEEP_GPU_LIST="2 3" SET="ta059 ta060" LIMIT=570 bench/harness/device_long_runs.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -35,11 +35,11 @@ if [[ -n ${SWEEP_GPU_LIST:-} ]]; then
   export CORES_PER_SLOT=${CORES_PER_SLOT:-16}
   mkdir -p "$OUT/sweep30"
   OUT=$OUT/sweep30 PFSP=$BUILD/pfsp PIN=1 GPUS=${#sweep_gpus[@]} GPU_LIST="$SWEEP_GPU_LIST" \
-    CORE_FIRST=$((${GPUS:-2} * CORES_PER_SLOT)) INSTANCES=${SWEEP_INSTANCES:-} LIMIT=${SWEEP_LIMIT:-30} bash "$ROOT/scripts/sweep_taillard.sh" \
+    CORE_FIRST=$((${GPUS:-2} * CORES_PER_SLOT)) INSTANCES=${SWEEP_INSTANCES:-} LIMIT=${SWEEP_LIMIT:-30} bash "$ROOT/bench/harness/sweep_taillard.sh" \
     >"$OUT/sweep30/stdout.txt" 2>&1 &
   sweep_pid=$!
 fi
-OUT=$OUT PFSP=$BUILD/pfsp INSTANCES="$SET" LIMIT=$LIMIT PIN=1 bash "$ROOT/scripts/sweep_taillard.sh" >"$OUT/sweep_stdout.txt" 2>&1
+OUT=$OUT PFSP=$BUILD/pfsp INSTANCES="$SET" LIMIT=$LIMIT PIN=1 bash "$ROOT/bench/harness/sweep_taillard.sh" >"$OUT/sweep_stdout.txt" 2>&1
 rc=$?
 if [[ -n $sweep_pid ]]; then
   wait "$sweep_pid" || rc=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON the GPU machine, from the repository root: the device loop's roofline (issue 23,
-# docs/decisions/013-device-loop-roofline.md). Builds pfsp (scripts/device_run.sh's build stage,
+# docs/decisions/013-device-loop-roofline.md). Builds pfsp (bench/harness/device_run.sh's build stage,
 # unless SKIP_BUILD=1), then for each configuration of ROOF_CONFIGS ("label|pfsp args" entries
 # separated by ';'), on ROOF_INSTANCE from its best known + 1:
 #   1. a graph-mode slice of ROOF_SECONDS (pfsp --json: nodes/s, nodes an iteration);
@@ -14,14 +14,14 @@
 # and its table, ..._table.md, under $OUT (the names bench/results_page.py files under "hard"). BUILD: the build folder whose pfsp runs (another tree's, e.g. the base of a
 # before/after comparison, with SKIP_BUILD=1).
 #
-#   PFSP_COMMIT=abc1234 ROOF_INSTANCE=ta056 ROOF_SECONDS=10 scripts/device_roofline.sh
+#   PFSP_COMMIT=abc1234 ROOF_INSTANCE=ta056 ROOF_SECONDS=10 bench/harness/device_roofline.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
 mkdir -p "$OUT"
 BUILD=${BUILD:-$ROOT/build/device}
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-  OUT=$OUT TAG=${TAG:-roofbuild} STAGES=build BUILD_MPI=0 TARGETS=${TARGETS:-pfsp} bash scripts/device_run.sh || exit 1
+  OUT=$OUT TAG=${TAG:-roofbuild} STAGES=build BUILD_MPI=0 TARGETS=${TARGETS:-pfsp} bash bench/harness/device_run.sh || exit 1
 fi
 PFSP=$BUILD/pfsp
 INST=${ROOF_INSTANCE:-ta056}
@@ -56,6 +56,6 @@ done
 NAME=ncu_loop_roofline_${INST}${ROOF_TAG:+_$ROOF_TAG}
 python3 bench/ncu_loop_table.py --roofline "${args[@]}" --out "$OUT/$NAME.json" --md "$OUT/${NAME}_table.md" \
   --commit "${PFSP_COMMIT:-unknown}" --device "$DEVICE" \
-  --command "scripts/device_roofline.sh (ROOF_INSTANCE=$INST ROOF_SECONDS=$SECS ROOF_CONFIGS='${ROOF_CONFIGS:-chain|;lb1|--bound lb1}')"
+  --command "bench/harness/device_roofline.sh (ROOF_INSTANCE=$INST ROOF_SECONDS=$SECS ROOF_CONFIGS='${ROOF_CONFIGS:-chain|;lb1|--bound lb1}')"
 for f in "$LOGS"/ncu_*.csv; do python3 bench/ncu_loop_table.py "$f"; done >"$LOGS/kernels.txt" 2>&1
 (cd "$LOGS" && tar czf "$OUT/${NAME}_logs.tgz" .) && rm -rf "$LOGS"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run ON a GPU machine (device call, carry [".carry/t"]) after `scripts/carry_gpu_tests.sh pack`
+# Run ON a GPU machine (device call, carry [".carry/t"]) after `bench/harness/carry_gpu_tests.sh pack`
 # here and earlier builds packed beside it (.carry/t/pfsp-NAME.xz for each NAME of BA_BINS but
 # `new`, which is .carry/t/pfsp.xz; e.g. issue 23's b505c02 as `base`): the device loop's node
 # rate before and after, on the same machine in the same call (issue 23, item 3). Each instance
@@ -11,7 +11,7 @@
 # command), compare.txt and summary.txt (per configuration and binary: the mean rate; the last
 # binary against each earlier one: each instance's ratio and their geometric mean).
 #
-#   BASE_COMMIT=b505c02 PFSP_COMMIT=abc1234 scripts/device_before_after.sh
+#   BASE_COMMIT=b505c02 PFSP_COMMIT=abc1234 bench/harness/device_before_after.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}

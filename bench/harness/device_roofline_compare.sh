@@ -7,7 +7,7 @@
 # so that both see the same machine state. bench/hard_table.py --out writes compare.json under
 # $OUT (one row a run: nodes/s, bounds/s, commit, command).
 #
-#   BASE_TREE=/tmp/base PFSP_COMMIT=abc1234 BASE_COMMIT=def5678 CMP_SET="ta056" scripts/device_roofline_compare.sh
+#   BASE_TREE=/tmp/base PFSP_COMMIT=abc1234 BASE_COMMIT=def5678 CMP_SET="ta056" bench/harness/device_roofline_compare.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -19,9 +19,9 @@ half=$(((JOBS + 1) / 2))
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   (cd "$BASE_TREE" && cp -r "$ROOT/.deps" "$ROOT/shared" . 2>/dev/null
    OUT=$LOGS/base TAG=base STAGES=build BUILD_MPI=0 JOBS=$half PFSP_COMMIT=${BASE_COMMIT:-base} TARGETS=pfsp \
-     bash scripts/device_run.sh >"$LOGS/build_base.txt" 2>&1) &
+     bash bench/harness/device_run.sh >"$LOGS/build_base.txt" 2>&1) &
   OUT=$LOGS/new TAG=new STAGES=build BUILD_MPI=0 JOBS=$half TARGETS=${TARGETS:-pfsp} \
-    bash scripts/device_run.sh >"$LOGS/build_new.txt" 2>&1
+    bash bench/harness/device_run.sh >"$LOGS/build_new.txt" 2>&1
   wait
   tail -3 "$LOGS/build_base.txt" "$LOGS/build_new.txt"
 fi

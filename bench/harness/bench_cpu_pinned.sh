@@ -9,9 +9,9 @@
 # figures choose between configs; the targets themselves are measured here (bench_cpu_engine.sh).
 #
 #   PFSP=build/cpu/pfsp CORES=2 LIMIT=20 SEEDS="1 2 3 4" INSTANCES="ta081 ta111" \
-#     CONFIGS="--heuristic-share=0.5|--heuristic-share=1" scripts/bench_cpu_pinned.sh
+#     CONFIGS="--heuristic-share=0.5|--heuristic-share=1" bench/harness/bench_cpu_pinned.sh
 set -u -o pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 PFSP=${PFSP:-build/cpu/pfsp}
 OUT=${OUT:-out/device}
 CORES=${CORES:-2}
@@ -22,8 +22,8 @@ CONFIGS=${CONFIGS:-"--heuristic-share=0.5|--heuristic-share=1"}
 DIR=$OUT/pinned
 mkdir -p "$DIR"
 IFS='|' read -r -a configs <<<"$CONFIGS"
-# shellcheck source=scripts/pinned_jobs.sh
-source scripts/pinned_jobs.sh
+# shellcheck source=bench/harness/pinned_jobs.sh
+source bench/harness/pinned_jobs.sh
 solve_pinned() {  # CPU_LIST CONFIG INSTANCE SEED
   local c=$2 name=$3 s=$4
   # shellcheck disable=SC2086

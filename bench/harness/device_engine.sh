@@ -4,11 +4,11 @@
 # for sm_90, runs the walkers' GPU tests, then pfsp_bench_heuristic with CPU walker threads, GPU
 # walkers, and both, on the same instances and seconds (one JSON per configuration under $OUT).
 #
-#   STAGES=build,test,bench INSTANCES=ta081,ta111 SECONDS_PER_RUN=10 CONFIGS="1:0 8:0 0:-1 8:-1" scripts/device_engine.sh
+#   STAGES=build,test,bench INSTANCES=ta081,ta111 SECONDS_PER_RUN=10 CONFIGS="1:0 8:0 0:-1 8:-1" bench/harness/device_engine.sh
 #
 # CONFIGS: CPU_THREADS:GPU_WALKERS pairs (-1: two walkers per multiprocessor). Stage pinned: CPU-only
 # pairs THREADS:BEAM side by side on disjoint cores (PINNED="8:0 8:2" CORES_PER=8). Dependencies the
-# machine lacks come as .deb files in .deps/ (scripts/device_run.sh does the same).
+# machine lacks come as .deb files in .deps/ (bench/harness/device_run.sh does the same).
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}
@@ -76,7 +76,7 @@ import json, sys
 parts = [json.load(open(p)) for p in sorted(sys.argv[2:])]
 merged = dict(parts[0])
 merged["runs"] = [r for p in parts for r in p["runs"]]
-merged["machine"]["command"] = "pfsp_bench_heuristic per instance, each run pinned to its own cores (scripts/device_engine.sh pinned)"
+merged["machine"]["command"] = "pfsp_bench_heuristic per instance, each run pinned to its own cores (bench/harness/device_engine.sh pinned)"
 json.dump(merged, open(sys.argv[1], "w"), indent=1)
 PY
     python3 - "$OUT/pinned_t${t}_b${b}.json" <<'PY' | tee -a "$LOG"

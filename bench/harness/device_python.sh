@@ -2,7 +2,7 @@
 # Run ON the GPU machine from the repository root: `pip install .` of the Python package with the
 # CUDA backend from wheels carried in .deps/wheels (`pip download` them here: scikit-build-core,
 # nanobind, pip, pytest, numpy for the device's Python; the machine has no network), then GPU solves
-# from Python and the pytest suite. Usage: scripts/device_python.sh OUTDIR (.deps/root unpacked).
+# from Python and the pytest suite. Usage: bench/harness/device_python.sh OUTDIR (.deps/root unpacked).
 set -u
 R=$1
 which python3; python3 --version

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON a GPU machine of 4 GPUs from the repository root, in one device call, with binaries carried
-# from the dev machine (`scripts/carry_gpu_tests.sh pack`, carry [".carry/t"]): pfsp-mpi's chunk
+# from the dev machine (`bench/harness/carry_gpu_tests.sh pack`, carry [".carry/t"]): pfsp-mpi's chunk
 # size on the GPU backend (issue 22 items 5 and 6). Each chunk a GPU worker solves is a new device
 # loop (its engine's set-up: about 20 ms a chunk on ta030, bench/results/2026-11-27-h100x4-mpi-one-pair-loop),
 # so fewer, larger chunks cost less set-up and balance less well. Runs, per --chunk-nodes C in CHUNKS:
@@ -9,7 +9,7 @@
 # beside devices_g1 (`pfsp solve`, one GPU), on a SLICE-s slice of ta056 from best known + 1 and on
 # ta021-ta030 from the optimum; then bench/scale_table.py's tables into $OUT/mpi_chunks/scale.txt,
 # scale.json, and runs.tgz (each run's JSON and the log).
-#   PFSP_COMMIT=<sha> CHUNKS="4 16 64" SLICE=10 scripts/device_mpi_chunks.sh
+#   PFSP_COMMIT=<sha> CHUNKS="4 16 64" SLICE=10 bench/harness/device_mpi_chunks.sh
 set -u -o pipefail
 ROOT=$PWD
 OUT=${OUT:-$ROOT/out/device}

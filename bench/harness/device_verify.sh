@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON a 4-GPU machine (device call: kind nvidia-h100-x4, carry [".carry/t"]) after
-# `scripts/carry_gpu_tests.sh pack` here: a commit's whole GPU verification in one call.
+# `bench/harness/carry_gpu_tests.sh pack` here: a commit's whole GPU verification in one call.
 #   phase 1, at once:
 #     GPU 0 (cores 0-15):   the gpu-labelled test executables, then compute-sanitizer
 #                           (carry_gpu_tests.sh run, then sanitize 0; SANITIZE_SKIP, default
@@ -24,20 +24,20 @@ G=$(nvidia-smi -L | wc -l)
 { nvidia-smi --query-gpu=name --format=csv,noheader | head -1; echo "gpus $G, cores $(nproc), commit ${PFSP_COMMIT:-?}"; } \
   >"$OUT/machine.txt"
 (
-  CUDA_VISIBLE_DEVICES=0 taskset -c 0-15 bash scripts/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1
-  SANITIZE_SKIP=${SANITIZE_SKIP-_rounds\$} taskset -c 0-15 bash scripts/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1
+  CUDA_VISIBLE_DEVICES=0 taskset -c 0-15 bash bench/harness/carry_gpu_tests.sh run >"$OUT/run.txt" 2>&1
+  SANITIZE_SKIP=${SANITIZE_SKIP-_rounds\$} taskset -c 0-15 bash bench/harness/carry_gpu_tests.sh sanitize 0 >"$OUT/sanitize.txt" 2>&1
 ) &
 tests_pid=$!
 sweep_gpus=$(seq -s ' ' 1 $((G - 1)))
 mkdir -p "$OUT/sweep30"
 OUT=$OUT/sweep30 PFSP=$ROOT/build/carry2/pfsp PIN=1 GPUS=$((G - 1)) GPU_LIST="$sweep_gpus" CORE_FIRST=16 \
   CORES_PER_SLOT=16 LIMIT=${SWEEP_LIMIT:-30} INSTANCES=${SWEEP_INSTANCES:-} \
-  timeout "${PHASE1_S:-380}" bash scripts/sweep_taillard.sh >"$OUT/sweep30/stdout.txt" 2>&1
+  timeout "${PHASE1_S:-380}" bash bench/harness/sweep_taillard.sh >"$OUT/sweep30/stdout.txt" 2>&1
 echo "sweep rc=$?" >>"$OUT/machine.txt"
 timeout "${TESTS_WAIT_S:-60}" tail --pid="$tests_pid" -f /dev/null || kill -- -"$tests_pid" 2>/dev/null
 cp "$OUT/sweep30/sweep/sweep.tsv" "$OUT/sweep.tsv" 2>/dev/null
 if [[ ${MPI_START:-1} == 1 ]]; then
-  timeout "${PHASE2_S:-150}" bash scripts/device_mpi_start.sh >"$OUT/mpi_start_stdout.txt" 2>&1
+  timeout "${PHASE2_S:-150}" bash bench/harness/device_mpi_start.sh >"$OUT/mpi_start_stdout.txt" 2>&1
   echo "mpi start rc=$?" >>"$OUT/machine.txt"
   cp "$OUT/start/start.txt" "$OUT/start.txt" 2>/dev/null
 fi

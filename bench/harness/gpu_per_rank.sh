@@ -5,7 +5,7 @@
 # GPU 0. pfsp-mpi's default device choice then picks each worker's only device. Why: every process
 # that initialises CUDA sees every visible GPU, and on a 4-GPU host four workers doing so at once
 # became ready 0.2-0.25 s later than one (docs/distributed.md, "Workers' start").
-#   mpirun -n 5 scripts/gpu_per_rank.sh build/pfsp-mpi ta056 --backend gpu ...
+#   mpirun -n 5 bench/harness/gpu_per_rank.sh build/pfsp-mpi ta056 --backend gpu ...
 # G: PFSP_NODE_GPUS, else nvidia-smi -L's count. A CUDA_VISIBLE_DEVICES already set is kept.
 set -euo pipefail
 if [ -z "${CUDA_VISIBLE_DEVICES:-}" ]; then

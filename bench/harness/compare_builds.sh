@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Run ON the GPU machine, from the repository root, after `STAGES=build scripts/device_run.sh`
+# Run ON the GPU machine, from the repository root, after `STAGES=build bench/harness/device_run.sh`
 # built this tree in build/device: builds an earlier tree (BEFORE_SRC, e.g. a `git archive` of
 # the commit before a refactoring, carried as an ignored folder) into build/before, then
 # compares the two on this machine (issue 12's "no behaviour change, no performance loss"):
-#   nodes  - scripts/node_counts.sh for the GPU backends (device loop, host loop): must be equal
+#   nodes  - bench/harness/node_counts.sh for the GPU backends (device loop, host loop): must be equal
 #   prove  - ta021-ta030 from --ub = the optimum with the defaults, before/after alternately,
 #            COMPARE_REPS times (search seconds summed over the ten)
 #   bounds - pfsp_gpu_bench's bounding throughput (LB1 and LB2 kernels, ta021 and ta051)
@@ -32,8 +32,8 @@ if has build; then
   say "build before: rc=$?"
 fi
 if has nodes; then
-  "$ROOT/scripts/node_counts.sh" "$OLD/pfsp" "gpu gpu-host" "${COMPARE_NODE_SET:-ta011 ta014 ta017 ta021}" >"$L/nodes_before.txt" 2>&1
-  "$ROOT/scripts/node_counts.sh" "$NEW/pfsp" "gpu gpu-host" "${COMPARE_NODE_SET:-ta011 ta014 ta017 ta021}" >"$L/nodes_after.txt" 2>&1
+  "$ROOT/bench/harness/node_counts.sh" "$OLD/pfsp" "gpu gpu-host" "${COMPARE_NODE_SET:-ta011 ta014 ta017 ta021}" >"$L/nodes_before.txt" 2>&1
+  "$ROOT/bench/harness/node_counts.sh" "$NEW/pfsp" "gpu gpu-host" "${COMPARE_NODE_SET:-ta011 ta014 ta017 ta021}" >"$L/nodes_after.txt" 2>&1
   if diff "$L/nodes_before.txt" "$L/nodes_after.txt" >"$L/nodes_diff.txt"; then
     say "node counts: equal ($(wc -l <"$L/nodes_after.txt") runs, $(grep -c error "$L/nodes_after.txt") errors)"
   else
