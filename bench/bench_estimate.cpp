@@ -39,6 +39,7 @@ struct config {
   branching branch = branching::min_min;
   int gap_width = 1;
   int slots = 1;
+  bool by_front = false;
   int probes = 1000;
   double seconds = 20;
   std::uint64_t seed = 1;
@@ -85,7 +86,7 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   std::vector<probe_estimate> ps;
   double seconds = 0;
   while (static_cast<int>(ps.size()) < c.probes && seconds < c.seconds) {
-    ps.push_back(stratified_probe(ex, {.ub = ub, .gap_width = c.gap_width, .slots = c.slots}, rng));
+    ps.push_back(stratified_probe(ex, {.ub = ub, .gap_width = c.gap_width, .slots = c.slots, .by_front = c.by_front}, rng));
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   const tree_estimate_summary s = summarize_probes(ps);
@@ -94,7 +95,7 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
                       {"m", inst.m},            {"ub", ub},
                       {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
-                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots},
+                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front},
                       {"probes", s.probes},     {"mean", s.mean},
                       {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
                       {"median", s.median},     {"min", s.min},
@@ -145,6 +146,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--slots", c.slots, "representatives a type (each type split at random into this many)")
       ->capture_default_str();
+  app.add_flag("--by-front", c.by_front, "types split by the jobs scheduled in front too");
   app.add_option("--probes", c.probes, "probes per instance at most")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds of probes per instance at most")->capture_default_str();
   app.add_option("--seed", c.seed, "random seed")->capture_default_str();

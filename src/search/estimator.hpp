@@ -44,6 +44,9 @@ struct probe_options {
   // Each type is split at random into this many (a child's slot drawn uniformly): up to `slots`
   // representatives a type, the probe's cost and its sample that many times wider at every level.
   int slots = 1;
+  // Split each type further by the jobs scheduled in front (limit1 + 1): with bidirectional
+  // branching, nodes of one depth and gap differ in how much of the schedule each side holds.
+  bool by_front = false;
 };
 
 // One probe's estimate.
@@ -84,7 +87,8 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
       ++est.expansions;
       const double w = p.weight;
       auto push = [&](const job_t* parent, int from, int to, int l1, int l2, int lb) {
-        const std::int64_t bucket = o.gap_width > 0 ? (o.ub - lb) / o.gap_width : 0;
+        std::int64_t bucket = o.gap_width > 0 ? (o.ub - lb) / o.gap_width : 0;
+        if (o.by_front) bucket = bucket * (n + 1) + (l1 + 1);
         const std::int64_t key =
             o.slots > 1 ? bucket * o.slots + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(o.slots))
                         : bucket;
