@@ -13,6 +13,7 @@ branching, to 'branching' when their file name starts with branching_, to 'table
 """
 import argparse
 import glob
+import gzip
 import json
 import os
 import statistics
@@ -22,9 +23,9 @@ import sys
 def load(dirs):
     solve, bounds, machines = [], [], []
     for d in dirs:
-        for f in sorted(glob.glob(os.path.join(d, "*.json"))):
-            j = json.load(open(f))
-            base = os.path.basename(f)
+        for f in sorted(glob.glob(os.path.join(d, "*.json")) + glob.glob(os.path.join(d, "*.json.gz"))):
+            j = json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))  # large ones kept compressed
+            base = os.path.basename(f).removesuffix(".gz")
             machines.append((base, j["machine"]))
             if j.get("benchmark") == "pfsp_bench_bounds":
                 bounds.append(j)
