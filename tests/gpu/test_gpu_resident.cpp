@@ -314,7 +314,8 @@ TEST(GpuResident, FusedLb1DecidesAsTheDecideKernel) {
 TEST(GpuResident, SwapDominanceBranchesTheCpuTree) {
   PFSP_REQUIRE_GPU();
   for_each_instance_and_rule(
-      {"random:13,5,3", "random:12,10,4", "random:11,20,5", "random:14,20,6", "ta001", "ta011"}, rules(),
+      {"random:13,5,3", "random:12,10,4", "random:11,20,5", "random:14,20,6", "ta001", "ta011"},
+      {branching::forward, branching::backward, branching::min_branch, branching::min_min},
       [](const std::string& name, const instance& inst, int optimum, branching rule) {
         const bound_data data(inst);
         for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2}) {
