@@ -85,8 +85,9 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   std::mt19937_64 rng(c.seed);
   std::vector<probe_estimate> ps;
   double seconds = 0;
+  const probe_options po{.ub = ub, .gap_width = c.gap_width, .slots = c.slots, .by_front = c.by_front};
   while (static_cast<int>(ps.size()) < c.probes && seconds < c.seconds) {
-    ps.push_back(stratified_probe(ex, {.ub = ub, .gap_width = c.gap_width, .slots = c.slots, .by_front = c.by_front}, rng));
+    ps.push_back(stratified_probe(ex, po, rng));
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   const tree_estimate_summary s = summarize_probes(ps);

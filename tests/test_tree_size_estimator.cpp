@@ -125,6 +125,20 @@ TEST(tree_size_estimator, the_mean_of_probes_is_close_to_the_exact_count) {
   }
 }
 
+TEST(tree_size_estimator, estimate_tree_size_stops_at_its_probes_or_its_time) {
+  const instance inst = load_instance("random:12,5,21");
+  const bound_data data(inst);
+  const int ub = optimum(data) * 21 / 20;
+  expander ex(data, bound_kind::lb1, branching::min_branch);
+  const tree_estimate_summary a = estimate_tree_size(ex, {.ub = ub, .slots = 4}, 60.0, 7, 25);
+  EXPECT_EQ(a.probes, 25);
+  const tree_estimate_summary b = estimate_tree_size(ex, {.ub = ub, .slots = 4}, 60.0, 7, 25);
+  EXPECT_EQ(a.mean, b.mean) << "same seed, same probes";
+  EXPECT_EQ(estimate_tree_size(ex, {.ub = ub}, 0.0, 7).probes, 1) << "at least one probe";
+  const double exact = static_cast<double>(count_tree(ex, ub).branched);
+  EXPECT_NEAR(a.mean, exact, 4 * a.std_error + 1e-9);
+}
+
 TEST(tree_size_estimator, summary_of_probes) {
   std::vector<probe_estimate> ps(4);
   const double v[] = {1, 2, 3, 10};
