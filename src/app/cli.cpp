@@ -75,12 +75,28 @@ solver_log_setup log_setup(const instance& inst, const solve_options& opt, const
   return s;
 }
 
+// Whether the solver log goes to stderr (its header and summary there): neither --quiet nor
+// --no-progress.
+bool log_on_stderr(const solve_args& a) { return !a.quiet && !a.no_progress; }
+
+void print_resume(std::ostream& out, const solve_args& a, const search_state& resumed) {
+  out << "resume       " << a.resume << ": " << resumed.open() << " open nodes, " << resumed.stats.branched
+      << " nodes branched in " << std::fixed << std::setprecision(1) << resumed.stats.total_seconds << " s before"
+      << (resumed.complete ? " (search complete)" : "") << '\n'
+      << std::defaultfloat;
+}
+
 // The header's "options" and "resume" lines, once the start heuristic has run (hook on_start).
 void print_plan(std::ostream& out, const instance& inst, const solve_args& a, const solve_plan& plan) {
   const std::string& backend = plan.backend;
   const solve_options& opt = plan.opt;
   const run_info& info = plan.info;
   const search_state* resumed = plan.resumed;
+  if (log_on_stderr(a)) {  // the log's header says the instance and the options: the resume line only
+    if (resumed) print_resume(out, a, *resumed);
+    out << std::flush;
+    return;
+  }
   print_header(out, inst);
   out << "options      backend " << backend
       << (backend == "cpu-mt" ? " (" + std::to_string(a.threads) + " threads)" : "") << ", bound "
@@ -95,11 +111,7 @@ void print_plan(std::ostream& out, const instance& inst, const solve_args& a, co
   else
     out << "none";
   out << '\n';
-  if (resumed)
-    out << "resume       " << a.resume << ": " << resumed->open() << " open nodes, " << resumed->stats.branched
-        << " nodes branched in " << std::fixed << std::setprecision(1) << resumed->stats.total_seconds << " s before"
-        << (resumed->complete ? " (search complete)" : "") << '\n'
-        << std::defaultfloat;
+  if (resumed) print_resume(out, a, *resumed);
   out << std::flush;
 }
 
@@ -129,21 +141,26 @@ solve_hooks cli_hooks(const instance& inst, const solve_args& a, std::optional<s
   solve_hooks hooks;
   add_solver_log_hooks(hooks, inst, a, log, &err);
   if (!a.quiet) hooks.on_start = [&out, &inst, &a](const solve_plan& plan) { print_plan(out, inst, a, plan); };
+  // (print_plan's instance and options lines only without the log's header on stderr)
   hooks.on_warning = [&err](const std::string& w) { err << "pfsp: warning: " << w << '\n' << std::flush; };
   return hooks;
 }
 
-// The result on stdout (one line with --quiet), --json and --gantt.
+// The result on stdout, each field once (docs/cli.md, "Output"): with the solver log on stderr,
+// whose header and summary say the instance, options, status, bounds, nodes and times, stdout
+// has --quiet's line, the schedule and what the summary lacks; with --no-progress the whole
+// report; with --quiet the one line. Then --json and --gantt.
 void report_outcome(const instance& inst, const solve_args& a, const solve_outcome& o, std::ostream& out,
                     std::ostream& err) {
   const solve_options& opt = o.opt;
   const solve_result& r = o.result;
   const run_info& info = o.info;
-  if (a.quiet) {
+  if (a.quiet)
     out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
-  } else {
+  else if (log_on_stderr(a))
+    print_result_beside_log(out, r, info);
+  else
     print_result(out, inst, opt, r, info);
-  }
   if (!a.json.empty()) write_file_atomically(a.json, result_json(inst, opt, r, info));
   if (!a.gantt.empty()) {
     if (r.schedule.empty())

@@ -64,6 +64,11 @@ struct run_info {
 };
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
                   const run_info& info);
+// The result beside the solver log (on stderr, whose summary has status, makespan, lower bound,
+// gap, nodes, explored share and times): each field once, so stdout has the machine-readable line
+// `status makespan lower_bound` (--quiet's), the schedule, and what the summary lacks (set-up,
+// the wall steps of a GPU run, --profile, notes).
+void print_result_beside_log(std::ostream& out, const solve_result& r, const run_info& info);
 std::string result_json(const instance& inst, const solve_options& opt, const solve_result& r, const run_info& info);
 // Writes `text` to `path` atomically (temporary file in the same directory, fsync, rename).
 void write_file_atomically(const std::string& path, const std::string& text);

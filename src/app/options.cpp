@@ -164,7 +164,7 @@ void add_output_options(CLI::App& app, solve_args& a) {
                  "write the solver log (header, a row per progress interval, summary; docs/solver_log.md) to this "
                  "file too, flushed per line, whatever --quiet and --no-progress say");
   app.add_flag("-q,--quiet", a.quiet, "print only 'status makespan lower_bound'; no solver log on stderr");
-  app.add_flag("--no-progress", a.no_progress, "no solver log on stderr (stdout keeps the result)");
+  app.add_flag("--no-progress", a.no_progress, "no solver log on stderr; the whole report on stdout instead");
   app.add_option("--progress-interval", a.progress_interval,
                  "seconds between rows of the solver log and progress-trace snapshots in the JSON")
       ->check(CLI::Range(0.01, 1e6))

@@ -52,6 +52,45 @@ std::string human(double v) {
   return s.str();
 }
 
+// The result's lines that the solver log's summary does not carry, shared by the whole report
+// (print_result) and the one beside the log (print_result_beside_log).
+void print_schedule(std::ostream& out, const solve_result& r) {
+  if (r.schedule.empty()) return;
+  out << "schedule    ";
+  for (int j : r.schedule) out << ' ' << j + 1;
+  out << '\n';
+}
+
+void print_proven_bound(std::ostream& out, const solve_result& r) {
+  if (r.status == solve_status::proven_bound)
+    out << "note         search complete: no schedule shorter than " << r.lower_bound
+        << " exists; the best schedule found is longer (the initial upper bound was not reached)\n";
+}
+
+void print_setup(std::ostream& out, const solve_stats& st) {
+  if (st.setup_seconds > 0)
+    out << "setup        " << std::fixed << std::setprecision(3) << st.setup_seconds
+        << " s of it setting up (the devices' contexts, tables and buffers; pfsp-mpi: until its first worker "
+           "asked for work); search "
+        << std::max(0.0, st.total_seconds - st.setup_seconds) << " s\n"
+        << std::defaultfloat;
+}
+
+void print_details(std::ostream& out, const solve_result& r, const run_info& info) {
+  const auto& st = r.stats;
+  if (info.context_wait_seconds > 0) {  // a GPU backend: where the fixed cost goes
+    out << "wall steps   " << std::fixed << std::setprecision(3) << info.before_clock_seconds << " s before the clock";
+    for (const auto& [name, seconds] : info.wall_phases) out << ", " << name << ' ' << seconds;
+    out << " s\n" << std::defaultfloat;
+  }
+  if (st.bound_seconds > 0)
+    out << "profile      bounding " << std::fixed << std::setprecision(3) << st.bound_seconds << " s ("
+        << std::setprecision(1) << 100.0 * st.bound_seconds / std::max(st.total_seconds, 1e-12)
+        << " % of the run; summed over threads)\n"
+        << std::defaultfloat;
+  for (const auto& note : r.notes) out << "note         " << note << '\n';
+}
+
 }  // namespace
 
 void print_result(std::ostream& out, const instance& inst, const solve_options& opt, const solve_result& r,
@@ -69,20 +108,14 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
   out << "lower bound  " << r.lower_bound;
   if (inst.known) out << "   (best known " << inst.known->lb << ")";
   out << '\n';
-  if (r.status == solve_status::proven_bound)
-    out << "note         search complete: no schedule shorter than " << r.lower_bound
-        << " exists; the best schedule found is longer (the initial upper bound was not reached)\n";
+  print_proven_bound(out, r);
   if (!r.schedule.empty() && r.status != solve_status::optimal && r.status != solve_status::proven_bound &&
       r.lower_bound > 0) {
     // (makespan - lower bound) / makespan, as HiGHS and SCIP print it and the solver log does.
     const double gap = 100.0 * (r.makespan - r.lower_bound) / r.makespan;
     out << "gap          " << std::fixed << std::setprecision(2) << gap << " %\n" << std::defaultfloat;
   }
-  if (!r.schedule.empty()) {
-    out << "schedule    ";
-    for (int j : r.schedule) out << ' ' << j + 1;
-    out << '\n';
-  }
+  print_schedule(out, r);
   out << "nodes        " << st.branched << " branched, " << st.bounds << " bounds, " << st.pruned << " pruned, "
       << st.leaves << " leaves\n";
   out << "explored     " << std::setprecision(6) << 100.0 * st.explored << " %\n";
@@ -90,28 +123,21 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
       << human(st.total_seconds > 0 ? static_cast<double>(st.branched) / st.total_seconds : 0.0) << "nodes/s, "
       << human(st.total_seconds > 0 ? static_cast<double>(st.bounds) / st.total_seconds : 0.0) << "bounds/s)\n"
       << std::defaultfloat;
-  if (st.setup_seconds > 0)
-    out << "setup        " << std::fixed << std::setprecision(3) << st.setup_seconds
-        << " s of it setting up (the devices' contexts, tables and buffers; pfsp-mpi: until its first worker "
-           "asked for work); search "
-        << std::max(0.0, st.total_seconds - st.setup_seconds) << " s\n"
-        << std::defaultfloat;
+  print_setup(out, st);
   if (info.wall_seconds > 0)
     out << "wall         " << std::fixed << std::setprecision(3) << info.wall_seconds << " s   (start heuristic "
         << info.heuristic_seconds << " s, pair learning " << info.learn_seconds << " s, search and the rest "
         << std::max(0.0, info.wall_seconds - info.heuristic_seconds - info.learn_seconds) << " s)\n"
         << std::defaultfloat;
-  if (info.context_wait_seconds > 0) {  // a GPU backend: where the fixed cost goes
-    out << "wall steps   " << std::fixed << std::setprecision(3) << info.before_clock_seconds << " s before the clock";
-    for (const auto& [name, seconds] : info.wall_phases) out << ", " << name << ' ' << seconds;
-    out << " s\n" << std::defaultfloat;
-  }
-  if (st.bound_seconds > 0)
-    out << "profile      bounding " << std::fixed << std::setprecision(3) << st.bound_seconds << " s ("
-        << std::setprecision(1) << 100.0 * st.bound_seconds / std::max(st.total_seconds, 1e-12)
-        << " % of the run; summed over threads)\n"
-        << std::defaultfloat;
-  for (const auto& note : r.notes) out << "note         " << note << '\n';
+  print_details(out, r, info);
+}
+
+void print_result_beside_log(std::ostream& out, const solve_result& r, const run_info& info) {
+  out << to_string(r.status) << ' ' << (r.schedule.empty() ? 0 : r.makespan) << ' ' << r.lower_bound << '\n';
+  print_schedule(out, r);
+  print_proven_bound(out, r);
+  print_setup(out, r.stats);
+  print_details(out, r, info);
 }
 
 namespace {
