@@ -96,7 +96,7 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
                       {"m", inst.m},            {"ub", ub},
                       {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
-                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front},
+                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front}, 
                       {"probes", s.probes},     {"mean", s.mean},
                       {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
                       {"median", s.median},     {"min", s.min},
@@ -112,7 +112,7 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
                        {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count()}});
     });
     const double es = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
-    r["exact"] = {{"branched", e.branched}, {"complete", e.complete}, {"seconds", es}, {"trace", trace}};
+    r["exact"] = {{"branched", e.branched}, {"complete", e.complete}, {"seconds", es}, {"trace", trace}, {"by_depth", e.by_depth}};
     if (e.complete) {
       actual = static_cast<double>(e.branched);
       exact = "dfs";

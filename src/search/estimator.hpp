@@ -80,6 +80,10 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   solve_stats st;
   std::map<std::int64_t, node> next;  // the next level's representatives by type
+  struct child {
+    int from, to, l1, l2, lb;
+  };
+  std::vector<child> kids;  // the children of the node being expanded
   for (int depth = 0; !level.empty(); ++depth) {
     next.clear();
     for (node& p : level) {
@@ -87,9 +91,13 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
       est.by_depth[static_cast<std::size_t>(depth)] += p.weight;
       ++est.expansions;
       const double w = p.weight;
-      auto push = [&](const job_t* parent, int from, int to, int l1, int l2, int lb) {
-        std::int64_t bucket = o.gap_width > 0 ? (o.ub - lb) / o.gap_width : 0;
-        if (o.by_front) bucket = bucket * (n + 1) + (l1 + 1);
+      kids.clear();
+      auto push = [&](const job_t*, int from, int to, int l1, int l2, int lb) { kids.push_back({from, to, l1, l2, lb}); };
+      auto leaf = [&](const job_t*, int, int, int) { est.leaves += w; };
+      ex.expand(p.perm.data(), p.limit1, p.limit2, o.ub, push, leaf, st);
+      for (const child& c : kids) {
+        std::int64_t bucket = o.gap_width > 0 ? (o.ub - c.lb) / o.gap_width : 0;
+        if (o.by_front) bucket = bucket * (n + 1) + (c.l1 + 1);
         const std::int64_t key =
             o.slots > 1 ? bucket * o.slots + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(o.slots))
                         : bucket;
@@ -97,16 +105,14 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
         node& r = it->second;
         const double total = r.weight + w;
         if (fresh || uniform(rng) * total < w) {  // this child represents the type with probability w / total
-          r.perm.assign(parent, parent + n);
-          std::swap(r.perm[static_cast<std::size_t>(from)], r.perm[static_cast<std::size_t>(to)]);
-          r.limit1 = l1;
-          r.limit2 = l2;
-          r.lb = lb;
+          r.perm = p.perm;
+          std::swap(r.perm[static_cast<std::size_t>(c.from)], r.perm[static_cast<std::size_t>(c.to)]);
+          r.limit1 = c.l1;
+          r.limit2 = c.l2;
+          r.lb = c.lb;
         }
         r.weight = total;
-      };
-      auto leaf = [&](const job_t*, int, int, int) { est.leaves += w; };
-      ex.expand(p.perm.data(), p.limit1, p.limit2, o.ub, push, leaf, st);
+      }
     }
     level.clear();
     for (auto& [key, r] : next) level.push_back(std::move(r));
@@ -174,6 +180,7 @@ inline tree_estimate_summary estimate_tree_size(expander& ex, const probe_option
 // every `trace_every` nodes branched (0: never), so that online estimates can be replayed.
 struct exact_count {
   std::uint64_t branched = 0, leaves = 0;
+  std::vector<std::uint64_t> by_depth;  // branched nodes at depth d (jobs scheduled), 0 .. n
   double closed_weight = 0;  // 1 when complete
   bool complete = true;
 };
@@ -190,6 +197,7 @@ exact_count count_tree(expander& ex, int ub, std::uint64_t limit, std::uint64_t 
   perms.resize(static_cast<std::size_t>(n));
   std::iota(perms.begin(), perms.end(), job_t{0});
   exact_count c;
+  c.by_depth.assign(static_cast<std::size_t>(n) + 1, 0);
   if (ex.root_bound(perms.data(), -1, n, ub) >= ub) {
     c.closed_weight = 1;
     return c;
@@ -209,6 +217,7 @@ exact_count count_tree(expander& ex, int ub, std::uint64_t limit, std::uint64_t 
     std::copy(perms.end() - n, perms.end(), parent.begin());
     perms.resize(perms.size() - static_cast<std::size_t>(n));
     ++c.branched;
+    ++c.by_depth[static_cast<std::size_t>(p.limit1 + 1 + n - p.limit2)];
     kids.clear();
     auto push = [&](const job_t*, int from, int to, int l1, int l2, int) {
       kids.emplace_back(from, to);
