@@ -212,7 +212,8 @@ TEST(cli, lb2_pair_subsets) {
   }
   expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "some"}, {"--lb2-pairs", "some"});
   expect_input_error_early({"solve", "ta001", "--bound", "lb2", "--lb2-pairs", "learn:99"}, {"learn:99", "1..10"});
-  expect_input_error_early({"solve", "ta001", "--lb2-pairs", "adjacent"}, {"--lb2-pairs", "lb1"});
+  // ta031 (50x5): --bound auto is LB1 there on the CPU (ta001, 20x5, gets the chain: default_cpu_bound).
+  expect_input_error_early({"solve", "ta031", "--lb2-pairs", "adjacent"}, {"--lb2-pairs", "lb1"});
   expect_input_error_early({"solve", "ta001", "--heuristic-share", "1.5"}, {"--heuristic-share"});
   expect_input_error_early({"solve", "ta001", "--seed", "-1"}, {"--seed"});
   expect_input_error_early({"solve", "ta001", "--beam-target", "widest"}, {"--beam-target"});

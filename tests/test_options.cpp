@@ -642,5 +642,17 @@ TEST(options_defaults, bound_auto_by_loop_and_size) {
   }
 }
 
+// --bound auto on the CPU solvers (default_cpu_bound): the chain at 20 jobs and up to 10 machines,
+// LB1 at 20x20, 50x10 and above; --dominance auto on for the CPU, off on the GPU.
+TEST(options_defaults, cpu_bound_and_dominance_auto) {
+  EXPECT_EQ(default_cpu_bound(20, 5), bound_kind::lb1_lb2);
+  EXPECT_EQ(default_cpu_bound(20, 10), bound_kind::lb1_lb2);
+  EXPECT_EQ(default_cpu_bound(20, 20), bound_kind::lb1);
+  EXPECT_EQ(default_cpu_bound(50, 10), bound_kind::lb1);
+  EXPECT_EQ(default_cpu_bound(500, 20), bound_kind::lb1);
+  EXPECT_TRUE(default_dominance(false));
+  EXPECT_FALSE(default_dominance(true));
+}
+
 }  // namespace
 }  // namespace pfsp::test

@@ -75,11 +75,13 @@ void add_search_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   add_enum_or_auto_option(app, "--bound", a.bound,
                           "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the "
-                          "fastest measured: lb1-lb2 on the GPU device loop below 200 jobs, lb1 elsewhere)");
+                          "fastest measured: lb1-lb2 on the GPU device loop below 200 jobs, and on the CPU at 20 jobs "
+                          "and up to 10 machines; lb1 elsewhere)");
   add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
                     "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "
                     "K pairs that most often give the maximum in a short search before the run; default K = m-1), "
-                    "or auto (learn on the GPU device loop, all elsewhere; with --resume: the checkpoint's pairs)")
+                    "or auto (learn on the GPU device loop and the CPU solvers, all on the GPU host loop; with "
+                    "--resume: the checkpoint's pairs)")
       ->default_str(to_string(a.lb2_pairs));
   // No default shown: the backend's (or, with --resume, the checkpoint's) when not given.
   app.add_option_function<std::string>(
@@ -90,8 +92,9 @@ void add_search_options(CLI::App& app, solve_args& a) {
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
   add_enum_option(app, "--dominance", a.dominance,
                   "swap dominance: prune a child whose last two prefix jobs swapped finish no later on every "
-                  "machine (exact; bound/dominance.hpp). auto (on: every CPU solver, and the GPU device loop where "
-                  "LB1 runs in the parents kernel), on, off");
+                  "machine (exact; bound/dominance.hpp). auto (on for the CPU solvers, off on the GPU, where it "
+                  "cost more than it saved at 20 machines), on (the GPU device loop runs it where LB1 runs in "
+                  "the parents kernel), off");
   add_parsed_option(app, "--ub", a.ub, parse_ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "
                     "best-known: the best known makespan of a Taillard instance (from Taillard's table)");

@@ -418,8 +418,8 @@ struct backend_plan {
   bool text_checkpoint = false;
 };
 
-backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, int jobs, bool resumed,
-                          solve_options& opt) {
+backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strategy, int jobs, int machines,
+                          bool resumed, solve_options& opt) {
   backend_plan b;
   b.resolved = a.backend;
   if (b.resolved == backend_choice::auto_) b.resolved = gpu_available() ? backend_choice::gpu : backend_choice::cpu_mt;
@@ -439,13 +439,15 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
 #endif
   // Default bound and LB2 pairs: the fastest measured (default_bound, solver_config.hpp); the
   // chain's LB2 over the m-1 pairs learned before the run.
-  if (!a.bound && !resumed) opt.bound = default_bound(b.device_loop, jobs);
+  const bool cpu_solver = !b.gpu;
+  if (!a.bound && !resumed) opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
+  if (a.dominance == dominance_mode::auto_) opt.dominance = default_dominance(b.gpu);
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   b.lb2_pairs = a.lb2_pairs;
   b.text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
   if (b.lb2_pairs.mode == lb2_pairs_mode::automatic)
-    b.lb2_pairs.mode = b.device_loop && opt.bound != bound_kind::lb1 && !b.text_checkpoint && !resumed
+    b.lb2_pairs.mode = (b.device_loop || cpu_solver) && opt.bound != bound_kind::lb1 && !b.text_checkpoint && !resumed
                            ? lb2_pairs_mode::learn
                            : lb2_pairs_mode::all;
   if (b.gpu && !gpu_available()) {
@@ -718,7 +720,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   const search_state* resume = resumed ? &*resumed : nullptr;
   if (hooks.on_checked) hooks.on_checked();
   opt.on_progress = hooks.on_progress;
-  const backend_plan b = plan_backend(a, strategy, inst.n, resume != nullptr, opt);
+  const backend_plan b = plan_backend(a, strategy, inst.n, inst.m, resume != nullptr, opt);
   const bool device_beam = use_device_beam(inst, a, b.gpu);
   const int walkers = gpu_walker_count(inst, a, b.gpu, device_beam);
   context_thread context(a, b);

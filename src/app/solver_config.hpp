@@ -126,6 +126,19 @@ constexpr bound_kind default_bound(bool device_loop, int jobs) {
   return device_loop && jobs < kLb1AloneFromJobs ? bound_kind::lb1_lb2 : bound_kind::lb1;
 }
 
+// --bound auto on the CPU solvers (cpu, cpu-mt): the LB1 -> LB2 chain over learned pairs at 20 jobs
+// and up to 10 machines, LB1 elsewhere (docs/decisions/014-smaller-tree.md, one H200 host's cores,
+// two threads a run: ta011-ta020 from the optimum 7.0 s in all against LB1's 16.9 s, ta017 6.3 s
+// against 16.5 s; LB1 faster at 20x20 (ta030: 5.1 s against 10.0 s) and 50x10 (ta042: 4.9 s
+// against 8.8 s)).
+constexpr bound_kind default_cpu_bound(int jobs, int machines) {
+  return jobs <= 20 && machines <= 10 ? bound_kind::lb1_lb2 : bound_kind::lb1;
+}
+
+// --dominance auto: on for the CPU solvers, off on the GPU (decision 014: at 20 machines the rule
+// cut ta021-ta030's tree by 0.25 % and cost the device loop 8 % of its time).
+constexpr bool default_dominance(bool gpu) { return !gpu; }
+
 // `pfsp solve`'s options, with the CLI's defaults (README, "Usage").
 struct solver_config {
   std::string instance_spec;
