@@ -108,7 +108,8 @@ def pool(paths):
             g["k"] += k
             g["sum"] += k * m
             g["ss"] += (k - 1) * var + k * m * m  # sum of x^2
-            g["each"] += r.get("each", [])
+            if isinstance(r.get("each"), list):  # a summary may drop them ("(dropped: N probes)")
+                g["each"] += r["each"]
             g["seconds"] += r["seconds"]
             g["files"] += 1
     return groups
