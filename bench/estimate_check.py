@@ -158,8 +158,8 @@ def offline(argv):
         print(row)
     if logs:
         logs.sort()
-        print("\n%d with a known count: |log10(estimate/actual)| median %.3f, max %.3f (estimate within %.2fx .. %.2fx)" % (
-            len(logs), logs[len(logs) // 2], logs[-1], 10 ** -logs[-1], 10 ** logs[-1]))
+        print("\n%d with a known count: |log10(estimate/actual)| median %.3f, max %.3f (every estimate within a factor %.2f)"
+              % (len(logs), logs[len(logs) // 2], logs[-1], 10 ** logs[-1]))
 
 
 if __name__ == "__main__":
