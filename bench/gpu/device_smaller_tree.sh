@@ -7,7 +7,7 @@
 #   proofs.jsonl        one line per proof: instance, configuration, status, nodes, seconds
 #   cpu.jsonl           the same for the CPU runs (two cores each, pinned)
 #   long.txt            the long runs (ta090, ta101 from scratch) as the solver logs end
-# Stages (STAGES, comma-separated): tests, gpu, cpu, long. The CPU matrix runs on cores 2-15 while
+# Stages (STAGES, comma-separated): tests, gpu, cpu, sanitize, long. The CPU matrix runs on cores 2-15 while
 # the GPU stages run pinned to cores 0-1 (--improver-threads 0: the proofs from the optimum need
 # no incumbent engine); the long runs come last, alone, with the default options.
 set -u -o pipefail
@@ -135,11 +135,26 @@ fi
 
 [[ -n ${CPU_PID:-} ]] && wait "$CPU_PID" && say "cpu matrix done"
 
+if has sanitize; then  # the LB1 parents kernels with the rule on: memcheck and racecheck
+  for tool in memcheck racecheck; do
+    for b in lb1 lb1-lb2; do
+      timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$PFSP" solve ta021 --bound "$b" --dominance on \
+        --lb1-fused on --pool-size 4096 --node-limit 20000 --improver-threads 0 --no-progress -q \
+        >"$OUT/logs/sanitize_${tool}_$b.log" 2>&1
+      echo "sanitize $tool $b rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/logs/sanitize_${tool}_$b.log" | tr '\n' ' ')" |
+        tee -a "$OUT/summary.txt"
+    done
+  done
+fi
+
 if has long; then
-  for name in ${LONG_SET:-ta090}; do
-    timeout $((LONG + 30)) "$PFSP" solve "$name" --time-limit "$LONG" --json "$OUT/logs/$name.long.json" \
-      --log "$OUT/logs/$name.long.log" -q >>"$OUT/long.txt" 2>&1
-    echo "$name rc=$?: $(tail -12 "$OUT/logs/$name.long.log" | tr -s ' ' | tr '\n' ';')" >>"$OUT/long.txt"
+  # LONG_RUNS: label:instance:extra-args entries (default: ta090 from scratch with the defaults).
+  for entry in ${LONG_RUNS:-default:ta090:}; do
+    IFS=: read -r label name extra <<<"$entry"
+    # shellcheck disable=SC2086
+    timeout $((LONG + 30)) "$PFSP" solve "$name" --time-limit "$LONG" --json "$OUT/logs/$name.$label.long.json" \
+      --log "$OUT/logs/$name.$label.long.log" -q ${extra//,/ } >>"$OUT/long.txt" 2>&1
+    echo "$name $label (${extra//,/ }) rc=$?: $(tail -14 "$OUT/logs/$name.$label.long.log" | tr -s ' ' | tr '\n' ';')" >>"$OUT/long.txt"
   done
   say "long runs done"
 fi
