@@ -40,6 +40,7 @@ struct config {
   int gap_width = 1;
   int slots = 1;
   bool by_front = false;
+  bool dominance = false;  // the expander's swap dominance (bound/dominance.hpp; off on the GPU by default)
   int probes = 1000;
   double seconds = 20;
   std::uint64_t seed = 1;
@@ -81,7 +82,7 @@ std::string sci(double v) {
 nlohmann::json estimate_one(const instance& inst, int ub, const config& c, double actual, table& t) {
   const auto t0 = std::chrono::steady_clock::now();
   const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{} : lb2_pairs(inst, c.pairs, ub));
-  expander ex(data, c.bound, c.branch);
+  expander ex(data, c.bound, c.branch, false, c.dominance);
   std::mt19937_64 rng(c.seed);
   std::vector<probe_estimate> ps;
   double seconds = 0;
@@ -96,7 +97,7 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
                       {"m", inst.m},            {"ub", ub},
                       {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
-                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front}, 
+                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front}, {"dominance", c.dominance}, 
                       {"probes", s.probes},     {"mean", s.mean},
                       {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
                       {"median", s.median},     {"min", s.min},
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
   app.add_option("--slots", c.slots, "representatives a type (each type split at random into this many)")
       ->capture_default_str();
   app.add_flag("--by-front", c.by_front, "types split by the jobs scheduled in front too");
+  app.add_flag("--dominance", c.dominance, "the expander prunes by swap dominance too (the CPU's default)");
   app.add_option("--probes", c.probes, "probes per instance at most")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds of probes per instance at most")->capture_default_str();
   app.add_option("--seed", c.seed, "random seed")->capture_default_str();

@@ -56,6 +56,33 @@ TEST(tree_size_estimator, exact_count_is_the_sequential_solvers_node_count_from_
   }
 }
 
+// The estimator follows whatever the expander prunes: with swap dominance (bound/dominance.hpp)
+// the exact count is the sequential solver's with dominance, and below the count without it.
+TEST(tree_size_estimator, follows_the_expanders_dominance_rule) {
+  for (const char* spec : {"random:10,5,2", "random:12,4,8"}) {
+    const instance inst = load_instance(spec);
+    const bound_data data(inst);
+    const int ub = optimum(data) * 21 / 20;
+    solve_options o;
+    o.bound = bound_kind::lb1;
+    o.branch = branching::min_min;
+    o.use_neh = false;
+    o.dominance = true;
+    o.initial_ub = optimum(data);  // from above it, leaves would lower the solver's threshold
+    const solve_result s = solve_sequential(data, o, incumbent());
+    expander with(data, bound_kind::lb1, branching::min_min, false, true);
+    expander without(data, bound_kind::lb1, branching::min_min, false, false);
+    EXPECT_EQ(count_tree(with, optimum(data)).branched, s.stats.branched) << spec;
+    const std::uint64_t a = count_tree(with, ub).branched, b = count_tree(without, ub).branched;
+    EXPECT_LT(a, b) << spec << ": the rule prunes something on a tree of " << b << " nodes";
+    std::mt19937_64 rng(3);
+    std::vector<probe_estimate> ps;
+    for (int i = 0; i < 300; ++i) ps.push_back(stratified_probe(with, {.ub = ub, .slots = 4}, rng));
+    const tree_estimate_summary e = summarize_probes(ps);
+    EXPECT_NEAR(e.mean, static_cast<double>(a), 4 * e.std_error + 1e-9) << spec;
+  }
+}
+
 TEST(tree_size_estimator, knuths_probe_is_exact_on_a_tree_without_pruning) {
   const instance inst = load_instance("random:6,3,7");
   const bound_data data(inst);
