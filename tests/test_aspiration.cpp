@@ -55,7 +55,7 @@ TEST(aspiration, with_an_exact_prover_it_ends_on_the_optimum) {
               values.push_back(v);
             },
         .prove_below =
-            [&](int value, double, const std::atomic<bool>*) {
+            [&](int value, double, const std::atomic<bool>*, std::vector<int>*) {
               ++calls;
               return value <= optimum;
             },
@@ -65,6 +65,40 @@ TEST(aspiration, with_an_exact_prover_it_ends_on_the_optimum) {
     EXPECT_EQ(best, optimum) << "seed " << seed;
     EXPECT_EQ(search.stats().lower, optimum) << "seed " << seed;
     EXPECT_GT(calls, 0);
+  }
+}
+
+// A probe that finds a schedule below its value instead of proving (the probe at the best, once the
+// lower bound is the best minus one: ta090's case) hands it over: with passes that never find one,
+// the search still ends on the optimum, through the probes alone.
+TEST(aspiration, a_schedule_a_probe_finds_is_not_lost) {
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    const instance inst = random_instance(7, 4, seed, 1, 30);
+    std::vector<int> optimal;
+    const int optimum = brute_force_optimum(inst, &optimal);
+    int best = neh(inst).makespan;
+    if (best == optimum) continue;  // nothing to find
+    aspiration_search search(inst, aspiration_options{.first_cap = 1});
+    aspiration_hooks hooks{
+        .best = [&] { return best; },
+        .on_better =
+            [&](const std::vector<int>& s, int v) {
+              EXPECT_EQ(evaluate_schedule(inst, s), v);
+              best = v;
+            },
+        .prove_below =
+            [&](int value, double, const std::atomic<bool>*, std::vector<int>* found) {
+              if (value <= optimum) return true;
+              *found = optimal;
+              return false;
+            },
+        .pass = [](int, int, const std::atomic<bool>*, const std::function<int()>&) { return std::vector<int>{}; },
+        .width_ceiling = [] { return 1; },
+    };
+    std::atomic<bool> stop{false};
+    EXPECT_TRUE(search.run(hooks, &stop)) << "seed " << seed;
+    EXPECT_EQ(best, optimum) << "seed " << seed;
+    EXPECT_GE(search.stats().probe_finds, 1) << "seed " << seed;
   }
 }
 
@@ -81,7 +115,7 @@ TEST(aspiration, the_callers_passes_run_up_to_the_callers_ceiling) {
     aspiration_hooks hooks{
         .best = [&] { return best; },
         .on_better = [&](const std::vector<int>&, int v) { best = v; },
-        .prove_below = [&](int value, double, const std::atomic<bool>*) { return value <= optimum; },
+        .prove_below = [&](int value, double, const std::atomic<bool>*, std::vector<int>*) { return value <= optimum; },
         .pass =
             [&](int width, int target, const std::atomic<bool>* stop, const std::function<int()>& outside) {
               ++passes;
@@ -119,7 +153,7 @@ TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
             },
         .width_ceiling = [] { return 4; },
     };
-    if (with_prover) hooks.prove_below = [](int, double, const std::atomic<bool>*) { return false; };
+    if (with_prover) hooks.prove_below = [](int, double, const std::atomic<bool>*, std::vector<int>*) { return false; };
     std::atomic<bool> stop{false};
     std::jthread stopper = stop_after(stop, std::chrono::milliseconds(400));
     EXPECT_FALSE(search.run(hooks, &stop));
@@ -174,8 +208,12 @@ TEST(aspiration, the_branch_and_bound_prover_never_proves_above_the_optimum) {
       ASSERT_TRUE(plan.bisect && plan.prove_below);
       EXPECT_GT(plan.lower, 0) << "seed " << seed;
       EXPECT_LE(plan.lower, optimum) << "seed " << seed;
-      EXPECT_TRUE(plan.prove_below(optimum, 10.0, nullptr)) << "seed " << seed;
-      EXPECT_FALSE(plan.prove_below(optimum + 1, 10.0, nullptr)) << "seed " << seed;
+      EXPECT_TRUE(plan.prove_below(optimum, 10.0, nullptr, nullptr)) << "seed " << seed;
+      std::vector<int> found;
+      EXPECT_FALSE(plan.prove_below(optimum + 1, 10.0, nullptr, &found)) << "seed " << seed;
+      // Not proven because it found a schedule below optimum + 1: the optimum's, handed back.
+      ASSERT_EQ(found.size(), static_cast<std::size_t>(inst.n)) << "seed " << seed;
+      EXPECT_EQ(evaluate_schedule(inst, found), optimum) << "seed " << seed;
     }
   }
   EXPECT_FALSE(engine_beam_plan(bound_data(random_instance(5, 3, 1, 1, 9)), bound_kind::lb1, beam_target::best).bisect);

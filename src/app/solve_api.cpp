@@ -79,14 +79,17 @@ beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target
   std::vector<job_t> identity(static_cast<std::size_t>(n));
   for (int j = 0; j < n; ++j) identity[static_cast<std::size_t>(j)] = static_cast<job_t>(j);
   const int root = expander(data, bound, branching::forward).root_bound(identity.data(), -1, n, INT_MAX);
-  auto prove_below = [&data, bound](int value, double seconds, const std::atomic<bool>* stop) {
+  auto prove_below = [&data, bound](int value, double seconds, const std::atomic<bool>* stop, std::vector<int>* found) {
     solve_options o;
     o.bound = bound;
     o.initial_ub = value;
     o.use_neh = false;
+    o.dominance = true;
     o.time_limit = seconds;
     o.interrupt = stop;
-    return solve_sequential(data, o, incumbent{}).status == solve_status::proven_bound;
+    const solve_result r = solve_sequential(data, o, incumbent{});
+    if (found && !r.schedule.empty() && r.makespan < value) *found = r.schedule;  // below value: not proven
+    return r.status == solve_status::proven_bound;
   };
   return beam_plan{.bisect = true, .lower = root, .prove_below = prove_below};
 }

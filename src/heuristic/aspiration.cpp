@@ -27,10 +27,13 @@ void aspiration_search::raise_lower(const aspiration_hooks& hooks, int best, dou
   while (lo < hi && !stopped(stop)) {
     const int value = static_cast<int>(lo + (static_cast<long long>(hi) - lo + 1) / 2);  // no overflow at INT_MAX
     ++stats_.probes;
-    if (hooks.prove_below(value, seconds, stop))
+    std::vector<int> found;
+    if (hooks.prove_below(value, seconds, stop, &found)) {
       lo = value;
-    else
+    } else {
       hi = value - 1;
+      if (!found.empty()) hi = std::min(hi, offer(hooks, found));
+    }
   }
   if (lo > stats_.lower && !stopped(stop)) {
     stats_.lower = lo;
@@ -56,6 +59,18 @@ int aspiration_search::round(const aspiration_hooks& hooks, int value, const std
     return 1;
   }
   return 0;
+}
+
+// A schedule found by a probe: to on_better where it beats the best; its makespan.
+int aspiration_search::offer(const aspiration_hooks& hooks, const std::vector<int>& schedule) {
+  const int makespan = evaluate_schedule(inst_, schedule);
+  if (makespan < best(hooks)) {
+    ++stats_.improvements;
+    ++stats_.probe_finds;
+    found_ = makespan;
+    if (hooks.on_better) hooks.on_better(schedule, makespan);
+  }
+  return makespan;
 }
 
 int aspiration_search::best(const aspiration_hooks& hooks) const {

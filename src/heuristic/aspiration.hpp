@@ -38,6 +38,11 @@
 
 namespace pfsp {
 
+// A probe of the lower bound: true when it proved, within `seconds` and before *stop rose, that no
+// schedule has a makespan below `value`; where it found one instead, that schedule into *found (not
+// null), so that a probe at the best value, a search for one schedule below it, is not lost.
+using probe_fn = std::function<bool(int value, double seconds, const std::atomic<bool>* stop, std::vector<int>* found)>;
+
 struct aspiration_options {
   int first_cap = 256;                // the widths' cap in the first bisection (quadrupled after each)
   double first_probe_seconds = 0.25;  // prove_below's budget per value in the first bisection (doubled after each)
@@ -50,9 +55,10 @@ struct aspiration_hooks {
   std::function<int()> best = {};
   // Receives each schedule better than best() when found, with its makespan (re-evaluated).
   std::function<void(const std::vector<int>&, int)> on_better = {};
-  // Optional: true when it proved, within `seconds` and before *stop rose, that no schedule has a
-  // makespan below `value`.
-  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
+  // Optional: the probe that raises the lower bound (probe_fn); a schedule it finds goes to
+  // on_better like the passes' (ta090: with the lower bound at the best minus one, the probe at the
+  // best is the search for one schedule at the bound).
+  probe_fn prove_below = {};
   // Optional: receives the lower bound each time it rises.
   std::function<void(int lower)> on_lower = {};
   // Optional: runs the passes instead of the CPU's beam_search (the GPU's, gpu/device_beam.hpp),
@@ -69,6 +75,7 @@ struct aspiration_stats {
   int lower = 0;         // the lower bound now
   int probes = 0;        // calls of prove_below
   int skipped = 0;       // values not run again: they had failed at the width ceiling
+  int probe_finds = 0;   // schedules better than the best that a probe found (given to on_better)
 };
 
 class aspiration_search {
@@ -84,6 +91,7 @@ class aspiration_search {
   void raise_lower(const aspiration_hooks& hooks, int best, double seconds, const std::atomic<bool>* stop);
   int round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop);
   int best(const aspiration_hooks& hooks) const;  // the least of hooks.best() and what this search found
+  int offer(const aspiration_hooks& hooks, const std::vector<int>& schedule);
   int width_ceiling(const aspiration_hooks& hooks) const;
   bool at_ceiling(const aspiration_hooks& hooks) const { return stats_.cap >= width_ceiling(hooks); }
   void wait_for_change(const aspiration_hooks& hooks, int hi, double seconds, const std::atomic<bool>* stop) const;

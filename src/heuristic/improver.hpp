@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "heuristic/aspiration.hpp"
 #include "heuristic/beam.hpp"
 #include "heuristic/elite_pool.hpp"
 #include "heuristic/ig_walker.hpp"
@@ -49,7 +50,7 @@ int engine_beam_threads(const instance& inst, int option, int threads);
 struct beam_plan {
   bool bisect = true;
   int lower = 0;
-  std::function<bool(int value, double seconds, const std::atomic<bool>* stop)> prove_below = {};
+  probe_fn prove_below = {};
   beam_pass_fn pass = {};
   std::string pass_device = {};
   std::function<int()> width_ceiling = {};
