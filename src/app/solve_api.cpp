@@ -450,7 +450,8 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   b.lb2_pairs = a.lb2_pairs;
   b.text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
   if (b.lb2_pairs.mode == lb2_pairs_mode::automatic)
-    b.lb2_pairs.mode = (b.device_loop || cpu_solver) && opt.bound != bound_kind::lb1 && !b.text_checkpoint && !resumed
+    b.lb2_pairs.mode = (b.device_loop || cpu_solver) && opt.bound != bound_kind::lb1 && machines >= 2 &&
+                               !b.text_checkpoint && !resumed
                            ? lb2_pairs_mode::learn
                            : lb2_pairs_mode::all;
   if (b.gpu && !gpu_available()) {

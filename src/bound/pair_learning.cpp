@@ -106,6 +106,7 @@ pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t bud
   const bound_data all(inst);
   const bound_view b = all.view();
   const int np = b.npairs;
+  if (np == 0) return {};  // one machine: no pair to learn (LB2 is then LB1's)
   budget = scaled_learning_budget(budget, inst.n, np);
   k = std::clamp(k, 1, std::max(1, np));
   pair_learning out;
