@@ -256,14 +256,16 @@ pfsp::gpu_cli_options gpu_options_of(const pfsp::solver_entry& entry, const pfsp
 }
 
 // pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
-// so auto is default_bound's for it (lb1-lb2 below 200 jobs, lb1 from 200) and lb1 elsewhere; min-min on the GPU,
-// min-branch elsewhere; the ranks sharing a node share its cores.
+// so auto is default_bound's for it (lb1-lb2 below 200 jobs, lb1 from 200) and default_cpu_bound's
+// on the CPU; min-min on the GPU, min-branch elsewhere; swap dominance as --dominance auto gives
+// each (default_dominance); the ranks sharing a node share its cores.
 pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& app, const pfsp::instance& inst,
                                    bool on_gpu, std::chrono::steady_clock::time_point wall_start) {
   using namespace pfsp;
   solve_options opt;
   opt.time_origin = wall_start;  // --time-limit counts the start heuristic and the pair learning too
-  opt.bound = a.bound.value_or(default_bound(on_gpu, inst.n));
+  opt.bound = a.bound.value_or(on_gpu ? default_bound(true, inst.n) : default_cpu_bound(inst.n, inst.m));
+  opt.dominance = a.dominance == dominance_mode::auto_ ? default_dominance(on_gpu) : a.dominance == dominance_mode::on;
   opt.branch =
       a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);
   opt.initial_ub = resolve_ub(inst, a);
@@ -287,8 +289,7 @@ void check_output_paths(int rank, const pfsp::solve_args& a) {
 }
 
 // LB2's machine pairs: from the checkpoint when resumed, else checked on every rank; auto as pfsp
-// resolves it (learn on the GPU, whose chunks run on the device loop, unless the bound is lb1; all
-// elsewhere).
+// resolves it (learn unless the bound is lb1 or there is one machine; all then).
 pfsp::lb2_pairs_choice lb2_pairs_of(const pfsp::instance& inst, const pfsp::solve_args& a,
                                     const pfsp::solve_options& opt, bool on_gpu, bool resumed,
                                     const std::vector<std::pair<int, int>>& resumed_pairs) {
@@ -300,9 +301,10 @@ pfsp::lb2_pairs_choice lb2_pairs_of(const pfsp::instance& inst, const pfsp::solv
     return pairs;
   }
   lb2_pairs_option spec = a.lb2_pairs;
-  if (spec.mode == lb2_pairs_mode::automatic)
-    spec.mode = on_gpu && opt.bound != bound_kind::lb1 ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
   const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
+  if (spec.mode == lb2_pairs_mode::automatic)
+    spec.mode = opt.bound != bound_kind::lb1 && inst.m >= 2 && !text_checkpoint ? lb2_pairs_mode::learn
+                                                                                : lb2_pairs_mode::all;
   return check_lb2_pairs(inst, spec, opt.bound, text_checkpoint);
 }
 
