@@ -291,7 +291,7 @@ void check_output_paths(int rank, const pfsp::solve_args& a) {
 // LB2's machine pairs: from the checkpoint when resumed, else checked on every rank; auto as pfsp
 // resolves it (learn unless the bound is lb1 or there is one machine; all then).
 pfsp::lb2_pairs_choice lb2_pairs_of(const pfsp::instance& inst, const pfsp::solve_args& a,
-                                    const pfsp::solve_options& opt, bool on_gpu, bool resumed,
+                                    const pfsp::solve_options& opt, bool resumed,
                                     const std::vector<std::pair<int, int>>& resumed_pairs) {
   using namespace pfsp;
   lb2_pairs_choice pairs;
@@ -574,7 +574,7 @@ int run(int argc, char** argv, int rank) {
   std::optional<search_state> resumed;
   std::vector<std::pair<int, int>> resumed_pairs;
   if (!a.resume.empty()) resume_tree_options(rank, a, resumed, opt, resumed_pairs);
-  lb2_pairs_choice pairs = lb2_pairs_of(inst, a, opt, on_gpu, resumed.has_value(), resumed_pairs);
+  lb2_pairs_choice pairs = lb2_pairs_of(inst, a, opt, resumed.has_value(), resumed_pairs);
 
   run_info info = mpi_run_info(argc, argv, a, local, opt);
   const int improvers = improver_threads(a, opt, on_gpu);
