@@ -111,6 +111,22 @@ TEST(cli, engine_threads_follow_the_affinity_mask) {
 }
 #endif
 
+// --estimate-seconds: the tree-size estimate before the search gives the log's "left" column its
+// target, which the header states; a negative value is a bad option.
+TEST(cli, estimate_seconds_gives_the_log_a_tree_size) {
+  test::temp_dir dir;
+  const std::string log = dir.file("solve.log");
+  const auto r = run_pfsp({"solve", "ta014", "--backend", "cpu", "--ub", "1377", "--estimate-seconds", "0.3", "--log",
+                           log, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(test::slurp(log).find("tree-size estimate of"), std::string::npos) << test::slurp(log);
+  const auto none = run_pfsp({"solve", "ta014", "--backend", "cpu", "--ub", "1377", "--log", log, "-q"});
+  ASSERT_EQ(none.exit_code, 0) << none.describe();
+  EXPECT_EQ(test::slurp(log).find("tree-size estimate of"), std::string::npos) << test::slurp(log);
+  const auto bad = run_pfsp({"solve", "ta014", "--estimate-seconds", "-1"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+}
+
 TEST(cli, json_report) {
   test::temp_dir dir;
   const std::string path = dir.file("result.json");

@@ -18,6 +18,7 @@
 #include "gpu/strategy.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/io.hpp"
+#include "search/estimator.hpp"
 #include "search/expander.hpp"
 #if defined(PFSP_HAVE_GPU)
 #include "app/gpu_cli.hpp"
@@ -115,6 +116,17 @@ void print_plan(std::ostream& out, const instance& inst, const solve_args& a, co
   out << std::flush;
 }
 
+// --estimate-seconds: the tree the search will branch from its initial upper bound, estimated by
+// stratified probes over the search's own expander (same bound, pairs, branching and dominance;
+// search/estimator.hpp, docs/tree_estimate.md); 0 when not asked, or with no upper bound to probe
+// from, or when resumed (the tree is then a part of one).
+double tree_nodes_before(const solve_plan& plan, const solve_args& a) {
+  if (!(a.estimate_seconds > 0) || !plan.data || plan.info.initial_ub <= 0 || plan.resumed) return 0;
+  expander ex(*plan.data, plan.opt.bound, plan.opt.branch, false, plan.opt.dominance);
+  const probe_options o{.ub = plan.info.initial_ub, .slots = 64, .by_front = true};
+  return estimate_tree_size(ex, o, a.estimate_seconds, static_cast<std::uint64_t>(a.seed)).mean;
+}
+
 }  // namespace
 
 void add_solver_log_hooks(solve_hooks& hooks, const instance& inst, const solve_args& a, std::optional<solver_log>& log,
@@ -126,8 +138,10 @@ void add_solver_log_hooks(solve_hooks& hooks, const instance& inst, const solve_
       if (then) then(p);
     };
   hooks.on_search = [&inst, &a, &log](const solve_plan& plan) {
-    log->header(log_setup(inst, plan.opt, plan.info, plan.backend, a, plan.device_loop, plan.info.heuristic_seconds,
-                          plan.resumed != nullptr));
+    solver_log_setup s = log_setup(inst, plan.opt, plan.info, plan.backend, a, plan.device_loop,
+                                   plan.info.heuristic_seconds, plan.resumed != nullptr);
+    s.tree_nodes = tree_nodes_before(plan, a);
+    log->header(s);
   };
 }
 

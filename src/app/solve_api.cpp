@@ -744,7 +744,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   std::string pair_note;
   const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
   phases.mark("pairs");
-  if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop});
+  if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop, &data});
   running_engine beside(inst, data, a, opt, engine, walkers, device_beam, resume && resume->complete, start,
                         wall_start);
   if (beside.improver) {

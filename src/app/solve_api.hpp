@@ -74,6 +74,7 @@ struct solve_plan {
   const run_info& info;
   const search_state* resumed;  // the checkpoint continued, or null
   bool device_loop;             // the GPU backend's device loop runs
+  const bound_data* data = nullptr;  // on_search: the search's tables (its LB2 pairs); null before
 };
 
 struct solve_hooks {

@@ -163,6 +163,7 @@ struct solver_config {
   heuristic_choice heuristic = heuristic_choice::auto_;
   int ig_iterations = -1;  // auto
   double time_limit = 0;
+  double estimate_seconds = 0;  // --estimate-seconds: the tree-size estimate before the search (0: none)
   long long node_limit = 0;
   std::string json;
   std::string gantt;  // --gantt FILE.svg
