@@ -175,7 +175,7 @@ void add_output_options(CLI::App& app, solve_args& a) {
   app.add_option("--estimate-seconds", a.estimate_seconds,
                  "before the search, estimate the tree's size for this many seconds (stratified probes from the "
                  "initial upper bound, one thread; docs/tree_estimate.md), so that the solver log's 'left' "
-                 "column counts down to it; the time counts against --time-limit (0 = none: 'left' says ?)")
+                 "column counts down to it; the time counts against the time limit (0 = none: 'left' says ?)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   group_from(app, first, help_group::outputs);
