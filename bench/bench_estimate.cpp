@@ -81,7 +81,8 @@ std::string sci(double v) {
 
 nlohmann::json estimate_one(const instance& inst, int ub, const config& c, double actual, table& t) {
   const auto t0 = std::chrono::steady_clock::now();
-  const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{} : lb2_pairs(inst, c.pairs, ub));
+  const bound_data data(inst,
+                        c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{} : lb2_pairs(inst, c.pairs, ub));
   expander ex(data, c.bound, c.branch, false, c.dominance);
   std::mt19937_64 rng(c.seed);
   std::vector<probe_estimate> ps;
@@ -94,26 +95,43 @@ nlohmann::json estimate_one(const instance& inst, int ub, const config& c, doubl
   const tree_estimate_summary s = summarize_probes(ps);
   std::vector<double> each;
   for (const probe_estimate& p : ps) each.push_back(p.branched);
-  nlohmann::json r = {{"instance", inst.name},  {"n", inst.n},
-                      {"m", inst.m},            {"ub", ub},
-                      {"bound", to_string(c.bound)}, {"lb2_pairs", c.pairs},
-                      {"branching", to_string(c.branch)}, {"gap_width", c.gap_width}, {"slots", c.slots}, {"by_front", c.by_front}, {"dominance", c.dominance}, 
-                      {"probes", s.probes},     {"mean", s.mean},
-                      {"std_error", s.std_error}, {"ci95", {s.low, s.high}},
-                      {"median", s.median},     {"min", s.min},
-                      {"max", s.max},           {"expansions", s.expansions},
-                      {"seconds", seconds},     {"by_depth", s.by_depth},
+  nlohmann::json r = {{"instance", inst.name},
+                      {"n", inst.n},
+                      {"m", inst.m},
+                      {"ub", ub},
+                      {"bound", to_string(c.bound)},
+                      {"lb2_pairs", c.pairs},
+                      {"branching", to_string(c.branch)},
+                      {"gap_width", c.gap_width},
+                      {"slots", c.slots},
+                      {"by_front", c.by_front},
+                      {"dominance", c.dominance},
+                      {"probes", s.probes},
+                      {"mean", s.mean},
+                      {"std_error", s.std_error},
+                      {"ci95", {s.low, s.high}},
+                      {"median", s.median},
+                      {"min", s.min},
+                      {"max", s.max},
+                      {"expansions", s.expansions},
+                      {"seconds", seconds},
+                      {"by_depth", s.by_depth},
                       {"each", each}};
   std::string exact = "-";
   if (c.exact_limit > 0) {
     const auto e0 = std::chrono::steady_clock::now();
     nlohmann::json trace = nlohmann::json::array();
     const exact_count e = count_tree(ex, ub, c.exact_limit, c.trace_every, [&](std::uint64_t b, double closed) {
-      trace.push_back({{"branched", b}, {"tree_done", closed},
+      trace.push_back({{"branched", b},
+                       {"tree_done", closed},
                        {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count()}});
     });
     const double es = std::chrono::duration<double>(std::chrono::steady_clock::now() - e0).count();
-    r["exact"] = {{"branched", e.branched}, {"complete", e.complete}, {"seconds", es}, {"trace", trace}, {"by_depth", e.by_depth}};
+    r["exact"] = {{"branched", e.branched},
+                  {"complete", e.complete},
+                  {"seconds", es},
+                  {"trace", trace},
+                  {"by_depth", e.by_depth}};
     if (e.complete) {
       actual = static_cast<double>(e.branched);
       exact = "dfs";
@@ -158,7 +176,8 @@ int main(int argc, char** argv) {
   app.add_option("--trace-every", c.trace_every,
                  "with --exact-limit: record the closed tree weight every this many nodes (JSON exact.trace)")
       ->capture_default_str();
-  app.add_option("--actual", actual_path, "CSV of measured node counts: instance,ub,bound,pairs,branching,nodes,source");
+  app.add_option("--actual", actual_path,
+                 "CSV of measured node counts: instance,ub,bound,pairs,branching,nodes,source");
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -166,8 +185,8 @@ int main(int argc, char** argv) {
     c.branch = from_string<branching>(branch, "--branching");
     const auto actual = bench::read_actual(actual_path);
     nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
-    bench::table t({"instance", "ub", "probes", "estimate", "95% interval", "median", "rel. s.e.", "actual", "est/actual",
-                    "s"});
+    bench::table t(
+        {"instance", "ub", "probes", "estimate", "95% interval", "median", "rel. s.e.", "actual", "est/actual", "s"});
     for (const std::string& name : bench::expand_instances(names)) {
       const instance inst = load_instance(name);
       const int ub = ub_option > 0 ? ub_option : (inst.known ? inst.known->ub + ub_offset : 0);

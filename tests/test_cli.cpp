@@ -116,8 +116,8 @@ TEST(cli, engine_threads_follow_the_affinity_mask) {
 TEST(cli, estimate_seconds_gives_the_log_a_tree_size) {
   test::temp_dir dir;
   const std::string log = dir.file("solve.log");
-  const auto r = run_pfsp({"solve", "ta014", "--backend", "cpu", "--ub", "1377", "--estimate-seconds", "0.3", "--log",
-                           log, "-q"});
+  const auto r =
+      run_pfsp({"solve", "ta014", "--backend", "cpu", "--ub", "1377", "--estimate-seconds", "0.3", "--log", log, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_NE(test::slurp(log).find("tree-size estimate of"), std::string::npos) << test::slurp(log);
   const auto none = run_pfsp({"solve", "ta014", "--backend", "cpu", "--ub", "1377", "--log", log, "-q"});

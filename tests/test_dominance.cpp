@@ -24,7 +24,8 @@ namespace pfsp::test {
 namespace {
 
 // Best makespan over every completion of (prefix, middle in any order, suffix). O(|middle|! m n).
-int best_completion(const instance& inst, std::vector<int> prefix, std::vector<int> middle, const std::vector<int>& suffix) {
+int best_completion(const instance& inst, std::vector<int> prefix, std::vector<int> middle,
+                    const std::vector<int>& suffix) {
   std::sort(middle.begin(), middle.end());
   int best = INT_MAX;
   do {

@@ -136,8 +136,8 @@ TEST(solver_log, left_is_told_from_the_tree_size_estimate) {
   EXPECT_NEAR(left_seconds(h, 100000), 90, 1e-9);
   for (int t = 11; t <= 20; ++t) h.push_back({double(t), 10000 + 500.0 * (t - 10)});
   EXPECT_NEAR(left_seconds(h, 100000), (100000 - 15000) / 500.0, 1e-9);
-  EXPECT_EQ(left_seconds(h, 0), -1);      // no estimate
-  EXPECT_EQ(left_seconds(h, 15000), -1);  // the run is past it: the estimate was wrong
+  EXPECT_EQ(left_seconds(h, 0), -1);                                // no estimate
+  EXPECT_EQ(left_seconds(h, 15000), -1);                            // the run is past it: the estimate was wrong
   EXPECT_EQ(left_seconds({h.begin(), h.begin() + 2}, 100000), -1);  // two rows
   EXPECT_EQ(left_seconds({{0.1, 100}, {0.2, 200}, {0.3, 300}}, 100000), -1);  // under a second
   EXPECT_EQ(left_seconds({{1, 100}, {2, 100}, {3, 100}}, 100000), -1);        // no node in the window

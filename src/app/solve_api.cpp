@@ -443,17 +443,18 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   // Default bound and LB2 pairs: the fastest measured (default_bound, solver_config.hpp); the
   // chain's LB2 over the m-1 pairs learned before the run.
   const bool cpu_solver = !b.gpu;
-  if (!a.bound && !resumed) opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
+  if (!a.bound && !resumed)
+    opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
   if (a.dominance == dominance_mode::auto_) opt.dominance = default_dominance(b.gpu);
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   b.lb2_pairs = a.lb2_pairs;
   b.text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
   if (b.lb2_pairs.mode == lb2_pairs_mode::automatic)
-    b.lb2_pairs.mode = (b.device_loop || cpu_solver) && opt.bound != bound_kind::lb1 && machines >= 2 &&
-                               !b.text_checkpoint && !resumed
-                           ? lb2_pairs_mode::learn
-                           : lb2_pairs_mode::all;
+    b.lb2_pairs.mode =
+        (b.device_loop || cpu_solver) && opt.bound != bound_kind::lb1 && machines >= 2 && !b.text_checkpoint && !resumed
+            ? lb2_pairs_mode::learn
+            : lb2_pairs_mode::all;
   if (b.gpu && !gpu_available()) {
 #if defined(PFSP_HAVE_GPU)
     throw input_error("--backend gpu: no CUDA device is available on this machine");

@@ -72,8 +72,8 @@ struct solve_plan {
   std::string backend;  // resolved: cpu, cpu-mt or gpu
   const solve_options& opt;
   const run_info& info;
-  const search_state* resumed;  // the checkpoint continued, or null
-  bool device_loop;             // the GPU backend's device loop runs
+  const search_state* resumed;       // the checkpoint continued, or null
+  bool device_loop;                  // the GPU backend's device loop runs
   const bound_data* data = nullptr;  // on_search: the search's tables (its LB2 pairs); null before
 };
 

@@ -158,7 +158,7 @@ struct solver_config {
   std::optional<branching> branch;
   selection select = selection::depth_first;
   dominance_mode dominance = dominance_mode::auto_;  // --dominance
-  ub_option ub;  // --ub
+  ub_option ub;                                      // --ub
   bool no_neh = false;
   heuristic_choice heuristic = heuristic_choice::auto_;
   int ig_iterations = -1;  // auto

@@ -113,11 +113,11 @@ std::vector<std::string> solver_log_header(const solver_log_setup& s) {
                                (s.node_limit ? std::to_string(s.node_limit) : std::string("none")) + ", a row every " +
                                fmt("%g s", s.interval)));
   const std::string done = s.tree_estimate ? "closed share of the tree weight" : "explored share of the n! schedules";
-  h.push_back(kv("done, left", done + (s.tree_nodes > 0 ? "; time left to the tree-size estimate of " +
-                                                              fmt("%.3g", s.tree_nodes) +
-                                                              " nodes at the recent node rate, ? past it"
-                                                        : s.tree_estimate ? "; left ? (no tree-size estimate)"
-                                                                          : "; no time forecast")));
+  h.push_back(kv("done, left",
+                 done + (s.tree_nodes > 0 ? "; time left to the tree-size estimate of " + fmt("%.3g", s.tree_nodes) +
+                                                " nodes at the recent node rate, ? past it"
+                         : s.tree_estimate ? "; left ? (no tree-size estimate)"
+                                           : "; no time forecast")));
   return h;
 }
 
@@ -149,9 +149,10 @@ std::vector<std::string> solver_log_summary(const solve_result& r, double wall_s
   s.push_back(kv("makespan", found ? std::to_string(r.makespan) : "none found below the initial upper bound"));
   s.push_back(kv("lower bound", std::to_string(r.lower_bound)));
   s.push_back(kv("gap", found ? log_gap(r.makespan, r.lower_bound) : "-"));
-  s.push_back(kv("nodes", std::to_string(r.stats.branched) + " branched, " + std::to_string(r.stats.bounds) +
-                              " bounds, " + std::to_string(r.stats.pruned) + " pruned" +
-                              (r.stats.dominated ? " (" + std::to_string(r.stats.dominated) + " by swap dominance)" : "")));
+  s.push_back(
+      kv("nodes", std::to_string(r.stats.branched) + " branched, " + std::to_string(r.stats.bounds) + " bounds, " +
+                      std::to_string(r.stats.pruned) + " pruned" +
+                      (r.stats.dominated ? " (" + std::to_string(r.stats.dominated) + " by swap dominance)" : "")));
   s.push_back(kv("explored", log_percent(r.stats.explored)));
   s.push_back(kv("time", fmt("%.3f s", t) + (wall_seconds > 0 ? fmt(" (wall %.3f s)", wall_seconds) : "")));
   s.push_back(kv("nodes/s", log_rate(t > 0 ? static_cast<double>(r.stats.branched) / t : 0.0)));

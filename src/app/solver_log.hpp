@@ -37,9 +37,9 @@ struct solver_log_setup {
 };
 
 // Fixed-width cells (right-aligned in the column's width). "-" where a value is unknown.
-std::string log_count(std::uint64_t v, int width);    // integer, or 1.2346e+13 if wider than `width`
-std::string log_rate(double per_second);              // 950, 12.3k, 4.56M, 1.20G, 3.40T
-std::string log_duration(double seconds);             // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
+std::string log_count(std::uint64_t v, int width);  // integer, or 1.2346e+13 if wider than `width`
+std::string log_rate(double per_second);            // 950, 12.3k, 4.56M, 1.20G, 3.40T
+std::string log_duration(double seconds);           // 0.4s 59.9s 12.3m 5.2h 3.1d 1.2e+04d; inf; "-" if < 0
 // 12.3457%, 100%, 1.23e-15%, 0%; near 100 % as many decimals as the open share 1 - fraction needs
 // for three significant digits (99.99999971%), past nine decimals the open share itself
 // (100-2.90e-10%): a run that moves the share moves the cell.
@@ -85,7 +85,7 @@ class solver_log {
   std::ostream* console_;
   std::ofstream file_;
   std::string path_;
-  int last_best_ = -1;  // the previous row's incumbent (-1: no row yet)
+  int last_best_ = -1;                   // the previous row's incumbent (-1: no row yet)
   std::vector<progress_point> history_;  // every row's time and nodes (left_seconds)
   double tree_nodes_ = 0;                // the header's estimate of the whole tree
   bool tree_weight_ = false;             // the backend reports a tree weight (device loop)

@@ -45,4 +45,3 @@ PFSP_HD bool swap_dominated(Inst inst, const int* front_a, const int* front_0, i
 }
 
 }  // namespace pfsp
-

@@ -303,8 +303,8 @@ pfsp::lb2_pairs_choice lb2_pairs_of(const pfsp::instance& inst, const pfsp::solv
   lb2_pairs_option spec = a.lb2_pairs;
   const bool text_checkpoint = !a.checkpoint.empty() && a.checkpoint_format == checkpoint_encoding::text;
   if (spec.mode == lb2_pairs_mode::automatic)
-    spec.mode = opt.bound != bound_kind::lb1 && inst.m >= 2 && !text_checkpoint ? lb2_pairs_mode::learn
-                                                                                : lb2_pairs_mode::all;
+    spec.mode =
+        opt.bound != bound_kind::lb1 && inst.m >= 2 && !text_checkpoint ? lb2_pairs_mode::learn : lb2_pairs_mode::all;
   return check_lb2_pairs(inst, spec, opt.bound, text_checkpoint);
 }
 

@@ -52,10 +52,10 @@ struct probe_options {
 
 // One probe's estimate.
 struct probe_estimate {
-  double branched = 0;                // nodes branched (children generated), the root included
-  double leaves = 0;                  // complete schedules below ub (none when ub is the optimum)
-  std::vector<double> by_depth;       // branched nodes estimated at depth d (jobs scheduled), 0 .. n
-  std::uint64_t expansions = 0;       // nodes this probe expanded (its cost)
+  double branched = 0;           // nodes branched (children generated), the root included
+  double leaves = 0;             // complete schedules below ub (none when ub is the optimum)
+  std::vector<double> by_depth;  // branched nodes estimated at depth d (jobs scheduled), 0 .. n
+  std::uint64_t expansions = 0;  // nodes this probe expanded (its cost)
 };
 
 // One stratified probe of the tree under (root, ub) explored by `ex`. O(types x n) expansions.
@@ -92,7 +92,9 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
       ++est.expansions;
       const double w = p.weight;
       kids.clear();
-      auto push = [&](const job_t*, int from, int to, int l1, int l2, int lb) { kids.push_back({from, to, l1, l2, lb}); };
+      auto push = [&](const job_t*, int from, int to, int l1, int l2, int lb) {
+        kids.push_back({from, to, l1, l2, lb});
+      };
       auto leaf = [&](const job_t*, int, int, int) { est.leaves += w; };
       ex.expand(p.perm.data(), p.limit1, p.limit2, o.ub, push, leaf, st);
       for (const child& c : kids) {
@@ -123,8 +125,8 @@ probe_estimate stratified_probe(expander& ex, const probe_options& o, Rng& rng) 
 // The mean of k probes and its spread.
 struct tree_estimate_summary {
   int probes = 0;
-  double mean = 0;       // estimated nodes branched
-  double std_error = 0;  // sample standard deviation / sqrt(probes)
+  double mean = 0;           // estimated nodes branched
+  double std_error = 0;      // sample standard deviation / sqrt(probes)
   double low = 0, high = 0;  // mean -/+ 1.96 std_error, low clamped at 0
   double median = 0;
   double min = 0, max = 0;
@@ -181,7 +183,7 @@ inline tree_estimate_summary estimate_tree_size(expander& ex, const probe_option
 struct exact_count {
   std::uint64_t branched = 0, leaves = 0;
   std::vector<std::uint64_t> by_depth;  // branched nodes at depth d (jobs scheduled), 0 .. n
-  double closed_weight = 0;  // 1 when complete
+  double closed_weight = 0;             // 1 when complete
   bool complete = true;
 };
 

@@ -108,13 +108,13 @@ struct solve_options {
 };
 
 struct solve_stats {
-  std::uint64_t branched = 0;  // nodes whose children were generated
-  std::uint64_t bounds = 0;    // lower bounds computed
-  std::uint64_t pruned = 0;    // children discarded by their bound
-  std::uint64_t leaves = 0;    // complete schedules reached
+  std::uint64_t branched = 0;   // nodes whose children were generated
+  std::uint64_t bounds = 0;     // lower bounds computed
+  std::uint64_t pruned = 0;     // children discarded by their bound
+  std::uint64_t leaves = 0;     // complete schedules reached
   std::uint64_t dominated = 0;  // of the pruned children, those pruned by swap dominance (bound/dominance.hpp)
-  double bound_seconds = 0;    // time in bounding (with profile)
-  double setup_seconds = 0;    // part of total_seconds spent setting up a device (GPU backend)
+  double bound_seconds = 0;     // time in bounding (with profile)
+  double setup_seconds = 0;     // part of total_seconds spent setting up a device (GPU backend)
   double total_seconds = 0;
   double explored = 0;  // fraction of the search space closed
 

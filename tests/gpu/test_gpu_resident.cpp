@@ -337,7 +337,8 @@ TEST(GpuResident, SwapDominanceBranchesTheCpuTree) {
           solve_options scratch = opt;
           scratch.initial_ub.reset();
           scratch.use_neh = false;
-          expect_optimal(inst, gpu::solve_resident(data, scratch, on, incumbent()), optimum, what + " from no incumbent");
+          expect_optimal(inst, gpu::solve_resident(data, scratch, on, incumbent()), optimum,
+                         what + " from no incumbent");
         }
       });
   EXPECT_GT(dominated, 1000u) << "the rule hardly fired: the tree checks proved little";
