@@ -324,6 +324,21 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
                   "--bound lb1 at 10 and 20 machines up to n m = 2000 (where each was measured faster). The same "
                   "bounds, the same tree")
       ->group(help_group::tuning);
+  solve
+      .add_option("--stack-margin", o.policy.loop.useful_stack_margin,
+                  "gpu, device loop, under a time limit: the node stack grows to at most this many times the nodes "
+                  "the loop can still pop before the limit (0: no such cap, only the memory's)")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str()
+      ->group(help_group::tuning);
+  solve
+      .add_option("--hopeless-share", o.policy.loop.hopeless_share,
+                  "gpu, device loop, under a time limit, with the beam's passes on the GPU: the loop yields the GPU "
+                  "to the passes once the tree share it closes by the limit, at its rate so far, is below this "
+                  "(0: never)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str()
+      ->group(help_group::tuning);
   add_parsed_option(solve, "--devices", o.request.devices, parse_devices,
                     "gpu, device loop: the CUDA devices to search on, one loop engine each, sharing work and the "
                     "incumbent: a list such as 0,1,2,3 (an ordinal may repeat: several engines on one device) or "
@@ -333,10 +348,20 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
       .add_option_function<std::size_t>(
           "--gpu-memory", [&p = o.policy](const std::size_t& mib) { p.memory_cap = mib << 20; },
           "gpu, device loop: MiB of GPU memory each loop engine may take (its pool buffers and its node stack, "
-          "which starts small and grows on demand up to this; when full, the stack's bottom nodes spill to host "
-          "memory, and past a quarter of the host's memory the pools shrink to what fits, which changes the order "
-          "of search). 0 (default): the stack may grow to half the device's free memory")
+          "which starts small and grows on demand up to this and, under a time limit, to what the time left can "
+          "pop; when full, the stack's bottom nodes spill to host memory (--spill-memory), and past that the pools "
+          "shrink to what fits, which changes the order of search). 0 (default): the stack may grow to half the "
+          "device's free memory")
       ->check(CLI::Range(0LL, 1LL << 24))
+      ->type_name("MIB")
+      ->group(help_group::gpu);
+  solve
+      .add_option_function<std::size_t>(
+          "--spill-memory", [&p = o.policy](const std::size_t& mib) { p.spill_cap = mib << 20; },
+          "gpu, device loop: MiB of host memory the loop engines may spill their stacks' bottom nodes to, all "
+          "together (0: none; the pools then shrink to the stacks' room). Default: a quarter of the host's "
+          "available memory when the search starts")
+      ->check(CLI::Range(0LL, 1LL << 30))
       ->type_name("MIB")
       ->group(help_group::gpu);
   solve.add_option("--device", o.policy.device, "gpu: CUDA device ordinal")

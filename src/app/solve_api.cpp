@@ -306,17 +306,29 @@ bool use_device_beam(const instance& inst, const solve_args& a, bool gpu_backend
 // The bisecting beam's passes on the GPU: the device beam is made on the beam thread at its first
 // pass (the CUDA context is being made meanwhile), and a device error hands the passes to the CPU's
 // beam (with a message) instead of ending the engine.
-void attach_device_beam(beam_plan& plan, const instance& inst, int device) {
+// `sharing` counts the GPU passes running, for the device loop to yield to them where its tree is
+// hopeless (gpu::gpu_sharing).
+void attach_device_beam(beam_plan& plan, const instance& inst, int device, std::shared_ptr<gpu::gpu_sharing> sharing) {
   struct holder {
     std::unique_ptr<gpu::device_beam> gpu;
     std::unique_ptr<beam_search> cpu;
   };
   auto h = std::make_shared<holder>();
-  plan.pass = [&inst, device, h](int width, int target, const std::atomic<bool>* stop,
-                                 const std::function<int()>& outside) {
+  if (sharing) sharing->beam_device.store(device);
+  plan.pass = [&inst, device, h, sharing](int width, int target, const std::atomic<bool>* stop,
+                                          const std::function<int()>& outside) {
     if (!h->cpu) {
       try {
         if (!h->gpu) h->gpu = std::make_unique<gpu::device_beam>(inst, device);
+        struct counted {
+          gpu::gpu_sharing* s;
+          explicit counted(gpu::gpu_sharing* p) : s(p) {
+            if (s) s->beam_passes.fetch_add(1);
+          }
+          ~counted() {
+            if (s) s->beam_passes.fetch_sub(1);
+          }
+        } running(sharing.get());
         return h->gpu->pass(width, target, stop, outside);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "pfsp: the GPU beam stopped (%s); its passes go on on the CPU\n", e.what());
@@ -340,7 +352,7 @@ std::pair<int, beam_plan> engine_beam(const instance& inst, const bound_data& da
 #if defined(PFSP_HAVE_GPU)
   if (device_beam && threads > 0) {
     const auto& ordinals = a.gpu.request.devices.ordinals;
-    attach_device_beam(plan, inst, ordinals.empty() ? a.gpu.policy.device : ordinals.front());
+    attach_device_beam(plan, inst, ordinals.empty() ? a.gpu.policy.device : ordinals.front(), a.gpu.policy.sharing);
     threads = 1;
   }
 #else

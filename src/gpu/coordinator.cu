@@ -23,6 +23,8 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <limits>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -46,6 +48,18 @@ namespace pfsp::gpu::device_loop {
 namespace {
 
 using steady = std::chrono::steady_clock;
+
+// The host's available memory (/proc/meminfo's MemAvailable), else its physical memory.
+std::size_t host_available_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  while (in >> key >> kib) {
+    if (key == "MemAvailable:") return kib << 10;
+    in.ignore(1 << 10, '\n');
+  }
+  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+}
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -159,9 +173,7 @@ class coordinator {
       if (e == 0 || at_once) engines_[e] = make_engine(e);
     for (std::size_t e = 0; e < E_; ++e) spill_.emplace_back(n_);
     spilled_.assign(E_, 0);
-    const double phys = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    spill_budget_ =
-        static_cast<std::size_t>(std::max(0.0, phys * policy_.loop.host_spill_share / static_cast<double>(E_)));
+    spill_budget_ = host_spill_budget(policy_.spill_cap, policy_.loop.host_spill_share, host_available_bytes(), E_);
   }
 
   // One engine per --devices entry (one kept in policy.engines where there is one); engines
@@ -341,6 +353,7 @@ class coordinator {
         node_batch<Job> got;
         if (!wait_for_work(e, got)) return;
         place(e, std::move(got));
+        yield_to_beam(e);
         eng.lower_best(global_best_.load());
         const int ran = prepare(e, batch);
         const std::uint64_t bounds_before = eng.state().bounds, iterations_before = eng.state().iterations;
@@ -363,6 +376,23 @@ class coordinator {
     } catch (...) {
       fail(true);
     }
+  }
+
+  // Engine e's thread, between batches: while the tree is hopeless in the time left (judge_hope)
+  // and the incumbent engine's GPU beam runs a pass on this engine's device, the pass has the GPU;
+  // the loop waits (a stop honoured within a millisecond).
+  void yield_to_beam(std::size_t e) {
+    const gpu_sharing* sh = policy_.sharing.get();
+    if (!sh || !hopeless_.load() || sh->beam_device.load() != engines_[e]->device()) return;
+    const auto t0 = steady::now();
+    bool waited = false;
+    while (hopeless_.load() && sh->beam_passes.load() > 0 && !stop_flag_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      waited = true;
+    }
+    if (!waited) return;
+    std::lock_guard l(mu_);
+    yielded_s_ += std::chrono::duration<double>(steady::now() - t0).count();
   }
 
   // The current exception ends the search (`counted`: the engine had joined it).
@@ -424,8 +454,12 @@ class coordinator {
     const std::size_t reserve = eng.reserve(), parents = eng.max_parents();
     auto top = [&] { return static_cast<std::size_t>(eng.state().top); };
     const std::size_t batch_room = std::max(eng.max_push(), policy_.loop.batch_room_bytes / eng.node_bytes());
-    eng.grow(top() + reserve + std::min(worst_growth(eng, top(), batch), batch_room));
-    if (eng.capacity() < top() + reserve + worst_growth(eng, top(), 1)) spill_bottom(e);
+    const std::size_t want = top() + reserve + std::min(worst_growth(eng, top(), batch), batch_room);
+    const std::size_t useful = useful_nodes(e);
+    eng.grow(std::min(want, std::max(useful, eng.capacity())));
+    if (want > useful && eng.capacity() < want) ++useful_cuts_[e];
+    const bool at_cap = useful >= eng.max_capacity();  // spill only where memory, not the time left, is short
+    if (at_cap && eng.capacity() < top() + reserve + worst_growth(eng, top(), 1)) spill_bottom(e);
     if (!spill_[e].empty()) refill(e, std::min(static_cast<std::size_t>(batch) * parents, eng.capacity() / 4));
     std::size_t b = 0;  // the most iterations that surely fit
     for (std::size_t t = top(); b < static_cast<std::size_t>(batch); ++b) {
@@ -435,6 +469,16 @@ class coordinator {
     if (b == 0) ++cut_batches_[e];  // pool_limit may cut this iteration's pool
     if (!spill_[e].empty()) b = std::min(b, std::max<std::size_t>(1, top() / parents));
     return static_cast<int>(std::clamp<std::size_t>(b, 1, static_cast<std::size_t>(batch)));
+  }
+
+  // Memory in proportion to progress (loop_tuning::useful_stack_margin): the most nodes engine e's
+  // stack need hold for what it can still pop before the time limit, at least its first size.
+  std::size_t useful_nodes(std::size_t e) {
+    const loop_state& s = engines_[e]->state();
+    if (popped_from_[e] < 0) popped_from_[e] = ctl_.elapsed();
+    const std::size_t floor = std::max(engines_[e]->first_capacity(), engines_[e]->reserve() + engines_[e]->max_push());
+    return useful_stack_nodes(static_cast<double>(s.branched), ctl_.elapsed() - popped_from_[e], ctl_.seconds_left(),
+                              policy_.loop.useful_stack_margin, floor);
   }
 
   // The most a stack of `top` nodes can grow in `iterations` iterations: each pops at most
@@ -682,11 +726,23 @@ class coordinator {
         break;
       }
       take_feed();
+      judge_hope(t);
       maybe_join();
       ctl_.maybe_report(progress(t, tot.second));
       if (ctl_.checkpoint_due() && opt_.on_checkpoint) checkpoint(lock);
     }
     return stop;
+  }
+
+  // Under mu: whether the tree is hopeless in the time left (loop_tuning::hopeless_share): after
+  // hopeless_after_s of search, the share closed so far projected to the limit at its rate.
+  void judge_hope(const solve_stats& t) {
+    const double left = ctl_.seconds_left(), ran = ctl_.elapsed() - search_start_;
+    if (!(left < std::numeric_limits<double>::infinity()) || ran < policy_.loop.hopeless_after_s) return;
+    const double done = explored_before() + t.explored;
+    const bool hopeless = done * (ran + left) / ran < policy_.loop.hopeless_share;
+    if (hopeless && !hopeless_.load()) hopeless_at_ = ran;
+    hopeless_.store(hopeless);
   }
 
   // Under mu, while engines are absent: the join rule (join_rule.hpp's join_watch) on engine 0's
@@ -804,6 +860,12 @@ class coordinator {
       m += "; " + std::to_string(spills) + " spills of the stacks' bottom to host memory (" +
            fixed(static_cast<double>(peak_spill_) / (1 << 20), 0) + " MiB at most)";
     if (cuts) m += "; " + std::to_string(cuts) + " batches ran short of room (pools cut to what fits)";
+    if (yielded_s_ > 0)
+      m += "; the tree hopeless in the time left from " + fixed(hopeless_at_, 1) + " s: the loop left the GPU to the " +
+           "incumbent engine's beam passes for " + fixed(yielded_s_, 1) + " s";
+    const std::uint64_t kept = std::accumulate(useful_cuts_.begin(), useful_cuts_.end(), std::uint64_t{0});
+    if (kept)
+      m += "; stack kept to what the time left can pop (" + std::to_string(kept) + " batches; memory in proportion)";
     if (cap_cuts_)
       m += "; pools cut " + std::to_string(cap_cuts_) + " times to keep an iteration under " +
            fixed(policy_.loop.iteration_max_s, 2) + " s (down to " + std::to_string(min_child_cap_) + " children)";
@@ -934,7 +996,11 @@ class coordinator {
   std::vector<node_spill<Job>> spill_;
   std::size_t spill_budget_ = 0;
   std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
-                             cut_batches_ = std::vector<std::uint64_t>(E_, 0);
+                             cut_batches_ = std::vector<std::uint64_t>(E_, 0),
+                             useful_cuts_ = std::vector<std::uint64_t>(E_, 0);
+  std::vector<double> popped_from_ = std::vector<double>(E_, -1.0);
+  std::atomic<bool> hopeless_{false};  // judge_hope
+  double hopeless_at_ = 0, yielded_s_ = 0;  // under mu  // ctl_.elapsed() at an engine's first batch
   std::atomic<std::uint64_t> cap_cuts_{0};
   std::atomic<std::size_t> kept_taken_{0};  // engines taken from policy.engines
   std::atomic<std::size_t> min_child_cap_{SIZE_MAX};

@@ -97,6 +97,8 @@ class loop_engine {
   // The most nodes the stack may grow to (the memory cap), and the largest it has been.
   std::size_t max_capacity() const { return max_capacity_; }
   std::size_t peak_capacity() const { return peak_capacity_; }
+  // The stack's first size (what a few full pools can push; size_stack).
+  std::size_t first_capacity() const { return first_capacity_; }
   // Nodes the stack keeps free for one-parent iterations (pool_limit, loop_iteration.cuh).
   std::size_t reserve() const { return reserve_; }
   // Nodes an iteration may push at most (its children over the directions).
@@ -446,6 +448,7 @@ class loop_engine {
                                        std::max(push, tuning_.batch_room_bytes / node_bytes_));
     const std::size_t first = std::max<std::size_t>(pools + reserve_, tuning_.initial_stack_nodes);
     capacity_ = std::min(max_capacity_, first);
+    first_capacity_ = capacity_;
   }
 
   // The node stack's four arrays, `nodes` long.
@@ -917,7 +920,7 @@ class loop_engine {
   device_buffer<std::uint32_t> masks_, list_, list_count_;
   int key_bits_ = 1;
   std::uint32_t max_children_ = 0, max_parents_ = 0;
-  std::size_t capacity_ = 0, node_bytes_ = 0, max_capacity_ = 0, peak_capacity_ = 0, reserve_ = 0;
+  std::size_t capacity_ = 0, node_bytes_ = 0, max_capacity_ = 0, peak_capacity_ = 0, reserve_ = 0, first_capacity_ = 0;
   std::uint32_t child_cap_ = 0;
   device_buffer<std::uint32_t> d_child_cap_;
   device_buffer<loop_state> d_state_;

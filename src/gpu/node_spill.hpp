@@ -12,12 +12,37 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "gpu/pool_layout.hpp"  // limit1_of, limit2_of
 
 namespace pfsp::gpu::device_loop {
+
+// Bytes of host memory each of `engines` engines may spill to: the user's cap where one is set
+// (--spill-memory, all engines together), else `share` of the host's available memory (`available`:
+// MemAvailable when the search starts, not the physical memory, so that a busy host is not
+// pushed into swap or an out-of-memory kill).
+inline std::size_t host_spill_budget(std::optional<std::size_t> cap, double share, std::size_t available,
+                                     std::size_t engines) {
+  const double all = cap ? static_cast<double>(*cap) : std::max(0.0, share) * static_cast<double>(available);
+  return static_cast<std::size_t>(std::min(all, static_cast<double>(available)) /
+                                  static_cast<double>(std::max<std::size_t>(1, engines)));
+}
+
+// Memory in proportion to progress: the most nodes a stack need hold when its engine popped
+// `popped` nodes in `seconds` and `left` seconds remain before the time limit: `margin` times
+// the nodes it can still pop, at least `floor` (the stack's first size). No cap (SIZE_MAX)
+// without a limit or before a rate is measured.
+inline std::size_t useful_stack_nodes(double popped, double seconds, double left, double margin, std::size_t floor) {
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  if (!(left < std::numeric_limits<double>::infinity()) || popped <= 0 || seconds <= 0 || margin <= 0) return none;
+  const double useful = margin * popped / seconds * left;
+  if (useful >= 0x1p62) return none;
+  return std::max(floor, static_cast<std::size_t>(useful));
+}
 
 // Host copies of nodes in the stack's layout (bottom first): n jobs a permutation.
 template <class Job>

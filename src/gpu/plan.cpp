@@ -115,6 +115,10 @@ plan make_plan(const gpu_policy& policy, const plan_request& request, const solv
     throw input_error("--gpu-memory caps the device loop's memory: the host loop (--gpu-loop host" +
                       std::string(request.loop == loop_choice::host ? "" : ", chosen by a host-loop option") +
                       ") does not take it");
+  if (!device_loop && policy.spill_cap)
+    throw input_error("--spill-memory caps the device loop's spill to host memory: the host loop (--gpu-loop host" +
+                      std::string(request.loop == loop_choice::host ? "" : ", chosen by a host-loop option") +
+                      ") does not spill");
   if (request.devices.given()) {
     p.policy.devices = resolve_devices(request.devices, device_count());
     if (p.policy.devices.size() > 64) throw input_error("--devices: at most 64 engines");

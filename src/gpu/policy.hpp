@@ -4,9 +4,11 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -174,6 +176,18 @@ struct loop_tuning {
   // the device's stacks are at their cap (split among the engines); past it the pools shrink to
   // what fits (the order of search changes).
   double host_spill_share = 0.25;
+  // Memory in proportion to progress: under a time limit a stack grows only to this many times
+  // the nodes its engine can still pop before the limit (its pop rate so far times the seconds
+  // left), and never below its first size; past that the pools shrink to what fits (the order of
+  // search changes, not the tree's exactness). On a shop where the bound prunes nothing (800x60)
+  // the stack otherwise filled 70 GiB and spilled 27 GiB to the host in 20 s.
+  double useful_stack_margin = 4.0;
+  // The GPU where it pays: after hopeless_after_s of search under a time limit, a tree whose closed
+  // share, projected to the limit at its rate so far, stays below hopeless_share cannot be proven
+  // in time; the loop then waits between its batches while the incumbent engine's GPU beam runs a
+  // pass on its device (gpu_sharing), so that the pass has the multiprocessors.
+  double hopeless_after_s = 2.0;
+  double hopeless_share = 1e-3;
   // Bytes moved to or from the host at a time (a stop is honoured between two pieces; 1 GiB
   // pieces ended 500x20 searches 0.8 s past --time-limit 30, pageable copies into new pages).
   std::size_t spill_chunk_bytes = std::size_t{128} << 20;
@@ -210,6 +224,14 @@ struct host_tuning {
   int max_misses = 24;  // pools too small to count (the open nodes could not fill them) before giving up
 };
 
+// The incumbent engine's GPU beam and the device loop on one device (not on the CLI): the app
+// counts the beam's passes running (attach_device_beam), the loop yields to them while its tree is
+// hopeless (loop_tuning::hopeless_share). Copies of a policy share it.
+struct gpu_sharing {
+  std::atomic<int> beam_passes{0};
+  std::atomic<int> beam_device{-1};
+};
+
 struct gpu_policy {
   std::size_t pool_size = 0;  // children bounded per launch (blocks x threads); 0 = auto-tune
   int threads_per_block = 0;  // 0 = auto-tune (128 or 256)
@@ -234,11 +256,15 @@ struct gpu_policy {
   lb2_pack_mode lb2_pack = lb2_pack_mode::auto_;     // --lb2-pack: the chain's LB2 pass two children a thread
   lb1_fused_mode lb1_fused = lb1_fused_mode::auto_;  // --lb1-fused: LB1 in the parents kernel
   std::size_t memory_cap = 0;                        // --gpu-memory: bytes a device-loop engine may take; 0 = auto
+  // --spill-memory: bytes of host memory the device loop's engines may spill to, together; unset:
+  // loop.host_spill_share of the host's available memory when the search starts (host_spill_budget).
+  std::optional<std::size_t> spill_cap;
   host_tuning host;                                  // the host loop's tuner (not on the CLI)
   loop_tuning loop;                                  // the device loop's tuning numbers (not on the CLI)
   // Not on the CLI: where the device loop keeps its engines between solves of the same data and
   // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
   std::shared_ptr<engine_cache> engines;
+  std::shared_ptr<gpu_sharing> sharing = std::make_shared<gpu_sharing>();
 };
 
 // Pool sizes the auto-tuner tries (CCPE Table II's range) and the thread counts it pairs them with.

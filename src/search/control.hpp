@@ -2,10 +2,12 @@
 // the progress callback, and turning the end state of a search into a solve_result.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -77,6 +79,11 @@ class run_control {
   // Seconds the time limit has consumed: since opt.time_origin where set (the run's start), else
   // since this control's start.
   double limit_elapsed() const { return std::chrono::duration<double>(clock::now() - origin_).count(); }
+  // Seconds until the time limit (infinity without one; never negative).
+  double seconds_left() const {
+    if (opt_.time_limit <= 0) return std::numeric_limits<double>::infinity();
+    return std::max(0.0, opt_.time_limit - limit_elapsed());
+  }
 
   // Whether the clock should be read now. The interval between checks adapts so that checks
   // happen every few milliseconds whatever a node costs (a 20x20 LB1 node takes about a

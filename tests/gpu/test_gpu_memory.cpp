@@ -36,6 +36,25 @@ std::size_t peak_open(const solve_result& r) {
   return 0;
 }
 
+// "stack of N nodes at most" in the same note: the stack's largest size.
+std::size_t peak_stack(const solve_result& r) {
+  for (const std::string& n : r.notes) {
+    const std::size_t at = n.find("stack of ");
+    if (at != std::string::npos && n.find(" nodes at most", at) != std::string::npos)
+      return std::stoull(n.substr(at + 9));
+  }
+  return 0;
+}
+
+// "(N MiB at most)" after the spills in the same note; -1 without spills.
+double peak_spill_mib(const solve_result& r) {
+  for (const std::string& n : r.notes) {
+    const std::size_t at = n.find("spills of the stacks' bottom to host memory (");
+    if (at != std::string::npos) return std::stod(n.substr(at + 45));
+  }
+  return -1;
+}
+
 solve_result run(const instance& inst, const gpu::gpu_policy& p, int extra) {
   solve_options opt;
   opt.bound = bound_kind::lb1_lb2;
@@ -136,6 +155,53 @@ TEST(GpuMemory, PoolsShrinkWhenNothingCanSpill) {
   EXPECT_NEAR(r.stats.explored, 1.0, 1e-9);
   EXPECT_TRUE(has_note(r, "batches ran short of room")) << "peak " << peak;
   EXPECT_FALSE(has_note(r, "spills of the stacks' bottom"));
+}
+
+// --spill-memory: the host spill stays within its cap (64 KiB here, a fraction of what the capped
+// stack wants to spill), the pools shrink past it, and the optimum is still proven; 0 spills none.
+TEST(GpuMemory, SpillStaysWithinItsCap) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta017");
+  const std::size_t peak = peak_open(run(inst, pools_4096(), kExtra));
+  for (const std::size_t cap : {std::size_t{0}, std::size_t{64} << 10}) {
+    SCOPED_TRACE(cap);
+    gpu::gpu_policy p = capped(peak);
+    p.spill_cap = cap;
+    const solve_result r = run(inst, p, kExtra);
+    ASSERT_EQ(r.status, solve_status::optimal);
+    EXPECT_EQ(r.makespan, inst.known->ub);
+    EXPECT_EQ(naive_makespan(inst, r.schedule), inst.known->ub);
+    EXPECT_NEAR(r.stats.explored, 1.0, 1e-9);
+    EXPECT_LE(peak_spill_mib(r), static_cast<double>(cap) / (1 << 20) + 0.5) << "peak " << peak;  // %.0f MiB
+    EXPECT_TRUE(has_note(r, "batches ran short of room")) << "peak " << peak;
+  }
+}
+
+// Memory in proportion to progress: on a shop where the bound prunes almost nothing (200 jobs x
+// 60 machines, no upper bound but the leaves found), under a 2-s time limit, the stack grows only
+// to what the time left can pop; without the rule (margin 0) it grows many times larger. Both
+// end at the limit with a schedule whose makespan recomputes.
+TEST(GpuMemory, StackGrowsOnlyWithWhatTheTimeLeftCanPop) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = random_instance(200, 60, 46, 1, 99);
+  auto solve = [&](double margin) {
+    gpu::gpu_policy p;
+    p.loop.useful_stack_margin = margin;
+    solve_options opt;
+    opt.bound = bound_kind::lb1;
+    opt.time_limit = 2;
+    return gpu::solve_resident(bound_data(inst), opt, p, incumbent(1 << 29, {}));
+  };
+  const solve_result kept = solve(4.0), unkept = solve(0.0);
+  for (const solve_result* r : {&kept, &unkept}) {
+    EXPECT_EQ(r->status, solve_status::time_limit);
+    ASSERT_FALSE(r->schedule.empty());
+    EXPECT_EQ(naive_makespan(inst, r->schedule), r->makespan);
+    EXPECT_LE(r->lower_bound, r->makespan);
+  }
+  EXPECT_TRUE(has_note(kept, "stack kept to what the time left can pop"));
+  EXPECT_FALSE(has_note(unkept, "stack kept to what the time left can pop"));
+  EXPECT_LT(4 * peak_stack(kept), peak_stack(unkept)) << peak_stack(kept) << " vs " << peak_stack(unkept);
 }
 
 // Two engines on one device with capped stacks: spilled nodes are donated to the idle engine

@@ -344,6 +344,37 @@ TEST(GpuResident, SwapDominanceBranchesTheCpuTree) {
   EXPECT_GT(dominated, 1000u) << "the rule hardly fired: the tree checks proved little";
 }
 
+// Wide shops (VRF's 40 and 60 machines): from the optimum as ub the device loop branches the
+// CPU's tree node for node, with LB1 and with the chain, tables in shared and in global memory,
+// under the bidirectional and the one-direction rules; from no incumbent it proves the optimum.
+TEST(GpuResident, WideShopsBranchTheCpuTree) {
+  PFSP_REQUIRE_GPU();
+  for_each_instance_and_rule(
+      {"random:10,40,21", "random:12,60,22", "random:13,40,23"},
+      {branching::forward, branching::min_branch, branching::min_min},
+      [](const std::string& name, const instance& inst, int optimum, branching rule) {
+        const bound_data data(inst);
+        for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2})
+          for (gpu::memory_placement mp : all_placements()) {
+            const std::string what = name + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule)) +
+                                     " " + std::string(gpu::to_string(mp));
+            solve_options opt = chain_from_optimum(rule, optimum);
+            opt.bound = kind;
+            gpu::gpu_policy p;
+            p.memory = mp;
+            p.pool_size = 4096;
+            const solve_result ref = solve_sequential(data, opt, incumbent());
+            const solve_result r = gpu::solve_resident(data, opt, p, incumbent());
+            EXPECT_EQ(r.status, ref.status) << what;
+            expect_same_tree(r, ref, what);
+            solve_options scratch = opt;
+            scratch.initial_ub.reset();
+            scratch.use_neh = false;
+            expect_optimal(inst, gpu::solve_resident(data, scratch, p, incumbent()), optimum, what + " from scratch");
+          }
+      });
+}
+
 // The deciding LB1 kernel holds its per-depth counts in 8 KiB of static shared memory beside the
 // processing times (dynamic): at 520 jobs x 20 machines the two pass the default 48 KiB a launch
 // may take, so the engine raises the kernel's limit (one_wave_of). A slice runs, decided there.

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "gpu/node_spill.hpp"
@@ -76,6 +77,34 @@ TEST(NodeSpill, SummariesFollowPartialTakes) {
   b.append(top);
   EXPECT_EQ(labels(b), (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(b.min_lb(), 100);
+}
+
+// The host spill's budget: the user's cap (all engines together) or a share of the available
+// memory, never more than is available, split among the engines.
+TEST(NodeSpill, HostBudgetIsCappedByTheAvailableMemory) {
+  using gpu::device_loop::host_spill_budget;
+  const std::size_t gib = std::size_t{1} << 30;
+  EXPECT_EQ(host_spill_budget(std::nullopt, 0.25, 64 * gib, 1), 16 * gib);
+  EXPECT_EQ(host_spill_budget(std::nullopt, 0.25, 64 * gib, 4), 4 * gib);
+  EXPECT_EQ(host_spill_budget(std::size_t{0}, 0.25, 64 * gib, 1), 0u);
+  EXPECT_EQ(host_spill_budget(2 * gib, 0.25, 64 * gib, 2), gib);
+  EXPECT_EQ(host_spill_budget(100 * gib, 0.25, 8 * gib, 1), 8 * gib);  // a cap above what is there
+  EXPECT_EQ(host_spill_budget(std::nullopt, 0.25, 0, 1), 0u);          // a host with no memory to spare
+}
+
+// Memory in proportion to progress: margin x pop rate x seconds left, at least the floor; no cap
+// without a time limit or before a rate is known.
+TEST(NodeSpill, UsefulStackFollowsTheTimeLeft) {
+  using gpu::device_loop::useful_stack_nodes;
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(useful_stack_nodes(3000, 1.0, 19.0, 4.0, 1000), 228000u);
+  EXPECT_EQ(useful_stack_nodes(3000, 1.0, 0.0, 4.0, 1000), 1000u);
+  EXPECT_EQ(useful_stack_nodes(3000, 1.0, inf, 4.0, 1000), none);
+  EXPECT_EQ(useful_stack_nodes(0, 1.0, 19.0, 4.0, 1000), none);
+  EXPECT_EQ(useful_stack_nodes(3000, 0.0, 19.0, 4.0, 1000), none);
+  EXPECT_EQ(useful_stack_nodes(3000, 1.0, 19.0, 0.0, 1000), none);
+  EXPECT_EQ(useful_stack_nodes(1e18, 1e-3, 1e6, 4.0, 1000), none);
 }
 
 }  // namespace
