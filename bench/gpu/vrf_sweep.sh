@@ -19,7 +19,9 @@
 #   ARGS       extra pfsp arguments, e.g. "--backend cpu --threads 2"
 #   LABEL      the runs' label in vrf.jsonl (default: ARGS, or "default")
 #   PARALLEL   runs at once (default 1); with more than one, each is pinned with taskset to its own
-#              CORES consecutive cores (default 2): run i of a slot s gets cores s*CORES..s*CORES+CORES-1
+#              CORES consecutive cores (default 2): run i of a slot s gets cores
+#              CORE_BASE+s*CORES..CORE_BASE+s*CORES+CORES-1 (CORE_BASE default 0; PARALLEL=1 with
+#              CORE_BASE set pins the one run to CORE_BASE..CORE_BASE+CORES-1)
 #   PFSP       the binary (default build/carry/pfsp)
 #   VRF_DIR    where the archives and vrf_bounds.csv are (default: the first of shared/data/vrf,
 #              ../shared/data/vrf, data/vrf, out/vrf that has them)
@@ -35,6 +37,7 @@ ARGS=${ARGS:-}
 LABEL=${LABEL:-${ARGS:-default}}
 PARALLEL=${PARALLEL:-1}
 CORES=${CORES:-2}
+CORE_BASE=${CORE_BASE:-}
 KEPT_OUT=${KEPT_OUT:-0}
 
 if [[ -z ${VRF_DIR:-} ]]; then
@@ -91,8 +94,9 @@ TIME_BIN=/usr/bin/time
   echo "vrf_sweep: /usr/bin/time missing: peak_rss_mb will be null" >&2
 }
 PIN=0
-if [[ $PARALLEL -gt 1 ]]; then
-  if command -v taskset >/dev/null && [[ $((PARALLEL * CORES)) -le $(nproc) ]]; then
+if [[ $PARALLEL -gt 1 || -n $CORE_BASE ]]; then
+  CORE_BASE=${CORE_BASE:-0}
+  if command -v taskset >/dev/null && [[ $((CORE_BASE + PARALLEL * CORES)) -le $(nproc) ]]; then
     PIN=1
   else
     echo "vrf_sweep: not pinning ($PARALLEL x $CORES cores on $(nproc), or no taskset)" >&2
@@ -103,7 +107,7 @@ fi
   echo "host: $(hostname), $(nproc) cores, $(free -g 2>/dev/null | awk '/Mem:/{print $2 " GiB"}')"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sed 's/^/gpu: /'
   echo "VRF_DIR=$VRF_DIR INSTANCES=$INSTANCES ($TOTAL runs) LIMIT=$LIMIT ARGS=$ARGS LABEL=$LABEL"
-  echo "PARALLEL=$PARALLEL CORES=$CORES pinned=$PIN started $(date -u +%FT%TZ)"
+  echo "PARALLEL=$PARALLEL CORES=$CORES CORE_BASE=${CORE_BASE:-0} pinned=$PIN started $(date -u +%FT%TZ)"
 } >"$OUT/meta.txt"
 cat "$OUT/meta.txt"
 
@@ -116,7 +120,7 @@ run_one() {
   [[ ${name#VFR} =~ ^([0-9]+)_ ]] && ((BASH_REMATCH[1] > 60)) && dir=Large
   local file=$WORK/$dir/${name}_Gap.txt tag=$OUT/logs/$name.$SAFE_LABEL
   local pin=()
-  ((PIN)) && pin=(taskset -c "$((slot * CORES))-$((slot * CORES + CORES - 1))")
+  ((PIN)) && pin=(taskset -c "$((CORE_BASE + slot * CORES))-$((CORE_BASE + slot * CORES + CORES - 1))")
   local meter=()
   [[ -n $TIME_BIN ]] && meter=("$TIME_BIN" -f %M -o "$tag.rss")
   rm -f "$tag.json" "$tag.rss"

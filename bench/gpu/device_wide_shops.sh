@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Issue 46 (wide and huge shops, VRF) on one GPU machine, from the repository root, with binaries
+# built here for sm_90 and carried (bench/gpu/device_wide_shops.sh pack; device call with carry
+# [".carry/w", "shared"], plus ".carry/pbb" for the race stage; the VRF data under shared/data/vrf). Writes under $OUT:
+#   summary.txt    the GPU, the commit, each stage's status
+#   tests.txt      the GPU test executables' verdicts (logs under logs/)
+#   runs.jsonl     one line per pfsp run: instance, label, rc, status, makespan, lower bound, nodes,
+#                  seconds, process wall, peak RSS (MiB), the GPU's peak memory used (MiB, sampled
+#                  every 0.2 s by nvidia-smi), the memory note of the device loop
+#   race/          the PBB race (bench/gpu/race_pbb.sh), when STAGES has race
+#   vrf-gpu/, vrf-cpu/  the VRF sweeps (bench/gpu/vrf_sweep.sh), when STAGES has sweep
+# Stages (STAGES, comma-separated): tests, rates, memory, race, sweep.
+#   rates:  node rates at 100x20, 100x40 and 100x60 (VFR100_*_2..3), LB1 and the chain, from the
+#           bounds file's upper bound, RATE_SECONDS each, no incumbent engine;
+#   memory: VFR800_60_2 and VFR500_60_2, MEMORY_SECONDS with the defaults and with the former
+#           behaviour (--stack-margin 0 --hopeless-share 0): peak RSS, GPU memory, the result;
+#   sweep:  SWEEP_INSTANCES at SWEEP_LIMIT seconds on the GPU (cores 0-7, SWEEP_ARGS), one at a
+#           time, and beside it CPU_INSTANCES with --backend cpu-mt --threads 2, four at a time on
+#           cores 8-15.
+set -u -o pipefail
+ROOT=$PWD
+B=${BUILD:-$ROOT/build/carry}
+OUT=${OUT:-$ROOT/out/wide}
+STAGES=${STAGES:-tests,rates,memory}
+RATE_SECONDS=${RATE_SECONDS:-8}
+MEMORY_SECONDS=${MEMORY_SECONDS:-20}
+mkdir -p "$OUT/logs"
+has() { [[ ",$STAGES," == *",$1,"* ]]; }
+say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
+BINS=(pfsp test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill)
+
+if [[ ${1:-} == pack ]]; then
+  mkdir -p .carry/w
+  xz -T0 -6 -c "$B/pfsp" >.carry/w/pfsp.xz
+  for t in "${BINS[@]:1}"; do xz -T0 -6 -c "$B/tests/gpu/$t" >".carry/w/$t.xz"; done
+  du -sh .carry/w
+  exit 0
+fi
+
+mkdir -p "$B/tests/gpu"
+xz -dc .carry/w/pfsp.xz >"$B/pfsp" && chmod +x "$B/pfsp"
+for t in "${BINS[@]:1}"; do xz -dc ".carry/w/$t.xz" >"$B/tests/gpu/$t" && chmod +x "$B/tests/gpu/$t"; done
+[ -e ../shared ] || ln -s "$ROOT/shared" ../shared
+PFSP=$B/pfsp
+say "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), commit ${PFSP_COMMIT:-?}, $(nproc) cores, $(free -g | awk '/Mem:/{print $2 " GiB, " $7 " GiB available"}')"
+
+VRF=$(mktemp -d)
+for a in "$ROOT"/shared/data/vrf/*.tar.xz; do tar xJf "$a" -C "$VRF"; done
+file_of() { find "$VRF" -type f \( -name "$1" -o -name "$1_Gap.txt" -o -name "$1.txt" \) | head -1; }
+ub_of() { grep "^$1," "$ROOT/shared/data/vrf/vrf_bounds.csv" | cut -d, -f5; }
+
+# One pfsp run as a JSON line: name, label, then pfsp's arguments after the instance file.
+run() {
+  local name=$1 label=$2
+  shift 2
+  local f j=$OUT/logs/$name.$label.json
+  f=$(file_of "$name")
+  [[ -z $f ]] && { say "no file for $name"; return; }
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$OUT/logs/$name.$label.gpumem" 2>/dev/null &
+  local smi=$! t0 t1 rc
+  t0=$(date +%s.%N)
+  /usr/bin/time -f %M -o "$OUT/logs/$name.$label.rss" "$PFSP" solve "$f" --json "$j" --no-progress -q "$@" \
+    >/dev/null 2>"$OUT/logs/$name.$label.err"
+  rc=$?
+  t1=$(date +%s.%N)
+  kill "$smi" 2>/dev/null
+  wait "$smi" 2>/dev/null
+  python3 - "$j" "$name" "$label" "$rc" "$t0" "$t1" "$OUT/logs/$name.$label" "$*" >>"$OUT/runs.jsonl" <<'EOF'
+import json, sys
+path, name, label, rc, t0, t1, base, args = sys.argv[1:]
+try:
+    r = json.load(open(path))
+except Exception as e:
+    r = {"error": str(e)}
+def read(ext):
+    try:
+        return open(base + ext).read().split()
+    except OSError:
+        return []
+rss = read(".rss")
+gpu = [int(x) for x in read(".gpumem") if x.isdigit()]
+nodes = r.get("nodes") or {}
+notes = [n for n in r.get("notes", []) if "open nodes at most" in n]
+print(json.dumps({"instance": name, "label": label, "args": args, "rc": int(rc), "status": r.get("status"),
+                  "makespan": r.get("makespan"), "lower_bound": r.get("lower_bound"),
+                  "nodes": nodes.get("branched"), "search_seconds": r.get("time_seconds"),
+                  "process_wall": round(float(t1) - float(t0), 3),
+                  "peak_rss_mib": round(int(rss[-1]) / 1024) if rss and rss[-1].isdigit() else None,
+                  "gpu_peak_mib": max(gpu) if gpu else None, "backend": r.get("backend"),
+                  "memory_note": notes[0] if notes else None, "commit": r.get("commit")}))
+EOF
+  tail -1 "$OUT/runs.jsonl" | cut -c1-400 | tee -a "$OUT/summary.txt"
+}
+
+if has tests; then
+  for t in "${BINS[@]:1}"; do
+    filter='*'
+    [[ $t == test_gpu_resident ]] && filter=${RESIDENT_FILTER:-*WideShops*:*SwapDominance*:*FusedLb1*:*ProvesTaillard*:*OneEngineIsDeterministic*:*Checkpoint*:*SeveralEngines*:*KeepsTheCounters*}
+    t0=$SECONDS
+    timeout 300 "$B/tests/gpu/$t" --gtest_filter="$filter" >"$OUT/logs/$t.log" 2>&1
+    rc=$?
+    echo "$t rc=$rc $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/logs/$t.log" | tr '\n' ' ')" |
+      tee -a "$OUT/tests.txt"
+    grep -E '^\[  FAILED  \]' "$OUT/logs/$t.log" | head -8 | tee -a "$OUT/tests.txt"
+  done
+  say "tests done"
+fi
+
+if has rates; then
+  for m in 20 40 60; do
+    for i in ${RATE_INSTANCES:-2}; do
+      name=VFR100_${m}_$i
+      for b in lb1 lb1-lb2; do
+        run "$name" "rate-$b" --bound "$b" --improver-threads 0 --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS"
+      done
+    done
+  done
+  say "rates done"
+fi
+
+if has memory; then
+  for name in VFR800_60_2 VFR500_60_2; do
+    run "$name" default --time-limit "$MEMORY_SECONDS"
+    run "$name" former --time-limit "$MEMORY_SECONDS" --stack-margin 0 --hopeless-share 0
+  done
+  say "memory done"
+fi
+
+if has race && [[ -d .carry/pbb ]]; then
+  OUT=$OUT/race BUDGET=${RACE_BUDGET:-240} bash bench/gpu/race_pbb.sh >"$OUT/logs/race.log" 2>&1
+  say "race done (rc $?)"
+fi
+
+if has sweep; then  # the GPU runs on cores 0-7, the CPU runs (2 threads each, 4 at a time) on cores 8-15
+  if [[ -n ${CPU_INSTANCES:-} ]]; then
+    OUT=$OUT/vrf-cpu PFSP=$PFSP INSTANCES=$CPU_INSTANCES LIMIT=${SWEEP_LIMIT:-60} PARALLEL=4 CORES=2 CORE_BASE=8 \
+      ARGS="--backend cpu-mt --threads 2" bash bench/gpu/vrf_sweep.sh >"$OUT/logs/sweep-cpu.log" 2>&1 &
+    CPU_SWEEP=$!
+  fi
+  OUT=$OUT/vrf-gpu PFSP=$PFSP INSTANCES=${SWEEP_INSTANCES:-VFR100_20_2} LIMIT=${SWEEP_LIMIT:-60} PARALLEL=1 CORES=8 \
+    CORE_BASE=0 ARGS="${SWEEP_ARGS:-}" bash bench/gpu/vrf_sweep.sh >"$OUT/logs/sweep-gpu.log" 2>&1
+  say "gpu sweep done (rc $?)"
+  [[ -n ${CPU_SWEEP:-} ]] && wait "$CPU_SWEEP" && say "cpu sweep done"
+fi
+rm -rf "$VRF"
