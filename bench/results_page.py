@@ -49,6 +49,7 @@ TOPICS = [
     ("gpu-solve", "Solves and proofs on the GPU"),
     ("hard", "Hard instances: fixed-time slices, profiles, estimates"),
     ("engine", "The incumbent engine and big instances"),
+    ("wide", "Wide shops (VRF) and the race against PBB"),
     ("checkpoints", "Checkpoints"),
     ("scaling", "Several GPUs and MPI"),
     ("other", "Other measurements"),
@@ -56,6 +57,7 @@ TOPICS = [
 
 # (regular expression on the path relative to the repository root, topic); first match wins.
 TOPIC_RULES = [
+    (r"wide-shops|vrf", "wide"),
     (r"engine|big_|sweep", "engine"),
     (r"checkpoint", "checkpoints"),
     (r"/scale|mpi_|-mpi/", "scaling"),

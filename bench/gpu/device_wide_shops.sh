@@ -8,14 +8,14 @@
 #                  seconds, process wall, peak RSS (MiB), the GPU's peak memory used (MiB, sampled
 #                  every 0.2 s by nvidia-smi), the memory note of the device loop
 #   race/          the PBB race (bench/gpu/race_pbb.sh), when STAGES has race
-#   vrf-gpu/, vrf-cpu/  the VRF sweeps (bench/gpu/vrf_sweep.sh), when STAGES has sweep
+#   vrf-gpu-LABEL/, vrf-cpu/  the VRF sweeps (bench/gpu/vrf_sweep.sh), when STAGES has sweep
 # Stages (STAGES, comma-separated): tests, rates, memory, race, sweep.
 #   rates:  node rates at 100x20, 100x40 and 100x60 (VFR100_*_2..3), LB1 and the chain, from the
 #           bounds file's upper bound, RATE_SECONDS each, no incumbent engine;
 #   memory: VFR800_60_2 and VFR500_60_2, MEMORY_SECONDS with the defaults and with the former
 #           behaviour (--stack-margin 0 --hopeless-share 0): peak RSS, GPU memory, the result;
-#   sweep:  SWEEP_INSTANCES at SWEEP_LIMIT seconds on the GPU (cores 0-7, SWEEP_ARGS), one at a
-#           time, and beside it CPU_INSTANCES with --backend cpu-mt --threads 2, four at a time on
+#   sweep:  SWEEP_INSTANCES at SWEEP_LIMIT seconds on the GPU (cores 0-7), one at a time, under
+#           each of SWEEP_CONFIGS ("label:args|label:args", default "default:"; alternating), and beside it CPU_INSTANCES with --backend cpu-mt --threads 2, four at a time on
 #           cores 8-15.
 set -u -o pipefail
 ROOT=$PWD
@@ -27,7 +27,8 @@ MEMORY_SECONDS=${MEMORY_SECONDS:-20}
 mkdir -p "$OUT/logs"
 has() { [[ ",$STAGES," == *",$1,"* ]]; }
 say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
-BINS=(pfsp test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill)
+BINS=(pfsp test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill test_gpu_bounds test_gpu_time_limits)
+TESTS=${TESTS:-test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill}
 
 if [[ ${1:-} == pack ]]; then
   mkdir -p .carry/w
@@ -59,7 +60,7 @@ run() {
   nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >"$OUT/logs/$name.$label.gpumem" 2>/dev/null &
   local smi=$! t0 t1 rc
   t0=$(date +%s.%N)
-  /usr/bin/time -f %M -o "$OUT/logs/$name.$label.rss" "$PFSP" solve "$f" --json "$j" --no-progress -q "$@" \
+  /usr/bin/time -f %M -o "$OUT/logs/$name.$label.rss" "${PIN[@]}" "$PFSP" solve "$f" --json "$j" --no-progress -q "$@" \
     >/dev/null 2>"$OUT/logs/$name.$label.err"
   rc=$?
   t1=$(date +%s.%N)
@@ -87,17 +88,30 @@ print(json.dumps({"instance": name, "label": label, "args": args, "rc": int(rc),
                   "process_wall": round(float(t1) - float(t0), 3),
                   "peak_rss_mib": round(int(rss[-1]) / 1024) if rss and rss[-1].isdigit() else None,
                   "gpu_peak_mib": max(gpu) if gpu else None, "backend": r.get("backend"),
-                  "memory_note": notes[0] if notes else None, "commit": r.get("commit")}))
+                  "memory_note": notes[0] if notes else None, "notes": r.get("notes"), "commit": r.get("commit")}))
 EOF
   tail -1 "$OUT/runs.jsonl" | cut -c1-400 | tee -a "$OUT/summary.txt"
 }
 
+if has race && [[ -d .carry/pbb ]]; then  # first, on a quiet machine
+  OUT=$OUT/race BUDGET=${RACE_BUDGET:-240} bash bench/gpu/race_pbb.sh >"$OUT/logs/race.log" 2>&1
+  say "race done (rc $?)"
+fi
+
+PIN=()
+if has sweep && [[ -n ${CPU_INSTANCES:-} ]]; then  # the CPU runs on cores 8-15 from here on; the rest on 0-7
+  OUT=$OUT/vrf-cpu PFSP=$PFSP INSTANCES=$CPU_INSTANCES LIMIT=${SWEEP_LIMIT:-60} PARALLEL=4 CORES=2 CORE_BASE=8 \
+    ARGS="--backend cpu-mt --threads 2" LABEL=cpu-mt-2 bash bench/gpu/vrf_sweep.sh >"$OUT/logs/sweep-cpu.log" 2>&1 &
+  CPU_SWEEP=$!
+  PIN=(taskset -c 0-7)
+fi
+
 if has tests; then
-  for t in "${BINS[@]:1}"; do
+  for t in $TESTS; do
     filter='*'
-    [[ $t == test_gpu_resident ]] && filter=${RESIDENT_FILTER:-*WideShops*:*SwapDominance*:*FusedLb1*:*ProvesTaillard*:*OneEngineIsDeterministic*:*Checkpoint*:*SeveralEngines*:*KeepsTheCounters*}
+    [[ $t == test_gpu_resident ]] && filter=${RESIDENT_FILTER:-*WideShops*:*SwapDominance*:*FusedLb1DecidesAsTheDecideKernel*:*OneEngineIsDeterministic*:*CheckpointPiecesEqualTheUninterruptedSearch*:*SeveralEnginesShareTheSearch*:*KeepsTheCounters*}
     t0=$SECONDS
-    timeout 300 "$B/tests/gpu/$t" --gtest_filter="$filter" >"$OUT/logs/$t.log" 2>&1
+    timeout ${TEST_TIMEOUT:-200} "${PIN[@]}" "$B/tests/gpu/$t" --gtest_filter="$filter" >"$OUT/logs/$t.log" 2>&1
     rc=$?
     echo "$t rc=$rc $((SECONDS - t0)) s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/logs/$t.log" | tr '\n' ' ')" |
       tee -a "$OUT/tests.txt"
@@ -107,10 +121,10 @@ if has tests; then
 fi
 
 if has rates; then
-  for m in 20 40 60; do
+  for m in ${RATE_MACHINES:-20 40 60}; do
     for i in ${RATE_INSTANCES:-2}; do
       name=VFR100_${m}_$i
-      for b in lb1 lb1-lb2; do
+      for b in ${RATE_BOUNDS:-lb1 lb1-lb2}; do
         run "$name" "rate-$b" --bound "$b" --improver-threads 0 --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS"
       done
     done
@@ -121,25 +135,24 @@ fi
 if has memory; then
   for name in VFR800_60_2 VFR500_60_2; do
     run "$name" default --time-limit "$MEMORY_SECONDS"
-    run "$name" former --time-limit "$MEMORY_SECONDS" --stack-margin 0 --hopeless-share 0
+    [[ ${MEMORY_FORMER:-1} == 1 ]] && run "$name" former --time-limit "$MEMORY_SECONDS" --stack-margin 0 --hopeless-share 0
   done
   say "memory done"
 fi
 
-if has race && [[ -d .carry/pbb ]]; then
-  OUT=$OUT/race BUDGET=${RACE_BUDGET:-240} bash bench/gpu/race_pbb.sh >"$OUT/logs/race.log" 2>&1
-  say "race done (rc $?)"
-fi
-
-if has sweep; then  # the GPU runs on cores 0-7, the CPU runs (2 threads each, 4 at a time) on cores 8-15
-  if [[ -n ${CPU_INSTANCES:-} ]]; then
-    OUT=$OUT/vrf-cpu PFSP=$PFSP INSTANCES=$CPU_INSTANCES LIMIT=${SWEEP_LIMIT:-60} PARALLEL=4 CORES=2 CORE_BASE=8 \
-      ARGS="--backend cpu-mt --threads 2" bash bench/gpu/vrf_sweep.sh >"$OUT/logs/sweep-cpu.log" 2>&1 &
-    CPU_SWEEP=$!
-  fi
-  OUT=$OUT/vrf-gpu PFSP=$PFSP INSTANCES=${SWEEP_INSTANCES:-VFR100_20_2} LIMIT=${SWEEP_LIMIT:-60} PARALLEL=1 CORES=8 \
-    CORE_BASE=0 ARGS="${SWEEP_ARGS:-}" bash bench/gpu/vrf_sweep.sh >"$OUT/logs/sweep-gpu.log" 2>&1
-  say "gpu sweep done (rc $?)"
+if has sweep; then  # the GPU runs on cores 0-7 (the CPU runs, started above, on cores 8-15)
+  IFS='|' read -r -a configs <<<"${SWEEP_CONFIGS:-default:}"
+  for inst in ${SWEEP_INSTANCES:-VFR100_20_2}; do  # the configurations alternate, instance by instance
+    for c in "${configs[@]}"; do
+      OUT=$OUT/vrf-gpu-${c%%:*} PFSP=$PFSP INSTANCES=$inst LIMIT=${SWEEP_LIMIT:-60} PARALLEL=1 CORES=8 CORE_BASE=0 \
+        ARGS="${c#*:}" LABEL="${c%%:*}" bash bench/gpu/vrf_sweep.sh >>"$OUT/logs/sweep-gpu.log" 2>&1
+    done
+  done
+  say "gpu sweep done"
   [[ -n ${CPU_SWEEP:-} ]] && wait "$CPU_SWEEP" && say "cpu sweep done"
 fi
 rm -rf "$VRF"
+# Few files come back from a device call: every logs/ folder goes into its logs.tgz.
+for d in "$OUT" "$OUT"/race "$OUT"/vrf-*; do
+  [[ -d $d/logs ]] && tar czf "$d/logs.tgz" -C "$d" logs && rm -rf "$d/logs"
+done

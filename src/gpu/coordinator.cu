@@ -478,7 +478,7 @@ class coordinator {
     if (popped_from_[e] < 0) popped_from_[e] = ctl_.elapsed();
     const std::size_t floor = std::max(engines_[e]->first_capacity(), engines_[e]->reserve() + engines_[e]->max_push());
     return useful_stack_nodes(static_cast<double>(s.branched), ctl_.elapsed() - popped_from_[e], ctl_.seconds_left(),
-                              policy_.loop.useful_stack_margin, floor);
+                              policy_.loop.useful_stack_margin, floor, policy_.loop.useful_rate_window_s);
   }
 
   // The most a stack of `top` nodes can grow in `iterations` iterations: each pops at most

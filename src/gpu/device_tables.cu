@@ -35,7 +35,10 @@ device_tables::device_tables(const bound_data& data, bound_kind kind, const gpu_
   const bound_view bv = data.view();
   n_ = bv.inst.n;
   m_ = bv.inst.m;
-  npairs_ = bv.npairs;
+  // LB1 reads only the processing times (and the heads and tails): without the machine pairs'
+  // Johnson orders and lags the tables of 100x40 (16 KiB instead of 620) and of 800x60 fit in
+  // shared memory (issue 46).
+  npairs_ = kind == bound_kind::lb1 ? 0 : bv.npairs;
   jb_ = n_ <= 256 ? 1 : 2;
   size_class_ = n_ <= 64 ? 0 : (n_ <= 256 ? 1 : 2);
   build(data);
@@ -112,18 +115,16 @@ void device_tables::build(const bound_data& d) {
   if (compact_) {
     const compact_tables c(d);
     put(tables_.off_p, c.times());
-    if (jb_ == 1)
-      put(tables_.off_johnson, c.johnson8());
-    else
-      put(tables_.off_johnson, c.johnson16());
-    put(tables_.off_lags, c.lags());
+    if (npairs_ > 0 && jb_ == 1) put(tables_.off_johnson, c.johnson8());
+    if (npairs_ > 0 && jb_ != 1) put(tables_.off_johnson, c.johnson16());
+    if (npairs_ > 0) put(tables_.off_lags, c.lags());
   } else {
     put(tables_.off_p, d.problem().p);
-    put(tables_.off_johnson, d.johnson());
-    put(tables_.off_lags, d.lags());
+    if (npairs_ > 0) put(tables_.off_johnson, d.johnson());
+    if (npairs_ > 0) put(tables_.off_lags, d.lags());
   }
-  put(tables_.off_pair_first, d.pair_first());
-  put(tables_.off_pair_second, d.pair_second());
+  if (npairs_ > 0) put(tables_.off_pair_first, d.pair_first());
+  if (npairs_ > 0) put(tables_.off_pair_second, d.pair_second());
   put(tables_.off_heads, d.heads());
   put(tables_.off_tails, d.tails());
   blob_ = device_buffer<int>(blob.size());

@@ -34,12 +34,13 @@ inline std::size_t host_spill_budget(std::optional<std::size_t> cap, double shar
 
 // Memory in proportion to progress: the most nodes a stack need hold when its engine popped
 // `popped` nodes in `seconds` and `left` seconds remain before the time limit: `margin` times
-// the nodes it can still pop, at least `floor` (the stack's first size). No cap (SIZE_MAX)
-// without a limit or before a rate is measured.
-inline std::size_t useful_stack_nodes(double popped, double seconds, double left, double margin, std::size_t floor) {
+// the nodes it can still pop at its rate over max(seconds, window), at least `floor` (the
+// stack's first size). No cap (SIZE_MAX) without a limit or before a rate is measured.
+inline std::size_t useful_stack_nodes(double popped, double seconds, double left, double margin, std::size_t floor,
+                                      double window = 0) {
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   if (!(left < std::numeric_limits<double>::infinity()) || popped <= 0 || seconds <= 0 || margin <= 0) return none;
-  const double useful = margin * popped / seconds * left;
+  const double useful = margin * popped / std::max(seconds, window) * left;
   if (useful >= 0x1p62) return none;
   return std::max(floor, static_cast<std::size_t>(useful));
 }

@@ -182,6 +182,10 @@ struct loop_tuning {
   // search changes, not the tree's exactness). On a shop where the bound prunes nothing (800x60)
   // the stack otherwise filled 70 GiB and spilled 27 GiB to the host in 20 s.
   double useful_stack_margin = 4.0;
+  // The pop rate is counted over at least this long: the first iterations pop few parents fast
+  // (VFR500_60: tens of thousands a second in the first milliseconds, eight thousand over 20 s),
+  // and a rate taken from them let the stack grow to the memory's cap.
+  double useful_rate_window_s = 1.0;
   // The GPU where it pays: after hopeless_after_s of search under a time limit, a tree whose closed
   // share, projected to the limit at its rate so far, stays below hopeless_share cannot be proven
   // in time; the loop then waits between its batches while the incumbent engine's GPU beam runs a

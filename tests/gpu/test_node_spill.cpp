@@ -105,6 +105,9 @@ TEST(NodeSpill, UsefulStackFollowsTheTimeLeft) {
   EXPECT_EQ(useful_stack_nodes(3000, 0.0, 19.0, 4.0, 1000), none);
   EXPECT_EQ(useful_stack_nodes(3000, 1.0, 19.0, 0.0, 1000), none);
   EXPECT_EQ(useful_stack_nodes(1e18, 1e-3, 1e6, 4.0, 1000), none);
+  // The rate over at least the window: 5,000 pops in the first 5 ms count as 5,000 a second.
+  EXPECT_EQ(useful_stack_nodes(5000, 0.005, 20.0, 4.0, 1000, 1.0), 400000u);
+  EXPECT_EQ(useful_stack_nodes(5000, 0.005, 20.0, 4.0, 1000), 80000000u);
 }
 
 }  // namespace
