@@ -109,6 +109,7 @@ fi
 if has tests; then
   for t in $TESTS; do
     filter='*'
+    [[ $t == test_gpu_memory ]] && filter=${MEMORY_FILTER:-*}
     [[ $t == test_gpu_resident ]] && filter=${RESIDENT_FILTER:-*WideShops*:*SwapDominance*:*FusedLb1DecidesAsTheDecideKernel*:*OneEngineIsDeterministic*:*CheckpointPiecesEqualTheUninterruptedSearch*:*SeveralEnginesShareTheSearch*:*KeepsTheCounters*}
     t0=$SECONDS
     timeout ${TEST_TIMEOUT:-200} "${PIN[@]}" "$B/tests/gpu/$t" --gtest_filter="$filter" >"$OUT/logs/$t.log" 2>&1
@@ -126,6 +127,8 @@ if has rates; then
       name=VFR100_${m}_$i
       for b in ${RATE_BOUNDS:-lb1 lb1-lb2}; do
         run "$name" "rate-$b" --bound "$b" --improver-threads 0 --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS"
+        [[ -n ${RATE_NOCAP:-} ]] && run "$name" "rate-$b-margin0" --bound "$b" --improver-threads 0 \
+          --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS" --stack-margin 0
       done
     done
   done
@@ -133,7 +136,7 @@ if has rates; then
 fi
 
 if has memory; then
-  for name in VFR800_60_2 VFR500_60_2; do
+  for name in ${MEMORY_INSTANCES:-VFR800_60_2 VFR500_60_2}; do
     run "$name" default --time-limit "$MEMORY_SECONDS"
     [[ ${MEMORY_FORMER:-1} == 1 ]] && run "$name" former --time-limit "$MEMORY_SECONDS" --stack-margin 0 --hopeless-share 0
   done

@@ -12,6 +12,7 @@
 #include "base/error.hpp"
 #include "gpu/resident.hpp"
 #include "gpu_test_support.hpp"
+#include "heuristic/neh.hpp"
 #include "problem/taillard.hpp"
 #include "search/checkpoint.hpp"
 #include "support.hpp"
@@ -178,19 +179,21 @@ TEST(GpuMemory, SpillStaysWithinItsCap) {
 }
 
 // Memory in proportion to progress: on a shop where the bound prunes almost nothing (200 jobs x
-// 60 machines, no upper bound but the leaves found), under a 2-s time limit, the stack grows only
-// to what the time left can pop; without the rule (margin 0) it grows many times larger. Both
-// end at the limit with a schedule whose makespan recomputes.
+// 60 machines from NEH), under a 3-s time limit, once the tree is judged hopeless (after 0.3 s
+// here) the stack grows only to what the time left can pop; without the rule (margin 0) it grows
+// many times larger. Both end at the limit with a schedule whose makespan recomputes.
 TEST(GpuMemory, StackGrowsOnlyWithWhatTheTimeLeftCanPop) {
   PFSP_REQUIRE_GPU();
   const instance inst = random_instance(200, 60, 46, 1, 99);
+  const auto start = neh(inst);
   auto solve = [&](double margin) {
     gpu::gpu_policy p;
     p.loop.useful_stack_margin = margin;
+    p.loop.hopeless_after_s = 0.3;
     solve_options opt;
     opt.bound = bound_kind::lb1;
-    opt.time_limit = 2;
-    return gpu::solve_resident(bound_data(inst), opt, p, incumbent(1 << 29, {}));
+    opt.time_limit = 3;
+    return gpu::solve_resident(bound_data(inst), opt, p, incumbent(start.makespan, start.schedule));
   };
   const solve_result kept = solve(4.0), unkept = solve(0.0);
   for (const solve_result* r : {&kept, &unkept}) {
