@@ -21,17 +21,12 @@ has() { [[ ",$STAGES," == *",$1,"* ]]; }
 say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
 BINS=(pfsp test_gpu_resident test_gpu_backends test_gpu_memory)
 
+. "$(dirname "$0")/carried_binaries.sh"
 if [[ ${1:-} == pack ]]; then
-  mkdir -p .carry/s
-  xz -T0 -6 -c "$B/pfsp" >.carry/s/pfsp.xz
-  for t in "${BINS[@]:1}"; do xz -T0 -6 -c "$B/tests/gpu/$t" >".carry/s/$t.xz"; done
-  du -sh .carry/s
+  pack_binaries .carry/s "$B" "${BINS[@]}"
   exit 0
 fi
-
-mkdir -p "$B/tests/gpu"
-xz -dc .carry/s/pfsp.xz >"$B/pfsp" && chmod +x "$B/pfsp"
-for t in "${BINS[@]:1}"; do xz -dc ".carry/s/$t.xz" >"$B/tests/gpu/$t" && chmod +x "$B/tests/gpu/$t"; done
+unpack_binaries .carry/s "$B" "${BINS[@]}"
 [ -e ../shared ] || ln -s "$ROOT/shared" ../shared
 PFSP=$B/pfsp
 say "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), commit ${PFSP_COMMIT:-?}, $(nproc) cores"

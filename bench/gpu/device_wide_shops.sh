@@ -30,17 +30,12 @@ say() { echo "== $(date +%T) $*" | tee -a "$OUT/summary.txt"; }
 BINS=(pfsp test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill test_gpu_bounds test_gpu_time_limits)
 TESTS=${TESTS:-test_gpu_resident test_gpu_backends test_gpu_memory test_node_spill}
 
+. "$(dirname "$0")/carried_binaries.sh"
 if [[ ${1:-} == pack ]]; then
-  mkdir -p .carry/w
-  xz -T0 -6 -c "$B/pfsp" >.carry/w/pfsp.xz
-  for t in "${BINS[@]:1}"; do xz -T0 -6 -c "$B/tests/gpu/$t" >".carry/w/$t.xz"; done
-  du -sh .carry/w
+  pack_binaries .carry/w "$B" "${BINS[@]}"
   exit 0
 fi
-
-mkdir -p "$B/tests/gpu"
-xz -dc .carry/w/pfsp.xz >"$B/pfsp" && chmod +x "$B/pfsp"
-for t in "${BINS[@]:1}"; do xz -dc ".carry/w/$t.xz" >"$B/tests/gpu/$t" && chmod +x "$B/tests/gpu/$t"; done
+unpack_binaries .carry/w "$B" "${BINS[@]}"
 [ -e ../shared ] || ln -s "$ROOT/shared" ../shared
 PFSP=$B/pfsp
 say "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), commit ${PFSP_COMMIT:-?}, $(nproc) cores, $(free -g | awk '/Mem:/{print $2 " GiB, " $7 " GiB available"}')"

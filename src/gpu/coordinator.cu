@@ -23,8 +23,8 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <numeric>
@@ -1003,9 +1003,9 @@ class coordinator {
   std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
                              cut_batches_ = std::vector<std::uint64_t>(E_, 0),
                              useful_cuts_ = std::vector<std::uint64_t>(E_, 0);
-  std::vector<double> popped_from_ = std::vector<double>(E_, -1.0);
-  std::atomic<bool> hopeless_{false};  // judge_hope
-  double hopeless_at_ = 0, yielded_s_ = 0;  // under mu  // ctl_.elapsed() at an engine's first batch
+  std::vector<double> popped_from_ = std::vector<double>(E_, -1.0);  // ctl_.elapsed() at an engine's first batch
+  std::atomic<bool> hopeless_{false};                                // judge_hope
+  double hopeless_at_ = 0, yielded_s_ = 0;                           // under mu
   std::atomic<std::uint64_t> cap_cuts_{0};
   std::atomic<std::size_t> kept_taken_{0};  // engines taken from policy.engines
   std::atomic<std::size_t> min_child_cap_{SIZE_MAX};

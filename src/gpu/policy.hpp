@@ -263,8 +263,8 @@ struct gpu_policy {
   // --spill-memory: bytes of host memory the device loop's engines may spill to, together; unset:
   // loop.host_spill_share of the host's available memory when the search starts (host_spill_budget).
   std::optional<std::size_t> spill_cap;
-  host_tuning host;                                  // the host loop's tuner (not on the CLI)
-  loop_tuning loop;                                  // the device loop's tuning numbers (not on the CLI)
+  host_tuning host;  // the host loop's tuner (not on the CLI)
+  loop_tuning loop;  // the device loop's tuning numbers (not on the CLI)
   // Not on the CLI: where the device loop keeps its engines between solves of the same data and
   // options (pfsp-mpi's chunks; resident.hpp). Null: every solve builds and frees its own.
   std::shared_ptr<engine_cache> engines;
