@@ -9,7 +9,8 @@
 #                  every 0.2 s by nvidia-smi), the memory note of the device loop
 #   race/          the PBB race (bench/gpu/race_pbb.sh), when STAGES has race
 #   vrf-gpu-LABEL/, vrf-cpu/  the VRF sweeps (bench/gpu/vrf_sweep.sh), when STAGES has sweep
-# Stages (STAGES, comma-separated): tests, rates, memory, race, sweep.
+#   sanitize.txt   compute-sanitizer's summaries at 60 machines, when STAGES has sanitize
+# Stages (STAGES, comma-separated): tests, sanitize, rates, memory, race, sweep.
 #   rates:  node rates at 100x20, 100x40 and 100x60 (VFR100_*_2..3), LB1 and the chain, from the
 #           bounds file's upper bound, RATE_SECONDS each, no incumbent engine;
 #   memory: VFR800_60_2 and VFR500_60_2, MEMORY_SECONDS with the defaults and with the former
@@ -116,12 +117,25 @@ if has tests; then
   say "tests done"
 fi
 
+if has sanitize; then  # 60 machines: LB1's tables in shared memory, the chain's in global memory
+  f=$(file_of VFR100_60_2)
+  for r in ${SANITIZE_RUNS:-lb1:memcheck lb1-lb2:memcheck lb1:racecheck}; do
+    b=${r%%:*} tool=${r#*:}
+    timeout ${SANITIZE_TIMEOUT:-90} compute-sanitizer --tool "$tool" --error-exitcode 9 "$PFSP" solve "$f" --bound "$b" \
+      --pool-size 2048 --node-limit ${SANITIZE_NODES:-5000} --improver-threads 0 --no-progress -q \
+      >"$OUT/logs/sanitize-$b-$tool.log" 2>&1
+    echo "VFR100_60_2 $b $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/logs/sanitize-$b-$tool.log" | tr '\n' ' ')" |
+      tee -a "$OUT/sanitize.txt"
+  done
+  say "sanitize done"
+fi
+
 if has rates; then
   for m in ${RATE_MACHINES:-20 40 60}; do
     for i in ${RATE_INSTANCES:-2}; do
       name=VFR100_${m}_$i
       for b in ${RATE_BOUNDS:-lb1 lb1-lb2}; do
-        run "$name" "rate-$b" --bound "$b" --improver-threads 0 --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS"
+        run "$name" "rate-$b" --bound "$b" --improver-threads 0 --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS" ${RATE_ARGS:-}
         [[ -n ${RATE_NOCAP:-} ]] && run "$name" "rate-$b-margin0" --bound "$b" --improver-threads 0 \
           --ub "$(ub_of "$name")" --time-limit "$RATE_SECONDS" --stack-margin 0
       done
