@@ -179,21 +179,20 @@ TEST(GpuMemory, SpillStaysWithinItsCap) {
 }
 
 // Memory in proportion to progress: on a shop where the bound prunes almost nothing (200 jobs x
-// 60 machines from NEH), under a 3-s time limit, once the tree is judged hopeless (after 0.3 s
-// here) the stack grows only to what the time left can pop; without the rule (margin 0) it grows
-// many times larger (pools of 4096 children, so that the first stack is small). Both end at the limit with a schedule whose makespan recomputes.
+// 60 machines from NEH), under a 3-s time limit, with the tree judged hopeless from the start,
+// the stack grows only to what the time left can pop; without the rule (margin 0) it grows many
+// times larger. Both end at the limit with a schedule whose makespan recomputes. (The default
+// judgment comes after 2 s; at 200x60 the default pools filled the stack to the memory's cap well
+// before 0.3 s, so a judgment in the test must come at once for the rule to have a stack to keep.)
 TEST(GpuMemory, StackGrowsOnlyWithWhatTheTimeLeftCanPop) {
   PFSP_REQUIRE_GPU();
   const instance inst = random_instance(200, 60, 46, 1, 99);
   const auto start = neh(inst);
   auto solve = [&](double margin) {
-    // Small pools and a stack started at one pool's room: with the default 4-M-children pools
-    // the first stack (160 MB here) outlasts 3 s of growth and nothing is left to keep small.
-    gpu::gpu_policy p = pools_4096();
-    p.loop.initial_stack_pools = 1;
-    p.loop.initial_stack_nodes = 0;
+    gpu::gpu_policy p;
     p.loop.useful_stack_margin = margin;
-    p.loop.hopeless_after_s = 0.3;
+    p.loop.hopeless_after_s = 0;
+    p.loop.hopeless_share = 1.0;
     solve_options opt;
     opt.bound = bound_kind::lb1;
     opt.time_limit = 3;
