@@ -326,8 +326,9 @@ void add_loop_options(CLI::App& solve, gpu_cli_options& o) {
       ->group(help_group::tuning);
   solve
       .add_option("--stack-margin", o.policy.loop.useful_stack_margin,
-                  "gpu, device loop, under a time limit: the node stack grows to at most this many times the nodes "
-                  "the loop can still pop before the limit (0: no such cap, only the memory's)")
+                  "gpu, device loop, under a time limit: once the tree is judged hopeless (after 2 s), the node stack "
+                  "grows to at most this many times the nodes the loop can still pop before the limit; before the "
+                  "judgment to an eighth of the memory's cap (0: neither, only the memory's cap)")
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str()
       ->group(help_group::tuning);

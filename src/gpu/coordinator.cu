@@ -457,7 +457,7 @@ class coordinator {
     const std::size_t want = top() + reserve + std::min(worst_growth(eng, top(), batch), batch_room);
     const std::size_t useful = useful_nodes(e);
     eng.grow(std::min(want, std::max(useful, eng.capacity())));
-    if (want > useful && eng.capacity() < want) ++useful_cuts_[e];
+    if (want > useful && eng.capacity() < want) ++(hopeless_.load() ? useful_cuts_ : unjudged_cuts_)[e];
     const bool at_cap = useful >= eng.max_capacity();  // spill only where memory, not the time left, is short
     if (at_cap && eng.capacity() < top() + reserve + worst_growth(eng, top(), 1)) spill_bottom(e);
     if (!spill_[e].empty()) refill(e, std::min(static_cast<std::size_t>(batch) * parents, eng.capacity() / 4));
@@ -480,10 +480,20 @@ class coordinator {
   std::size_t useful_nodes(std::size_t e) {
     const loop_state& s = engines_[e]->state();
     if (popped_from_[e] < 0) popped_from_[e] = ctl_.elapsed();
-    if (!hopeless_.load()) return std::numeric_limits<std::size_t>::max();
     const std::size_t floor = std::max(engines_[e]->first_capacity(), engines_[e]->reserve() + engines_[e]->max_push());
+    if (!hopeless_.load()) return judged_.load() ? std::numeric_limits<std::size_t>::max() : unjudged_nodes(e, floor);
     return useful_stack_nodes(static_cast<double>(s.branched), ctl_.elapsed() - popped_from_[e], ctl_.seconds_left(),
                               policy_.loop.useful_stack_margin, floor, policy_.loop.useful_rate_window_s);
+  }
+
+  // Before judge_hope has judged the tree: under a time limit and with the keep rule on, a share
+  // of engine e's memory cap (loop_tuning::unjudged_stack_share), at least `floor`.
+  std::size_t unjudged_nodes(std::size_t e, std::size_t floor) const {
+    const double left = ctl_.seconds_left();
+    if (!(left < std::numeric_limits<double>::infinity()) || policy_.loop.useful_stack_margin <= 0)
+      return std::numeric_limits<std::size_t>::max();
+    const double share = std::clamp(policy_.loop.unjudged_stack_share, 0.0, 1.0);
+    return std::max(floor, static_cast<std::size_t>(share * static_cast<double>(engines_[e]->max_capacity())));
   }
 
   // The most a stack of `top` nodes can grow in `iterations` iterations: each pops at most
@@ -744,6 +754,7 @@ class coordinator {
   void judge_hope(const solve_stats& t) {
     const double left = ctl_.seconds_left(), ran = ctl_.elapsed() - search_start_;
     if (!(left < std::numeric_limits<double>::infinity()) || ran < policy_.loop.hopeless_after_s) return;
+    judged_.store(true);
     const double done = explored_before() + t.explored;
     const bool hopeless = done * (ran + left) / ran < policy_.loop.hopeless_share;
     if (hopeless && !hopeless_.load()) hopeless_at_ = ran;
@@ -871,6 +882,10 @@ class coordinator {
     const std::uint64_t kept = std::accumulate(useful_cuts_.begin(), useful_cuts_.end(), std::uint64_t{0});
     if (kept)
       m += "; stack kept to what the time left can pop (" + std::to_string(kept) + " batches; memory in proportion)";
+    const std::uint64_t early = std::accumulate(unjudged_cuts_.begin(), unjudged_cuts_.end(), std::uint64_t{0});
+    if (early)
+      m += "; stack kept to " + fixed(policy_.loop.unjudged_stack_share * 100, 1) + " % of its cap until the tree was judged (" +
+           std::to_string(early) + " batches)";
     if (cap_cuts_)
       m += "; pools cut " + std::to_string(cap_cuts_) + " times to keep an iteration under " +
            fixed(policy_.loop.iteration_max_s, 2) + " s (down to " + std::to_string(min_child_cap_) + " children)";
@@ -1002,9 +1017,10 @@ class coordinator {
   std::size_t spill_budget_ = 0;
   std::vector<std::uint64_t> spills_ = std::vector<std::uint64_t>(E_, 0),
                              cut_batches_ = std::vector<std::uint64_t>(E_, 0),
-                             useful_cuts_ = std::vector<std::uint64_t>(E_, 0);
+                             useful_cuts_ = std::vector<std::uint64_t>(E_, 0),
+                             unjudged_cuts_ = std::vector<std::uint64_t>(E_, 0);
   std::vector<double> popped_from_ = std::vector<double>(E_, -1.0);  // ctl_.elapsed() at an engine's first batch
-  std::atomic<bool> hopeless_{false};                                // judge_hope
+  std::atomic<bool> hopeless_{false}, judged_{false};                                // judge_hope
   double hopeless_at_ = 0, yielded_s_ = 0;                           // under mu
   std::atomic<std::uint64_t> cap_cuts_{0};
   std::atomic<std::size_t> kept_taken_{0};  // engines taken from policy.engines
