@@ -884,8 +884,8 @@ class coordinator {
       m += "; stack kept to what the time left can pop (" + std::to_string(kept) + " batches; memory in proportion)";
     const std::uint64_t early = std::accumulate(unjudged_cuts_.begin(), unjudged_cuts_.end(), std::uint64_t{0});
     if (early)
-      m += "; stack kept to " + fixed(policy_.loop.unjudged_stack_share * 100, 1) + " % of its cap until the tree was judged (" +
-           std::to_string(early) + " batches)";
+      m += "; stack kept to " + fixed(policy_.loop.unjudged_stack_share * 100, 1) +
+           " % of its cap until the tree was judged (" + std::to_string(early) + " batches)";
     if (cap_cuts_)
       m += "; pools cut " + std::to_string(cap_cuts_) + " times to keep an iteration under " +
            fixed(policy_.loop.iteration_max_s, 2) + " s (down to " + std::to_string(min_child_cap_) + " children)";
@@ -1020,7 +1020,7 @@ class coordinator {
                              useful_cuts_ = std::vector<std::uint64_t>(E_, 0),
                              unjudged_cuts_ = std::vector<std::uint64_t>(E_, 0);
   std::vector<double> popped_from_ = std::vector<double>(E_, -1.0);  // ctl_.elapsed() at an engine's first batch
-  std::atomic<bool> hopeless_{false}, judged_{false};                                // judge_hope
+  std::atomic<bool> hopeless_{false}, judged_{false};                // judge_hope
   double hopeless_at_ = 0, yielded_s_ = 0;                           // under mu
   std::atomic<std::uint64_t> cap_cuts_{0};
   std::atomic<std::size_t> kept_taken_{0};  // engines taken from policy.engines

@@ -193,9 +193,9 @@ struct loop_tuning {
   double hopeless_after_s = 2.0;
   double hopeless_share = 1e-3;
   // Until that judgment (under a time limit, with useful_stack_margin > 0) a stack grows to this
-  // share of its memory cap at most, without spilling: at 500x60 and 800x60 the default pools
-  // filled 70 GiB of the GPU and spilled 22-26 GiB to the host within the first 2 s, so a cap
-  // that waited for the judgment kept nothing (c22be52, one H200, 7fcc872).
+  // share of its memory cap at most, without spilling: at 500x60 and 800x60 (20 s) the default
+  // pools filled 70 GiB of the GPU and spilled 22-26 GiB to the host with no judgment made, so a
+  // cap that waited for it kept nothing (c22be52's rule, one H200, 7fcc872). Not yet measured.
   double unjudged_stack_share = 0.125;
   // Bytes moved to or from the host at a time (a stop is honoured between two pieces; 1 GiB
   // pieces ended 500x20 searches 0.8 s past --time-limit 30, pageable copies into new pages).
