@@ -3,6 +3,10 @@
 # from the repository root, binaries carried as for device_smaller_tree.sh (.carry/s). Each runs
 # OPEN_SECONDS (default 25) from scratch; $OUT/open.tsv has pfsp's upper and lower bounds beside
 # the published ones (shared/data/taillard_pfsp.csv), $OUT/open_logs.tgz the solver logs and JSON.
+# With OPEN_UB=published, each run is instead a complete search below the published lower bound
+# plus OPEN_ABOVE (default 0), `--ub PUBLISHED_LB+OPEN_ABOVE`: status proven_bound proves that no
+# schedule is shorter, i.e. the optimum is at least that value (above 0: a new lower bound). OPEN_NAMES
+# picks the instances (default all twelve); CARRY the carried binaries (default .carry/w).
 # Then, when RACECHECK=1, compute-sanitizer racecheck on the chain's fused LB1 kernel with swap
 # dominance on a small tree (ta011).
 set -u -o pipefail
@@ -11,18 +15,20 @@ B=${BUILD:-$ROOT/build/carry}
 OUT=${OUT:-$ROOT/out/device}
 SECONDS_EACH=${OPEN_SECONDS:-25}
 mkdir -p "$OUT/open" "$B"
-[ -x "$B/pfsp" ] || { xz -dc .carry/s/pfsp.xz >"$B/pfsp" && chmod +x "$B/pfsp"; }
+[ -x "$B/pfsp" ] || { xz -dc "${CARRY:-.carry/w}/pfsp.xz" >"$B/pfsp" && chmod +x "$B/pfsp"; }
 [ -e ../shared ] || ln -s "$ROOT/shared" ../shared
 PFSP=$B/pfsp
 csv=$ROOT/shared/data/taillard_pfsp.csv
-echo "# $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), commit ${PFSP_COMMIT:-?}, ${SECONDS_EACH} s each, defaults" >"$OUT/open.tsv"
+echo "# $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), commit ${PFSP_COMMIT:-?}, ${SECONDS_EACH} s each, defaults${OPEN_UB:+, --ub published lb + ${OPEN_ABOVE:-0}}" >"$OUT/open.tsv"
 printf "instance\tn\tm\tpfsp_ub\tpfsp_lb\tpublished_ub\tpublished_lb\tstatus\twall_s\n" >>"$OUT/open.tsv"
-for name in ta051 ta054 ta055 ta059 ta060 ta081 ta085 ta086 ta087 ta088 ta089 ta102; do
+for name in ${OPEN_NAMES:-ta051 ta054 ta055 ta059 ta060 ta081 ta085 ta086 ta087 ta088 ta089 ta102}; do
   row=$(grep "^$name," "$csv")
   IFS=, read -r _ n m _ _ plb pub _ <<<"$row"
+  ub_args=()
+  [[ ${OPEN_UB:-} == published ]] && ub_args=(--ub $((plb + ${OPEN_ABOVE:-0})))
   t0=$(date +%s.%N)
   timeout $((SECONDS_EACH + 30)) "$PFSP" solve "$name" --time-limit "$SECONDS_EACH" --json "$OUT/open/$name.json" \
-    --log "$OUT/open/$name.log" -q >"$OUT/open/$name.out" 2>&1
+    --log "$OUT/open/$name.log" -q "${ub_args[@]}" >"$OUT/open/$name.out" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   read -r status ub lb <"$OUT/open/$name.out"

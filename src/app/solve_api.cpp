@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <memory>
 #include <sstream>
@@ -616,6 +617,20 @@ struct running_engine {
   }
 };
 
+// The progress rows' lower bound raised to the incumbent engine's (its probes' closed searches), as
+// the summary's is (take_engine_bound): the search's own open nodes may hold an older, lower one
+// for the whole run (a depth-first stack's bottom).
+std::function<void(const progress_info&)> with_engine_bound(const concurrent_improver& engine,
+                                                           std::function<void(const progress_info&)> report) {
+  if (!report) return report;
+  return [&engine, report = std::move(report)](const progress_info& p) {
+    progress_info q = p;
+    const int lower = engine.lower_bound();
+    if (q.global_lb >= 0 && lower > q.global_lb) q.global_lb = std::min(lower, q.best);
+    report(q);
+  };
+}
+
 // The solve's wall time in named steps (run_info::wall_phases): each mark closes the step since the
 // previous one.
 struct phase_clock {
@@ -763,6 +778,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   if (beside.improver) {
     opt.feed = beside.improver.get();
     info.engine_threads = engine.threads;
+    opt.on_progress = with_engine_bound(*beside.improver, std::move(opt.on_progress));
   }
   phases.mark("engine");
   info.context_wait_seconds = context.wait();
