@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Taillard's open instances searched below their published lower bounds (issue 44 item 4): the
-table open_lb_cpu.md of a results folder from its taNNN.json.gz files (pfsp solve --json), beside
+table open_lb_cpu.md of a results folder from the taNNN.json files (pfsp solve --json) in its runs.tgz, beside
 shared/data/taillard_pfsp.csv. Usage: bench/open_lb_table.py FOLDER (from the repository root)."""
-import csv, glob, gzip, json, os, sys
+import csv, json, sys, tarfile
 d = sys.argv[1].rstrip('/')
 pub = {r['name']: r for r in csv.DictReader(open('shared/data/taillard_pfsp.csv'))}
 rows = []
-for f in sorted(glob.glob(d + '/ta*.json.gz')):
-    r = json.load(gzip.open(f, 'rt'))
-    name = os.path.basename(f).split('.')[0]
+runs = tarfile.open(d + '/runs.tgz')
+for member in sorted(runs.getnames()):
+    if not member.endswith('.json'):
+        continue
+    r = json.load(runs.extractfile(member))
+    name = member.split('/')[-1].split('.')[0]
     nodes = (r.get('nodes') or {}).get('branched')
     rows.append((name, pub[name]['n'] + 'x' + pub[name]['m'], pub[name]['lb'], pub[name]['ub'], r.get('status'), r.get('lower_bound'), nodes, r.get('time_seconds')))
 out = ['# Taillard\'s open instances: complete searches below the published lower bound, two CPU cores',

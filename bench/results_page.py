@@ -301,7 +301,7 @@ def render_hard_rows(p):
 
 
 def render_json_generic(p):
-    j = json.load(open(p))
+    j = json.load(open_source(p))
     if isinstance(j, dict) and isinstance(j.get("runs"), list):
         runs = j["runs"]
         keys = [k for k in runs[0] if k not in ("backend", "command_example")]
