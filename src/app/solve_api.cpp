@@ -621,7 +621,7 @@ struct running_engine {
 // the summary's is (take_engine_bound): the search's own open nodes may hold an older, lower one
 // for the whole run (a depth-first stack's bottom).
 std::function<void(const progress_info&)> with_engine_bound(const concurrent_improver& engine,
-                                                           std::function<void(const progress_info&)> report) {
+                                                            std::function<void(const progress_info&)> report) {
   if (!report) return report;
   return [&engine, report = std::move(report)](const progress_info& p) {
     progress_info q = p;
