@@ -874,13 +874,16 @@ std::uint64_t json_branched(const std::string& path) {
 TEST(checkpoint_cli, node_limit_then_resume_until_done) {
   test::temp_dir dir;
   const std::string ck = dir.file("run.ckpt"), whole_json = dir.file("whole.json"), json = dir.file("piece.json");
-  const auto whole = run_pfsp({"solve", "ta012", "--backend", "cpu", "--ub", "1659", "-q", "--json", whole_json});
+  // --memo 0: a checkpoint does not carry the memo table (search/memo_table.hpp), so resumed pieces
+  // may branch nodes the uninterrupted run pruned; without it the tree is the same node for node.
+  const auto whole =
+      run_pfsp({"solve", "ta012", "--backend", "cpu", "--ub", "1659", "-q", "--memo", "0", "--json", whole_json});
   ASSERT_EQ(whole.exit_code, 0) << whole.describe();
   const std::uint64_t total = json_branched(whole_json);
   ASSERT_GT(total, 30000u);
 
-  auto first = run_pfsp({"solve", "ta012", "--backend", "cpu", "--ub", "1659", "-q", "--checkpoint", ck, "--node-limit",
-                         std::to_string(total / 4)});
+  auto first = run_pfsp({"solve", "ta012", "--backend", "cpu", "--ub", "1659", "-q", "--memo", "0", "--checkpoint", ck,
+                         "--node-limit", std::to_string(total / 4)});
   ASSERT_EQ(first.exit_code, 4) << first.describe();
   EXPECT_EQ(first.out.rfind("node_limit ", 0), 0u) << first.describe();
   EXPECT_FALSE(std::ifstream(ck + ".tmp").good()) << "temporary file left behind";
@@ -901,7 +904,9 @@ TEST(checkpoint_cli, node_limit_then_resume_until_done) {
                                      "--json",
                                      json,
                                      "--node-limit",
-                                     std::to_string(total / 4)};
+                                     std::to_string(total / 4),
+                                     "--memo",
+                                     "0"};
     const auto& b = backends[static_cast<std::size_t>(k) % backends.size()];
     args.insert(args.end(), b.begin(), b.end());
     last = run_pfsp(args);
@@ -969,7 +974,7 @@ TEST(checkpoint_cli, bad_checkpoints_and_options_exit_2) {
 TEST(checkpoint_cli, learned_lb2_pairs_are_recorded_and_enforced) {
   test::temp_dir dir;
   const std::string ck = dir.file("p.ckpt"), whole_json = dir.file("whole.json"), json = dir.file("piece.json");
-  const std::vector<std::string> tree = {"--bound", "lb2", "--ub", "1659", "-q"};
+  const std::vector<std::string> tree = {"--bound", "lb2", "--ub", "1659", "-q", "--memo", "0"};  // see above
   auto with = [&](std::vector<std::string> args, const std::vector<std::string>& more) {
     args.insert(args.end(), more.begin(), more.end());
     return run_pfsp(args);
@@ -1004,8 +1009,8 @@ TEST(checkpoint_cli, learned_lb2_pairs_are_recorded_and_enforced) {
 
   test::process_result last;
   for (int k = 0; k < 10; ++k) {
-    std::vector<std::string> args = {"solve", "ta012",  "-q", "--resume",     ck,   "--checkpoint",
-                                     ck,      "--json", json, "--node-limit", limit};
+    std::vector<std::string> args = {"solve", "ta012",        "-q",  "--resume", ck, "--checkpoint", ck, "--json",
+                                     json,    "--node-limit", limit, "--memo",   "0"};
     if (k == 0) args.insert(args.end(), {"--lb2-pairs", "learn"});  // the same option: accepted
     if (k % 2 == 1)
       args.insert(args.end(), {"--backend", "cpu"});

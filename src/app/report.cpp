@@ -187,7 +187,8 @@ nlohmann::json options_json(const solve_options& opt, const run_info& info) {
           {"lb2_pairs", info.lb2_pairs},
           {"branching", std::string(to_string(opt.branch))},
           {"selection", std::string(to_string(opt.select))},
-          {"dominance", opt.dominance},
+          {"dominance", opt.dominance && opt.memo_bytes == 0},
+          {"memo_mib", opt.memo_bytes >> 20},
           {"initial_ub", info.initial_ub},
           {"initial_ub_source", info.initial_ub_source},
           {"time_limit", opt.time_limit},
@@ -208,7 +209,9 @@ std::string result_json(const instance& inst, const solve_options& opt, const so
   j["nodes"] = {{"branched", r.stats.branched},
                 {"bounds", r.stats.bounds},
                 {"pruned", r.stats.pruned},
-                {"leaves", r.stats.leaves}};
+                {"leaves", r.stats.leaves},
+                {"swap_dominated", r.stats.dominated},
+                {"memo_pruned", r.stats.memo_pruned}};
   j["explored_fraction"] = r.stats.explored;
   add_times(j, r, info);
   j["backend"] = r.backend;

@@ -459,6 +459,8 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   if (!a.bound && !resumed)
     opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
   if (a.dominance == dominance_mode::auto_) opt.dominance = default_dominance(b.gpu);
+  const int memo_mb = a.memo_mb < 0 ? default_memo_mb(b.gpu, jobs, machines) : a.memo_mb;
+  if (cpu_solver) opt.memo_bytes = static_cast<std::size_t>(memo_mb) << 20;
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   b.lb2_pairs = a.lb2_pairs;

@@ -152,7 +152,8 @@ std::vector<std::string> solver_log_summary(const solve_result& r, double wall_s
   s.push_back(
       kv("nodes", std::to_string(r.stats.branched) + " branched, " + std::to_string(r.stats.bounds) + " bounds, " +
                       std::to_string(r.stats.pruned) + " pruned" +
-                      (r.stats.dominated ? " (" + std::to_string(r.stats.dominated) + " by swap dominance)" : "")));
+                      (r.stats.dominated ? " (" + std::to_string(r.stats.dominated) + " by swap dominance)" : "") +
+                      (r.stats.memo_pruned ? ", " + std::to_string(r.stats.memo_pruned) + " by the memo" : "")));
   s.push_back(kv("explored", log_percent(r.stats.explored)));
   s.push_back(kv("time", fmt("%.3f s", t) + (wall_seconds > 0 ? fmt(" (wall %.3f s)", wall_seconds) : "")));
   s.push_back(kv("nodes/s", log_rate(t > 0 ? static_cast<double>(r.stats.branched) / t : 0.0)));

@@ -214,7 +214,7 @@ struct worker_deque {
 // generator and view of the upper bound.
 struct stealing_worker {
   stealing_worker(const bound_data& data, const solve_options& opt, int worker, solve_stats& stats, worker_deque& own,
-                  int n, int start_ub)
+                  int n, int start_ub, const std::shared_ptr<memo_table>& memo)
       : id(worker),
         ex(data, opt.bound, opt.branch, opt.profile, opt.dominance),
         st(stats),
@@ -222,7 +222,9 @@ struct stealing_worker {
         perm(n),
         leaf_perm(n),
         rng(12345u + static_cast<unsigned>(worker)),
-        ub(start_ub) {}
+        ub(start_ub) {
+    if (memo) ex.enable_memo(memo);
+  }
   int id;
   expander ex;
   solve_stats& st;
@@ -254,7 +256,10 @@ class mt_run {
         sh_(opt, start, T_, data.view().inst),
         threshold_(opt.resume ? opt.resume->threshold : initial_threshold(opt, sh_.best)),
         backend_("cpu-mt (" + kind + ", " + std::to_string(T_) + " threads)"),
-        stats_(T_) {}
+        stats_(T_),
+        memo_(opt.memo_bytes > 0
+                  ? std::make_shared<memo_table>(n_, data.view().inst.m, opt.memo_bytes * static_cast<std::size_t>(T_))
+                  : nullptr) {}
 
   virtual void seed() = 0;
   virtual void work(int t) = 0;
@@ -279,6 +284,7 @@ class mt_run {
   const int threshold_;
   const std::string backend_;
   std::vector<solve_stats> stats_;
+  std::shared_ptr<memo_table> memo_;  // memo dominance, one table for all workers; null: off
 };
 
 // One work-stealing solve, in named steps: seed the stacks (the root, or a checkpoint's stacks),
@@ -329,7 +335,7 @@ class work_stealing_run final : public mt_run {
   }
 
   void work(int id) override {
-    stealing_worker w(data_, opt_, id, stats_[id], *dq_[id], n_, std::min(threshold_, sh_.best.value()));
+    stealing_worker w(data_, opt_, id, stats_[id], *dq_[id], n_, std::min(threshold_, sh_.best.value()), memo_);
     while (!sh_.stopped()) {
       if (id != 0 && gate_.requested()) gate_.wait();  // safe point: all my nodes are in my stack
       if (expand_own(w)) {
@@ -480,6 +486,7 @@ class shared_queue_run final : public mt_run {
   // A worker: pop under the lock, expand outside it, push the children back.
   void work(int id) override {
     expander ex(data_, opt_.bound, opt_.branch, opt_.profile, opt_.dominance);
+    if (memo_) ex.enable_memo(memo_);
     solve_stats& st = stats_[id];
     std::vector<job_t> perm(n_), leaf_perm(n_);
     dfs_pool children(n_);

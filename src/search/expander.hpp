@@ -7,12 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "bound/bound_data.hpp"
 #include "bound/dominance.hpp"
 #include "bound/lb2.hpp"
 #include "bound/lb2_table.hpp"
+#include "search/memo_table.hpp"
 #include "search/types.hpp"
 
 namespace pfsp {
@@ -51,6 +53,14 @@ class expander {
     }
   }
 
+  // Memo dominance (search/memo_table.hpp) in `table` (shared with other threads' expanders, or
+  // not), instead of the swap rule: the two rest on different arguments and are not combined.
+  void enable_memo(std::shared_ptr<memo_table> table) {
+    memo_ = std::move(table);
+    probe_ = memo_->probe();
+    dominance_ = false;
+  }
+
   bound_view view() const { return b_; }
   int abandon_every() const { return abandon_every_; }
   double weight(int depth) const { return weights_[depth]; }
@@ -84,6 +94,12 @@ class expander {
     if (profile_) t0 = clock::now();
 
     node_parts(b_, perm, limit1, limit2, front_.data(), back_.data(), remain_.data());
+    const bool memo = memo_ && count > 2 && child_depth > 2;  // not the nodes whose children are leaves
+    if (memo && memo_->dominated(probe_, perm, limit1, limit2, front_.data(), back_.data())) {
+      ++st.memo_pruned;  // an expanded node over the same sets is no worse on every machine
+      st.explored += weights_[child_depth - 1];
+      return true;
+    }
     const bool need_flags = kind_ != bound_kind::lb1;
     if (need_flags) {
       for (int i = 0; i < n; ++i) scheduled_[perm[i]] = (i < first || i >= limit2) ? 1 : 0;
@@ -146,6 +162,7 @@ class expander {
       const int c = order_[a];
       push(perm, first + c, to, l1, l2, lbs[c]);
     }
+    if (memo) memo_->store(probe_, front_.data(), back_.data());
     return true;
   }
 
@@ -195,6 +212,8 @@ class expander {
   std::vector<std::uint64_t> pair_parent_;  // per pair: the parent its part was filled for
   std::uint64_t parent_ = 0;                // parents expanded (pair_parent_'s clock)
   std::vector<unsigned char> scheduled_;
+  std::shared_ptr<memo_table> memo_;  // null: no memo dominance
+  memo_probe probe_;
 };
 
 }  // namespace pfsp

@@ -1,5 +1,6 @@
 #include "search/sequential.hpp"
 
+#include <memory>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -41,6 +42,7 @@ class sequential_run {
         leaf_perm_(n_) {
     if (!depth_first && (opt.resume || opt.on_checkpoint))
       throw input_error("checkpoints (--checkpoint, --resume) need --selection depth-first");
+    if (opt.memo_bytes > 0) ex_.enable_memo(std::make_shared<memo_table>(n_, data.view().inst.m, opt.memo_bytes));
     feed_.take(best_);  // the engine beside the search may already hold a better schedule than `start`
     ub_ = std::min(threshold_, best_.value());
   }

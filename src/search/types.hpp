@@ -77,6 +77,9 @@ struct solve_options {
   selection select = selection::depth_first;
   // Prune forward children dominated by swapping their last two prefix jobs (bound/dominance.hpp).
   bool dominance = false;
+  // Memo dominance (search/memo_table.hpp) in a table of this many bytes per search thread (0:
+  // off); on, it replaces the swap rule (CPU solvers).
+  std::size_t memo_bytes = 0;
   std::optional<int> initial_ub;  // --ub: prune every node with lb >= this (papers' 6.1)
   bool use_neh = true;            // NEH gives the first incumbent
   double time_limit = 0;          // seconds, 0 = none
@@ -108,13 +111,14 @@ struct solve_options {
 };
 
 struct solve_stats {
-  std::uint64_t branched = 0;   // nodes whose children were generated
-  std::uint64_t bounds = 0;     // lower bounds computed
-  std::uint64_t pruned = 0;     // children discarded by their bound
-  std::uint64_t leaves = 0;     // complete schedules reached
-  std::uint64_t dominated = 0;  // of the pruned children, those pruned by swap dominance (bound/dominance.hpp)
-  double bound_seconds = 0;     // time in bounding (with profile)
-  double setup_seconds = 0;     // part of total_seconds spent setting up a device (GPU backend)
+  std::uint64_t branched = 0;     // nodes whose children were generated
+  std::uint64_t bounds = 0;       // lower bounds computed
+  std::uint64_t pruned = 0;       // children discarded by their bound
+  std::uint64_t leaves = 0;       // complete schedules reached
+  std::uint64_t dominated = 0;    // of the pruned children, those pruned by swap dominance (bound/dominance.hpp)
+  std::uint64_t memo_pruned = 0;  // popped nodes pruned by memo dominance, not branched (search/memo_table.hpp)
+  double bound_seconds = 0;       // time in bounding (with profile)
+  double setup_seconds = 0;       // part of total_seconds spent setting up a device (GPU backend)
   double total_seconds = 0;
   double explored = 0;  // fraction of the search space closed
 
@@ -124,6 +128,7 @@ struct solve_stats {
     pruned += o.pruned;
     leaves += o.leaves;
     dominated += o.dominated;
+    memo_pruned += o.memo_pruned;
     bound_seconds += o.bound_seconds;
     explored += o.explored;
     return *this;
