@@ -49,21 +49,23 @@ if [[ -z ${START:-} ]]; then
 fi
 best=${best:-}
 L=$START
+# What the ascent itself proved: the last L whose step ended proven_bound (none yet).
+proved() { if [[ -n ${last:-} ]]; then echo "the optimum is at least $last"; else echo "no step proved a bound"; fi; }
 while true; do
   left=$((BUDGET - (SECONDS - t0)))
-  ((left > 0)) || { echo "budget spent: the optimum is at least $((L - 1))" | tee -a "$OUT/ascend.tsv"; exit 3; }
+  ((left > 0)) || { echo "budget spent: $(proved)" | tee -a "$OUT/ascend.tsv"; exit 3; }
   limit=$((left < STEP_LIMIT ? left : STEP_LIMIT))
   step "ub$L" --ub "$L" --time-limit "$limit"
   status=$(field "$OUT/ub$L.json" status)
   case $status in
-    proven_bound) ;;  # nothing below L: the optimum is at least L
+    proven_bound) last=$L ;;  # nothing below L: the optimum is at least L
     optimal)
       echo "optimum $(field "$OUT/ub$L.json" makespan) proven by step ub$L" |
         tee -a "$OUT/ascend.tsv"
       exit 0
       ;;
     *)
-      echo "step ub$L ended $status: the optimum is at least $((L - 1))${best:+, at most $best}" | tee -a "$OUT/ascend.tsv"
+      echo "step ub$L ended $status: $(proved)${best:+, at most $best}" | tee -a "$OUT/ascend.tsv"
       exit 3
       ;;
   esac
