@@ -10,12 +10,13 @@ import tarfile
 
 HEADER = """# Taillard's open instances: complete searches below the published lower bound
 
-Each run: `pfsp solve NAME --ub LB ...` with LB the published lower bound (shared/data/taillard_pfsp.csv);
-the folder's README gives the machine and the whole command. `proven_bound`: no schedule is shorter
-than LB, so the optimum is at least LB; `time_limit`: not proven within the run's limit.
+Each run: `pfsp solve NAME --ub L ...` with L the published lower bound (shared/data/taillard_pfsp.csv)
+or above it (L is the run's `ub` column); the folder's README gives the machine and the whole
+command. `proven_bound`: no schedule is shorter than L, so the optimum is at least L; `time_limit`:
+not proven within the run's limit.
 
-| instance | size | published lb | published ub | status | pfsp lower bound | nodes | seconds | limit s | nodes/s |
-| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"""
+| instance | size | published lb | published ub | ub | status | pfsp lower bound | nodes | seconds | limit s | nodes/s |
+| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"""
 
 
 def results(folder):
@@ -28,7 +29,8 @@ def results(folder):
 def row(name, r, pub):
     p = pub[name]
     nodes, t = r["nodes"]["branched"], r["time_seconds"]
-    return (f"| {name} | {p['n']}x{p['m']} | {p['lb']} | {p['ub']} | {r['status']} | {r['lower_bound']} | "
+    return (f"| {name} | {p['n']}x{p['m']} | {p['lb']} | {p['ub']} | {r['options']['initial_ub']} | {r['status']} | "
+            f"{r['lower_bound']} | "
             f"{nodes:,} | {t:.1f} | {r['options']['time_limit']:g} | {nodes / t / 1e3:.0f} K |")
 
 

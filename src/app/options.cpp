@@ -163,6 +163,13 @@ void add_engine_options(CLI::App& app, solve_args& a) {
 void add_output_options(CLI::App& app, solve_args& a) {
   const std::size_t first = app.get_options().size();
   app.add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--ascent", a.ascent,
+                 "lower-bound ascent: after a first search of this many seconds that stops with its bound below "
+                 "its schedule, complete searches below L = that bound + 1, + 2, ... (each exact; one without a "
+                 "schedule below L proves the optimum at least L, one with one proves the optimum) until the "
+                 "optimum or the time limit; for trees small from the optimum and huge from the incumbent "
+                 "(src/app/ascent.hpp). 0 (default): none")
+      ->check(CLI::Range(0.0, 1e9));
   app.add_option("--node-limit", a.node_limit, "stop after this many branched nodes (0 = none)")
       ->check(CLI::Range(0LL, 4000000000000000000LL));
   app.add_option("--json", a.json, "write the result as JSON to this file (atomically)");
@@ -486,6 +493,8 @@ const std::vector<unsupported_option>& mpi_unsupported_options() {
       {"--profile", "the ranks do not time their bounding"},
       {"--gpu-strategy", "the ranks' GPU solver is the device loop with its defaults"},
       {"--strategy-params", "the ranks' GPU solver is the device loop with its defaults"},
+      {"--ascent", "pfsp-mpi runs one distributed search from one upper bound"},
+      {"--memo", "the ranks' chunk searches run the swap rule, not the memo"},
   };
   return v;
 }

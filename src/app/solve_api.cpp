@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/ascent.hpp"
 #include "app/output_paths.hpp"
 #include "app/solver_registry.hpp"
 #include "base/cores.hpp"
@@ -51,6 +52,12 @@ void check_range(const std::string& option, T v, T lo, T hi) {
   throw input_error(s.str());
 }
 
+// --ascent runs a new search for each bound: no checkpoint describes the whole of it.
+void check_ascent(const solve_args& a) {
+  if (a.ascent > 0 && (!a.checkpoint.empty() || !a.resume.empty()))
+    throw input_error("--ascent runs a new search for each bound: it takes no --checkpoint or --resume");
+}
+
 }  // namespace
 
 void check_solve_args(const solve_args& a) {
@@ -66,6 +73,8 @@ void check_solve_args(const solve_args& a) {
     throw input_error("--gpu-walkers " + std::to_string(a.gpu_walkers) + " needs --backend gpu");
   check_range("--ig-iterations", a.ig_iterations, -1, 100000000);
   check_range("--time-limit", a.time_limit, 0.0, 1e9);
+  check_range("--ascent", a.ascent, 0.0, 1e9);
+  check_ascent(a);
   check_range("--node-limit", a.node_limit, 0LL, 4000000000000000000LL);
   check_range("--progress-interval", a.progress_interval, 0.01, 1e6);
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
@@ -749,6 +758,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
                              const std::atomic<bool>* interrupt) {
   const gpu::strategy_params strategy = gpu::parse_strategy(to_string(a.gpu_strategy), a.strategy_params);
   const auto wall_start = clock_type::now();
+  check_ascent(a);
   solve_options opt = base_options(inst, a, wall_start, interrupt);
   std::optional<search_state> resumed = load_resume(inst, a, opt);
   const search_state* resume = resumed ? &*resumed : nullptr;
@@ -785,7 +795,12 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   phases.mark("engine");
   info.context_wait_seconds = context.wait();
   phases.mark("context");
-  solve_result r = run_search(data, a, b, strategy, resume, opt, start);
+  solve_result r = a.ascent > 0 ? run_ascent(
+                                      [&](solve_options& o, const incumbent& from) {
+                                        return run_search(data, a, b, strategy, nullptr, o, from);
+                                      },
+                                      opt, start, a.ascent)
+                                : run_search(data, a, b, strategy, resume, opt, start);
   phases.mark("search");
   beside.finish(inst, r);
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);

@@ -173,6 +173,7 @@ struct solver_config {
   heuristic_choice heuristic = heuristic_choice::auto_;
   int ig_iterations = -1;  // auto
   double time_limit = 0;
+  double ascent = 0;            // --ascent: seconds of the first search before the lower-bound ascent (0: none)
   double estimate_seconds = 0;  // --estimate-seconds: the tree-size estimate before the search (0: none)
   long long node_limit = 0;
   std::string json;

@@ -1,0 +1,30 @@
+// The lower-bound ascent behind `pfsp solve --ascent SECONDS` (issue 44; the product form of
+// bench/ascend.sh): a first search of SECONDS, then, if it neither proved nor was stopped, complete
+// searches with the threshold L = its lower bound + 1, + 2, ... Each step is an ordinary search
+// whose prunes are at L, exact by itself: it ends with no schedule below L (the optimum is at least
+// L: the next step), or with the best schedule below L (the optimum, since every step below was
+// complete), or at the time limit or an interrupt (the result: the best schedule found by any step
+// and the last L proven). Where the trees from the incumbent are huge and those from the optimum
+// small (ta101; the open instances' lower bounds: docs/benchmarks.md), the ascent closes or raises
+// the bound where a plain search stalls. The incumbent engine and its feed run across all steps.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "search/control.hpp"
+#include "search/types.hpp"
+
+namespace pfsp {
+
+// One search with these options from this incumbent (the caller's backend, engine and feed).
+using ascent_search = std::function<solve_result(solve_options&, const incumbent&)>;
+
+// The ascent: `base`'s options (its time limit counts from base.time_origin, as every step's
+// does), a first search of `first_seconds`, then the steps. The result adds up the steps'
+// statistics and notes what each step did.
+solve_result run_ascent(const ascent_search& search, const solve_options& base, const incumbent& start,
+                        double first_seconds);
+
+}  // namespace pfsp
