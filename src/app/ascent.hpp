@@ -1,12 +1,14 @@
 // The lower-bound ascent behind `pfsp solve --ascent SECONDS` (issue 44; the product form of
-// bench/ascend.sh): a first search of SECONDS, then, if it neither proved nor was stopped, complete
-// searches with the threshold L = its lower bound + 1, + 2, ... Each step is an ordinary search
-// whose prunes are at L, exact by itself: it ends with no schedule below L (the optimum is at least
-// L: the next step), or with the best schedule below L (the optimum, since every step below was
-// complete), or at the time limit or an interrupt (the result: the best schedule found by any step
-// and the last L proven). Where the trees from the incumbent are huge and those from the optimum
-// small (ta101; the open instances' lower bounds: docs/benchmarks.md), the ascent closes or raises
-// the bound where a plain search stalls. The incumbent engine and its feed run across all steps.
+// bench/ascend.sh): a first search of SECONDS, then, if it stopped at the time limit with its bound
+// below its schedule, complete searches below L = that bound + d, each with its prunes at L. Each
+// step is exact by itself: it ends with no schedule below L (the optimum is at least L: the next
+// step goes higher), or with the best schedule below L (the optimum: the search below L was
+// complete), or at the time limit or an interrupt (the result: the best schedule of any step and
+// the highest L proven). d is 1 at first and then as large as the trees' measured growth a unit
+// lets the next step fit the time left (ascent::next_jump). Where the trees below the optimum are
+// small and the trees below the incumbent huge (ta101; the open instances' lower bounds:
+// docs/benchmarks.md), the ascent closes or raises the bound where a plain search stalls. The
+// incumbent engine and its feed run across all steps.
 #pragma once
 
 #include <functional>

@@ -165,7 +165,8 @@ void add_output_options(CLI::App& app, solve_args& a) {
   app.add_option("--time-limit", a.time_limit, "stop after this many seconds (0 = none)")->check(CLI::Range(0.0, 1e9));
   app.add_option("--ascent", a.ascent,
                  "lower-bound ascent: after a first search of this many seconds that stops with its bound below "
-                 "its schedule, complete searches below L = that bound + 1, + 2, ... (each exact; one without a "
+                 "its schedule, complete searches below L = that bound + 1, and higher as the trees allow (each exact; "
+                 "one without a "
                  "schedule below L proves the optimum at least L, one with one proves the optimum) until the "
                  "optimum or the time limit; for trees small from the optimum and huge from the incumbent "
                  "(src/app/ascent.hpp). 0 (default): none")
