@@ -73,9 +73,14 @@ gpu::gpu_policy pools_4096() {
 }
 
 // A stack capped so that the reference search's most open nodes (`peak`) cannot stay on it:
-// half of them, plus the room of one iteration and the reserve; started at one pool's room.
+// half of them, plus the room of one iteration and the reserve; started at one pool's room. The
+// whole cap from the start (unjudged_stack_share 1): the runs have a time limit (60 s, against a
+// hang), under which the default keeps a stack to an eighth of its cap without spilling until the
+// tree is judged (e657ecb), so these searches cut their pools instead of spilling (H100,
+// 2026-12-07: the spilled run branched 5,626,841 nodes against 5,608,443, no spill in 27 pieces).
 gpu::gpu_policy capped(std::size_t peak) {
   gpu::gpu_policy p = pools_4096();
+  p.loop.unjudged_stack_share = 1.0;
   p.loop.initial_stack_pools = 1;
   p.loop.initial_stack_nodes = 0;
   p.loop.max_stack_nodes = peak / 2 + 2048 + 231;
