@@ -50,7 +50,8 @@ counts counts_of(const process_result& r) { return {field(r.out, "branched"), fi
 
 // The tree of `instance` with --ub at its optimum, branched by pfsp solve in one process.
 counts sequential(const std::vector<std::string>& tree) {
-  std::vector<std::string> args{"solve", "--backend", "cpu", "--no-progress", "--heuristic", "none"};
+  // --memo 0: pfsp-mpi's chunk searches use the swap rule, not the memo (on in pfsp solve up to 50x10).
+  std::vector<std::string> args{"solve", "--backend", "cpu", "--memo", "0", "--no-progress", "--heuristic", "none"};
   args.insert(args.end(), tree.begin(), tree.end());
   const process_result r = run_binary(PFSP_BINARY, args);
   EXPECT_EQ(r.exit_code, 0) << r.describe();
@@ -122,7 +123,7 @@ TEST(mpi_checkpoint, pfsp_solve_resumes_a_pfsp_mpi_checkpoint_and_back) {
   ASSERT_EQ(first.exit_code, 3) << first.describe();
   const process_result second =
       run_binary(PFSP_BINARY, {"solve", "ta020", "--resume", ck, "--checkpoint", ck, "--backend", "cpu-mt", "--threads",
-                               "2", "--time-limit", "0.05", "--no-progress"});
+                               "2", "--memo", "0", "--time-limit", "0.05", "--no-progress"});
   ASSERT_TRUE(second.exit_code == 0 || second.exit_code == 3) << second.describe();
   const process_result last = resume_to_the_end(ck, 2);
   ASSERT_EQ(last.exit_code, 0) << last.describe();

@@ -48,9 +48,12 @@ TEST(mpi_ranks, prove_taillard_optima_on_1_to_4_ranks) {
   }
 }
 
+// The sequential references run --memo 0: pfsp-mpi's chunk searches use the swap rule, not the
+// memo (which pfsp solve turns on up to 50x10), so that the trees compare node for node.
 TEST(mpi_ranks, with_the_optimum_as_ub_every_rank_count_branches_the_sequential_tree) {
-  const process_result seq = run_binary(PFSP_BINARY, {"solve", "ta014", "--backend", "cpu", "--bound", "lb1",
-                                                      "--branching", "min-branch", "--ub", "1377", "--no-progress"});
+  const process_result seq =
+      run_binary(PFSP_BINARY, {"solve", "ta014", "--backend", "cpu", "--memo", "0", "--bound", "lb1", "--branching",
+                               "min-branch", "--ub", "1377", "--no-progress"});
   ASSERT_EQ(seq.exit_code, 0) << seq.describe();
   const std::uint64_t branched = field(seq.out, "branched"), bounds = field(seq.out, "bounds,");
   ASSERT_GT(branched, 1000u);
@@ -83,7 +86,8 @@ TEST(mpi_ranks, lb2_pairs_reach_every_rank_and_branch_the_sequential_tree) {
                                           "min-branch", "--ub",    "1377",        "--heuristic", "none"};
     const std::string dir = std::filesystem::temp_directory_path().string();
     const std::string seq_json = dir + "/pfsp_mpi_pairs_seq.json", mpi_json = dir + "/pfsp_mpi_pairs_mpi.json";
-    std::vector<std::string> seq_args{"solve", "ta014", "--backend", "cpu", "--no-progress", "--json", seq_json};
+    std::vector<std::string> seq_args{"solve", "ta014",         "--backend", "cpu",   "--memo",
+                                      "0",     "--no-progress", "--json",    seq_json};
     seq_args.insert(seq_args.end(), common.begin(), common.end());
     const process_result seq = run_binary(PFSP_BINARY, seq_args);
     ASSERT_EQ(seq.exit_code, 0) << seq.describe();
@@ -131,8 +135,9 @@ TEST(mpi_ranks, chunks_past_the_eager_limit_branch_the_sequential_tree) {
   // Chunks of 1500 nodes (about 270 kB at 20 jobs) go by rendezvous: MPI reads rank 0's buffer
   // after MPI_Isend returns. A freed buffer (send_queue's compaction once moved a pending buffer
   // onto itself, which frees it) crashed rank 0 or sent garbage.
-  const process_result seq = run_binary(PFSP_BINARY, {"solve", "ta013", "--backend", "cpu", "--bound", "lb1",
-                                                      "--branching", "forward", "--ub", "1496", "--no-progress"});
+  const process_result seq =
+      run_binary(PFSP_BINARY, {"solve", "ta013", "--backend", "cpu", "--memo", "0", "--bound", "lb1", "--branching",
+                               "forward", "--ub", "1496", "--no-progress"});
   ASSERT_EQ(seq.exit_code, 0) << seq.describe();
   const process_result r = run_ranks(
       3, {"ta013", "--bound", "lb1", "--branching", "forward", "--ub", "1496", "--heuristic", "none", "--backend",
@@ -185,7 +190,7 @@ TEST(mpi_ranks, ranks_join_lazily_one_worker_first_the_others_once_its_chunk_is_
     SCOPED_TRACE(t.args[0]);
     std::vector<std::string> seq_args{"solve"};
     seq_args.insert(seq_args.end(), t.args.begin(), t.args.end());
-    for (const char* a : {"--backend", "cpu", "--no-progress"}) seq_args.emplace_back(a);
+    for (const char* a : {"--backend", "cpu", "--memo", "0", "--no-progress"}) seq_args.emplace_back(a);
     const process_result seq = run_binary(PFSP_BINARY, seq_args);
     ASSERT_EQ(seq.exit_code, 0) << seq.describe();
     std::vector<std::string> args = t.args;
@@ -213,7 +218,7 @@ TEST(mpi_ranks, chunks_grow_with_a_frontier_that_splits_enlarged) {
   const std::vector<std::string> tree{"ta013", "--bound", "lb1", "--branching", "forward", "--ub", "1496"};
   std::vector<std::string> seq_args{"solve"};
   seq_args.insert(seq_args.end(), tree.begin(), tree.end());
-  for (const char* a : {"--backend", "cpu", "--no-progress"}) seq_args.emplace_back(a);
+  for (const char* a : {"--backend", "cpu", "--memo", "0", "--no-progress"}) seq_args.emplace_back(a);
   const process_result seq = run_binary(PFSP_BINARY, seq_args);
   ASSERT_EQ(seq.exit_code, 0) << seq.describe();
   std::vector<std::string> args = tree;
@@ -252,8 +257,9 @@ TEST(mpi_ranks, a_late_worker_does_not_hold_a_finished_search) {
   // tree does, with the sequential tree's nodes, and rank 2, stopped while it warms up, answers at
   // once: the whole run takes well under 8 s. Before 97cc023 the run waited for every worker's
   // first request, and until the workers answered a stop before their contexts, for rank 2's.
-  const process_result seq = run_binary(PFSP_BINARY, {"solve", "ta014", "--backend", "cpu", "--bound", "lb1",
-                                                      "--branching", "min-branch", "--ub", "1377", "--no-progress"});
+  const process_result seq =
+      run_binary(PFSP_BINARY, {"solve", "ta014", "--backend", "cpu", "--memo", "0", "--bound", "lb1", "--branching",
+                               "min-branch", "--ub", "1377", "--no-progress"});
   ASSERT_EQ(seq.exit_code, 0) << seq.describe();
   temp_dir dir;
   const std::string json = dir.file("r.json");
