@@ -98,8 +98,8 @@ void add_search_options(CLI::App& app, solve_args& a) {
   app.add_option("--memo", a.memo_mb,
                  "MiB of memo dominance table per search thread (CPU solvers): prune a node when one expanded "
                  "before over the same prefix and suffix job sets is no later on every machine at both ends (exact; "
-                 "search/memo_table.hpp); replaces swap dominance. 0: off; -1: auto (64 up to 50 jobs and 10 "
-                 "machines, else off)")
+                 "search/memo_table.hpp); replaces swap dominance. 0: off; -1: auto (up to 50 jobs and 10 "
+                 "machines 64 a thread, 512 in all at most; else off)")
       ->check(CLI::Range(-1, 1 << 20));
   add_parsed_option(app, "--ub", a.ub, parse_ub,
                     "initial upper bound: prune nodes with bound >= UB (e.g. the optimum, as in the papers), or "

@@ -468,8 +468,6 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   if (!a.bound && !resumed)
     opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
   if (a.dominance == dominance_mode::auto_) opt.dominance = default_dominance(b.gpu);
-  const int memo_mb = a.memo_mb < 0 ? default_memo_mb(b.gpu, jobs, machines) : a.memo_mb;
-  if (cpu_solver) opt.memo_bytes = static_cast<std::size_t>(memo_mb) << 20;
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.
   b.lb2_pairs = a.lb2_pairs;
@@ -654,6 +652,13 @@ struct phase_clock {
   }
 };
 
+// --memo for the CPU solvers (the GPU's device loop has none): the MiB a thread given, or auto's.
+std::size_t memo_bytes(const solve_args& a, const backend_plan& b, const instance& inst, int threads) {
+  if (b.gpu) return 0;
+  const int mib = a.memo_mb >= 0 ? a.memo_mb : default_memo_mb(false, inst.n, inst.m, threads);
+  return static_cast<std::size_t>(mib) << 20;
+}
+
 // The search itself: the backend's registered solver, or a complete checkpoint's result.
 solve_result run_search(const bound_data& data, const solve_args& a, const backend_plan& b,
                         const gpu::strategy_params& strategy, const search_state* resumed, solve_options& opt,
@@ -773,6 +778,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   phase_clock phases{wall_start, &info.wall_phases};
   const engine_plan engine = plan_engine(inst, a, b.resolved, b.device_loop);
   opt.threads = engine.search_threads;
+  opt.memo_bytes = memo_bytes(a, b, inst, opt.threads);
   const heuristic_choice heuristic = start_heuristic(a, engine);
   opt.use_neh = heuristic != heuristic_choice::none;
   const incumbent start = start_incumbent(inst, a, heuristic, resume, opt, info);

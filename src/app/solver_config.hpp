@@ -140,12 +140,15 @@ constexpr bound_kind default_cpu_bound(int jobs, int machines) {
 constexpr bool default_dominance(bool gpu) { return !gpu; }
 
 // --memo auto: MiB of memo dominance table (search/memo_table.hpp) per search thread of the CPU
-// solvers, 0 for off: 64 up to 50 jobs and 10 machines, where it was measured faster than the swap
-// rule it replaces (decision 014, sequential, this repository's 2-core machine: ta017 from its
-// optimum 2.17 M nodes in 3.9 s against 4.65 M in 7.8 s; ta042 and ta050 1.2x fewer nodes, 1.0x
-// and 1.25x sooner), off elsewhere (ta030, 20x20: 1.08x fewer nodes, 1.05x slower).
-constexpr int default_memo_mb(bool gpu, int jobs, int machines) {
-  return !gpu && jobs <= 50 && machines <= 10 ? 64 : 0;
+// solvers, 0 for off: on up to 50 jobs and 10 machines, where it was measured faster than the swap
+// rule it replaces (decision 014, sequential, the 2-core development machine: ta017 from its
+// optimum 2.17 M nodes in 3.9 s against 4.65 M in 7.1 s; ta042, ta043, ta050 0.83-0.85x the
+// nodes, 0.93-1.05x the time), off elsewhere (ta030, 20x20: 0.93x the nodes, 1.05x the time).
+// 64 MiB a thread, 512 MiB in all at most (8 a thread at least): one table serves the threads.
+constexpr int default_memo_mb(bool gpu, int jobs, int machines, int threads) {
+  if (gpu || jobs > 50 || machines > 10) return 0;
+  const int share = 512 / (threads > 0 ? threads : 1);
+  return share > 64 ? 64 : (share < 8 ? 8 : share);
 }
 
 // `pfsp solve`'s options, with the CLI's defaults (README, "Usage").
