@@ -95,6 +95,21 @@ int naive_makespan(const instance& inst, const std::vector<Job>& perm) {
   return naive_completion(inst, perm).back();
 }
 
+// A search from ub = optimum + slack (slack 0 or 1): with slack 1 it must find an optimal schedule
+// (its makespan recomputed here), with 0 prove that none is shorter; either way its lower bound is
+// the optimum. For the exactness checks of the dominance rules against brute force.
+inline void expect_proves_optimum(const instance& inst, const solve_result& r, int optimum, int slack,
+                                  const std::string& what) {
+  EXPECT_EQ(r.lower_bound, optimum) << what;
+  if (slack == 0) {
+    EXPECT_EQ(r.status, solve_status::proven_bound) << what;
+    return;
+  }
+  ASSERT_EQ(r.status, solve_status::optimal) << what << ": no optimal schedule found";
+  EXPECT_EQ(r.makespan, optimum) << what;
+  EXPECT_EQ(naive_makespan(inst, r.schedule), optimum) << what;
+}
+
 // Optimum over all n! permutations (n <= 10), by depth-first enumeration with the completion
 // times of the prefix kept per depth (so each permutation costs O(m), not O(n m)).
 inline int brute_force_optimum(const instance& inst, std::vector<int>* best_perm = nullptr) {
