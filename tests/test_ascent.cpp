@@ -2,6 +2,7 @@
 //   - against brute force: from a first search stopped at once, the steps below L = its bound + 1,
 //     + 2, ... reach the optimum and prove it, with its schedule, on random instances with ties;
 //   - the steps happen (a test that cannot fail proves nothing) and each is noted;
+//   - the jump between steps at most doubles (a fake search with steps of no time);
 //   - through the CLI: ta015 proven by the ascent, --time-limit kept, and --ascent refused beside
 //     --checkpoint and --resume (exit 2).
 #include <gtest/gtest.h>
@@ -48,6 +49,39 @@ TEST(ascent, reaches_and_proves_the_brute_force_optimum) {
     }
   }
   EXPECT_GT(steps, 20) << "the ascent never stepped: these checks proved nothing";
+}
+
+// A search that stands for a big instance: the first search stops at the time limit with bound 100
+// and schedule 200; a step below L proves L where L <= 170 (the optimum) and finds 170 above it.
+// Every step takes no time, so the time left never limits the jump: only the doubling rule does.
+TEST(ascent, jumps_at_most_double_from_step_to_step) {
+  constexpr int optimum = 170;
+  std::vector<int> below;  // each step's L
+  auto search = [&below](solve_options& o, const incumbent&) {
+    solve_result r;
+    r.schedule = {0, 1, 2};
+    if (!o.initial_ub) {
+      r.status = solve_status::time_limit, r.makespan = 200, r.lower_bound = 100;
+      return r;
+    }
+    below.push_back(*o.initial_ub);
+    r.status = *o.initial_ub <= optimum ? solve_status::proven_bound : solve_status::optimal;
+    r.makespan = r.status == solve_status::optimal ? optimum : 200;
+    r.lower_bound = r.status == solve_status::optimal ? optimum : *o.initial_ub;
+    return r;
+  };
+  solve_options base;
+  base.time_limit = 1000;
+  base.time_origin = std::chrono::steady_clock::now();
+  const solve_result r = run_ascent(search, base, incumbent(), 1.0);
+  EXPECT_EQ(r.status, solve_status::optimal);
+  EXPECT_EQ(r.lower_bound, optimum);
+  ASSERT_GE(below.size(), 4u) << "the ascent should climb 70 units in several steps";
+  EXPECT_EQ(below[0], 101);
+  EXPECT_LE(below[1] - below[0], 2);
+  for (std::size_t i = 2; i < below.size(); ++i)
+    EXPECT_LE(below[i] - below[i - 1], 2 * (below[i - 1] - below[i - 2])) << "step " << i;
+  EXPECT_GT(below.back(), optimum) << "the last step is the one that finds the optimum";
 }
 
 TEST(ascent_cli, proves_ta015_and_notes_its_steps) {

@@ -38,7 +38,7 @@ class ascent {
         if (last.status == solve_status::optimal) proven_ = last.makespan;
         return finish(std::move(last), last.status);
       }
-      jump = next_jump(L, last);
+      jump = next_jump(L, last, jump);
       proven_ = L;
     }
     return finish(std::move(last), solve_status::optimal);  // the best schedule is at the bound proven
@@ -51,7 +51,10 @@ class ascent {
   // instances' bounds grew 1.14-1.55x a unit, ta101's about 2x), and the jump is the largest power
   // of two whose predicted step, its seconds times g^d, fits a third of the time left (no limit:
   // twice the ascent's time so far, so that a step never costs much more than what came before).
-  int next_jump(int L, const solve_result& r) {
+  // The jump at most doubles from one step to the next: trees of a few nodes measure no growth
+  // (ta101 on one H100: two steps of 41 and 48 nodes, then a jump of 64 to the incumbent, whose
+  // tree was the plain search's; bench/results/2026-12-07-h100-ascent).
+  int next_jump(int L, const solve_result& r, int last_jump) {
     const double nodes = static_cast<double>(r.stats.branched) + 1000.0;
     double growth = 2.0;  // until two proven steps measure it
     if (prev_nodes_ > 0 && L > prev_L_) growth = std::pow(nodes / prev_nodes_, 1.0 / (L - prev_L_));
@@ -61,7 +64,7 @@ class ascent {
     const double step_seconds = std::max(r.stats.total_seconds, 0.01);
     const double room = limit() > 0 ? (limit() - elapsed()) / 3 : 2 * (elapsed() - ascent_start_);
     int jump = 1;
-    while (jump < 1024 && step_seconds * std::pow(growth, 2 * jump) <= room) jump *= 2;
+    while (jump < 2 * last_jump && step_seconds * std::pow(growth, 2 * jump) <= room) jump *= 2;
     return jump;
   }
 
