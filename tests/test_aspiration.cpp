@@ -2,7 +2,7 @@
 // the optimum and says so; without one it still reaches the optimum of small instances, reporting
 // only strict, exact improvements; app's plan (the search's root bound and the sequential
 // branch-and-bound as prover) never starts or proves above the optimum; the engine with bisected
-// targets publishes exact values and stops within its stop.
+// targets publishes exact values and stops within its stop; --beam-target auto resolves by width.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -172,6 +172,17 @@ TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
     }
     EXPECT_EQ(search.stats().cap, 4);
   }
+}
+
+// --beam-target auto: the engine's best for CPU passes on 40 machines or more, bisected elsewhere;
+// an explicit choice stands.
+TEST(aspiration, auto_targets_aim_at_the_best_only_on_wide_shops_with_cpu_passes) {
+  const instance wide = random_instance(12, 40, 1, 1, 99), narrow = random_instance(12, 39, 1, 1, 99);
+  EXPECT_EQ(resolve_beam_target(wide, beam_target::auto_, false), beam_target::best);
+  EXPECT_EQ(resolve_beam_target(wide, beam_target::auto_, true), beam_target::bisect);
+  EXPECT_EQ(resolve_beam_target(narrow, beam_target::auto_, false), beam_target::bisect);
+  EXPECT_EQ(resolve_beam_target(wide, beam_target::bisect, false), beam_target::bisect);
+  EXPECT_EQ(resolve_beam_target(narrow, beam_target::best, true), beam_target::best);
 }
 
 // No prover and no lower bound: run() goes on until stopped (it cannot know the best is optimal);

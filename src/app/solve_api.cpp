@@ -83,6 +83,11 @@ void check_solve_args(const solve_args& a) {
 // The bisecting beam's lower bound, the search's root bound, and its prover (heuristic/aspiration.hpp):
 // the sequential branch-and-bound with `value` as its upper bound, within `seconds`; true when it
 // closed its tree: no schedule is below `value`.
+beam_target resolve_beam_target(const instance& inst, beam_target aim, bool device_beam) {
+  if (aim != beam_target::auto_) return aim;
+  return !device_beam && inst.m >= 40 ? beam_target::best : beam_target::bisect;
+}
+
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim) {
   if (aim == beam_target::best) return beam_plan{.bisect = false};
   const int n = data.view().inst.n;
@@ -303,9 +308,9 @@ std::unique_ptr<no_walkers> start_gpu_walkers(const instance&, const solve_args&
 bool use_device_beam(const instance& inst, const solve_args& a, bool gpu_backend) {
   if (a.beam_on == beam_device::gpu && !gpu_backend)
     throw input_error("--beam-device gpu needs the gpu backend (--backend gpu, or auto on a machine with a GPU)");
-  if (a.beam_on == beam_device::gpu && a.beam_aim != beam_target::bisect)
-    throw input_error("--beam-device gpu needs --beam-target bisect");
-  if (a.beam_on == beam_device::cpu || a.beam_aim != beam_target::bisect || !gpu_backend || a.beam == 0) return false;
+  if (a.beam_on == beam_device::gpu && a.beam_aim == beam_target::best)
+    throw input_error("--beam-device gpu needs bisected targets (--beam-target bisect or auto)");
+  if (a.beam_on == beam_device::cpu || a.beam_aim == beam_target::best || !gpu_backend || a.beam == 0) return false;
 #if defined(PFSP_HAVE_GPU)
   if (!gpu::device_beam::available(inst)) return false;
 #endif
@@ -358,7 +363,7 @@ void attach_device_beam(beam_plan& plan, const instance& inst, int device, std::
 std::pair<int, beam_plan> engine_beam(const instance& inst, const bound_data& data, const solve_args& a,
                                       const solve_options& opt, int engine_threads, bool device_beam) {
   int threads = engine_beam_threads(inst, a.beam, engine_threads);
-  beam_plan plan = engine_beam_plan(data, opt.bound, a.beam_aim);
+  beam_plan plan = engine_beam_plan(data, opt.bound, resolve_beam_target(inst, a.beam_aim, device_beam));
 #if defined(PFSP_HAVE_GPU)
   if (device_beam && threads > 0) {
     const auto& ordinals = a.gpu.request.devices.ordinals;

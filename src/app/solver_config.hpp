@@ -49,11 +49,12 @@ constexpr auto enum_names(heuristic_choice) {
                     e{heuristic_choice::none, "none"}};
 }
 
-// --beam-target: what the engine's beam threads aim at (heuristic/improver.hpp, beam_plan).
-enum class beam_target : int { bisect = 0, best = 1 };
+// --beam-target: what the engine's beam threads aim at (heuristic/improver.hpp, beam_plan); auto
+// resolves to one of the others (app/solve_api.hpp, resolve_beam_target).
+enum class beam_target : int { bisect = 0, best = 1, auto_ = 2 };
 constexpr auto enum_names(beam_target) {
   using e = enum_name<beam_target>;
-  return std::array{e{beam_target::bisect, "bisect"}, e{beam_target::best, "best"}};
+  return std::array{e{beam_target::auto_, "auto"}, e{beam_target::bisect, "bisect"}, e{beam_target::best, "best"}};
 }
 
 // --beam-device: where the bisecting beam's passes run (gpu/device_beam.hpp): auto (the GPU on the
@@ -156,15 +157,15 @@ struct solver_config {
   std::string instance_spec;
   backend_choice backend = backend_choice::auto_;
   int threads = default_threads();
-  std::optional<bound_kind> bound;             // nullopt: auto (default_bound)
-  lb2_pairs_option lb2_pairs;                  // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
-  int improver_threads = -1;                   // -1: auto (solve_api.cpp, engine_threads)
-  double heuristic_share = -1;                 // cpu-mt: share of --threads running the incumbent engine; -1: auto
-  int seed = 1;                                // the incumbent engine's and the start heuristic's random seed
-  int gpu_walkers = -1;                        // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
-  int beam = -1;                               // engine threads of the beam search; -1: auto (engine_beam_threads)
-  beam_target beam_aim = beam_target::bisect;  // --beam-target
-  beam_device beam_on = beam_device::auto_;    // --beam-device
+  std::optional<bound_kind> bound;            // nullopt: auto (default_bound)
+  lb2_pairs_option lb2_pairs;                 // --lb2-pairs (auto: learn on the GPU device loop, all elsewhere)
+  int improver_threads = -1;                  // -1: auto (solve_api.cpp, engine_threads)
+  double heuristic_share = -1;                // cpu-mt: share of --threads running the incumbent engine; -1: auto
+  int seed = 1;                               // the incumbent engine's and the start heuristic's random seed
+  int gpu_walkers = -1;                       // the engine's walkers on the GPU (gpu backend); -1: auto, 0: none
+  int beam = -1;                              // engine threads of the beam search; -1: auto (engine_beam_threads)
+  beam_target beam_aim = beam_target::auto_;  // --beam-target
+  beam_device beam_on = beam_device::auto_;   // --beam-device
   // nullopt: the backend's default (min-min on the GPU, min-branch elsewhere) or, with --resume,
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;

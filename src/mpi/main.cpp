@@ -415,7 +415,8 @@ std::unique_ptr<pfsp::concurrent_improver> rank0_improver(const pfsp::instance& 
   if (improvers <= 0) return nullptr;
   return std::make_unique<concurrent_improver>(
       inst, start.schedule().empty() ? neh(inst).schedule : start.schedule(), improvers, 1, walk_options{},
-      engine_beam_threads(inst, a.beam, improvers), engine_beam_plan(data, opt.bound, a.beam_aim));
+      engine_beam_threads(inst, a.beam, improvers),
+      engine_beam_plan(data, opt.bound, resolve_beam_target(inst, a.beam_aim, false)));
 }
 
 // The node's workers create their CUDA contexts one at a time where three or more share a node
