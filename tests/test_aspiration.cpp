@@ -174,11 +174,14 @@ TEST(aspiration, a_value_that_failed_at_the_ceiling_is_not_passed_again) {
   }
 }
 
-// --beam-target auto: the engine's best for CPU passes on 40 machines or more, bisected elsewhere;
+// --beam-target auto: the engine's best for CPU passes on 40 machines or more and under 15 jobs a
+// machine, bisected elsewhere;
 // an explicit choice stands.
 TEST(aspiration, auto_targets_aim_at_the_best_only_on_wide_shops_with_cpu_passes) {
   const instance wide = random_instance(12, 40, 1, 1, 99), narrow = random_instance(12, 39, 1, 1, 99);
+  const instance long_wide = random_instance(600, 40, 1, 1, 99);  // 15 jobs a machine: bisected
   EXPECT_EQ(resolve_beam_target(wide, beam_target::auto_, false), beam_target::best);
+  EXPECT_EQ(resolve_beam_target(long_wide, beam_target::auto_, false), beam_target::bisect);
   EXPECT_EQ(resolve_beam_target(wide, beam_target::auto_, true), beam_target::bisect);
   EXPECT_EQ(resolve_beam_target(narrow, beam_target::auto_, false), beam_target::bisect);
   EXPECT_EQ(resolve_beam_target(wide, beam_target::bisect, false), beam_target::bisect);

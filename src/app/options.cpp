@@ -136,7 +136,7 @@ void add_engine_options(CLI::App& app, solve_args& a) {
       ->check(CLI::Range(-1, 256))
       ->capture_default_str();
   add_enum_option(app, "--beam-target", a.beam_aim,
-                  "the beam's targets: auto (best where the passes run on the CPU and m >= 40, else bisect), "
+                  "the beam's targets: auto (best where the passes run on the CPU, m >= 40 and n < 15 m, else bisect), "
                   "bisect (bisected between a lower bound, raised by short branch-and-bound "
                   "probes, and the engine's best) or best (each pass for a "
                   "schedule better than the engine's best, Libralesso et al. 2022)");

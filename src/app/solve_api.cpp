@@ -85,7 +85,7 @@ void check_solve_args(const solve_args& a) {
 // closed its tree: no schedule is below `value`.
 beam_target resolve_beam_target(const instance& inst, beam_target aim, bool device_beam) {
   if (aim != beam_target::auto_) return aim;
-  return !device_beam && inst.m >= 40 ? beam_target::best : beam_target::bisect;
+  return !device_beam && inst.m >= 40 && inst.n < 15 * inst.m ? beam_target::best : beam_target::bisect;
 }
 
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim) {

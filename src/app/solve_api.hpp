@@ -38,10 +38,11 @@ neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuris
 // pfsp and pfsp-mpi both call it.
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim);
 
-// --beam-target auto: the engine's best where the passes run on the CPU and the shop has 40
-// machines or more (VRF's wide shops, whose lower bounds lie 3-15 % below the schedules, so that
-// bisected targets are out of reach and the probes never close: 8 of 11 instances ended lower,
-// bench/results/2026-12-07-vm2core-beam-target-wide), else bisected.
+// --beam-target auto: the engine's best where the passes run on the CPU, the shop has 40 machines
+// or more and fewer than 15 jobs a machine (VRF's wide shops, whose lower bounds lie 4-15 % below
+// the schedules, so that bisected targets are out of reach and the probes never close), else
+// bisected (from 15 jobs a machine the one-machine bound is within 1-2 %: 600x40 and 800x40 ended
+// lower bisecting in all four runs; bench/results/2026-12-07-vm2core-beam-target-wide).
 beam_target resolve_beam_target(const instance& inst, beam_target aim, bool device_beam);
 
 // The result's lower bound raised to the engine's (its probes' closed searches), and a schedule at
