@@ -80,14 +80,14 @@ void check_solve_args(const solve_args& a) {
   check_range("--checkpoint-interval", a.checkpoint_interval, 0.0, 1e9);
 }
 
-// The bisecting beam's lower bound, the search's root bound, and its prover (heuristic/aspiration.hpp):
-// the sequential branch-and-bound with `value` as its upper bound, within `seconds`; true when it
-// closed its tree: no schedule is below `value`.
 beam_target resolve_beam_target(const instance& inst, beam_target aim, bool device_beam) {
   if (aim != beam_target::auto_) return aim;
   return !device_beam && inst.m >= 40 && inst.n < 15 * inst.m ? beam_target::best : beam_target::bisect;
 }
 
+// The bisecting beam's lower bound, the search's root bound, and its prover (heuristic/aspiration.hpp):
+// the sequential branch-and-bound with `value` as its upper bound, within `seconds`; true when it
+// closed its tree: no schedule is below `value`.
 beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target aim) {
   if (aim == beam_target::best) return beam_plan{.bisect = false};
   const int n = data.view().inst.n;
