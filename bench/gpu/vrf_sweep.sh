@@ -4,7 +4,7 @@
 # from VRF_DIR into a temporary folder, runs `pfsp solve FILE --time-limit LIMIT --json J --no-progress
 # -q ARGS` on each instance named by INSTANCES under /usr/bin/time (peak RSS) and a hard timeout of
 # LIMIT + 30 s, and writes under $OUT:
-#   vrf.jsonl      one line per run (appended to): instance, jobs, machines, label, rc, status, makespan,
+#   vrf.jsonl      one line per run (appended to as each run ends): instance, jobs, machines, label, rc, status, makespan,
 #                  lower_bound, nodes (branched), time_seconds (the solver's), wall (the process's),
 #                  peak_rss_mb, the table's lb / ub / best (vrf_bounds.csv's best_ub), deviation_pct
 #                  (makespan over best, %), overrun (wall > LIMIT + max(1 s, 5 % of LIMIT)), killed
@@ -177,10 +177,10 @@ worker() {
     ((i < TOTAL)) || break
     name=$(sed -n "$((i + 1))p" "$LIST")
     run_one "$name" "$slot" >>"$WORK/slot$slot.jsonl"
+    { flock 9; tail -1 "$WORK/slot$slot.jsonl" >>"$OUT/vrf.jsonl"; } 9>"$WORK/out.lock"  # kept if the sweep is killed
     echo "[$((i + 1))/$TOTAL] $name: $(tail -1 "$WORK/slot$slot.jsonl" | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["status"], d["makespan"], "rc", d["rc"], "wall", d["wall"])')"
   done
 }
 for ((s = 0; s < PARALLEL; s++)); do worker "$s" & done
 wait
-cat "$WORK"/slot*.jsonl >>"$OUT/vrf.jsonl"
 python3 "$ROOT/bench/vrf_table.py" "$OUT/vrf.jsonl" >"$OUT/vrf_table.md" && cat "$OUT/vrf_table.md"

@@ -33,7 +33,15 @@ class ascent {
     int jump = 1;
     while (best_.value() > proven_) {
       const int L = std::min(proven_ + jump, best_.value());
-      last = step(L, limit());
+      last = step(L, step_until(L - proven_));
+      if (cut_short(last)) {  // the jump overshot: back to unit steps, and never as far again
+        max_jump_ = std::max(1, (L - proven_) / 2);
+        jump = 1;
+        notes_.push_back("ascent: the step below " + std::to_string(L) +
+                         " cut short at its share of the time: unit steps, jumps of at most " +
+                         std::to_string(max_jump_));
+        continue;
+      }
       if (last.status != solve_status::proven_bound) {
         if (last.status == solve_status::optimal) proven_ = last.makespan;
         return finish(std::move(last), last.status);
@@ -46,29 +54,43 @@ class ascent {
 
  private:
   // How far the next step goes above the bound just proven at L. A search below L + d proves every
-  // bound up to L + d at once, so where the trees are small the steps skip ahead: the tree grows by
-  // a factor g a unit (measured between the last two proven steps; the trees below the open
-  // instances' bounds grew 1.14-1.55x a unit, ta101's about 2x), and the jump is the largest power
-  // of two whose predicted step, its seconds times g^d, fits a third of the time left (no limit:
-  // twice the ascent's time so far, so that a step never costs much more than what came before).
-  // The jump at most doubles from one step to the next: trees of a few nodes measure no growth
-  // (ta101 on one H100: two steps of 41 and 48 nodes, then a jump of 64 to the incumbent, whose
-  // tree was the plain search's; bench/results/2026-12-07-h100-ascent).
+  // bound up to L + d at once, so where the trees are small the steps skip ahead:
+  //   - a tree under measurable_nodes tells nothing of the growth: the jump doubles;
+  //   - the first tree above it: a unit step, which measures the growth g a unit where it matters
+  //     (the trees grow faster near the optimum: ta101 on one H100, 249 nodes below 11120, 14.3 M
+  //     below 11152, 1.34x a unit over those 32, about 2x a unit near 11158);
+  //   - then the largest power of two whose predicted step, this step's seconds times g^d, fits a
+  //     third of the time left (no limit: twice the ascent's time so far).
+  // The jump at most doubles from one step to the next, and stays under max_jump_ (halved by each
+  // step cut short). Sets predicted_seconds_, the next step's prediction (0: none).
   int next_jump(int L, const solve_result& r, int last_jump) {
-    const double nodes = static_cast<double>(r.stats.branched) + 1000.0;
-    double growth = 2.0;  // until two proven steps measure it
-    if (prev_nodes_ > 0 && L > prev_L_) growth = std::pow(nodes / prev_nodes_, 1.0 / (L - prev_L_));
-    growth = std::clamp(growth, 1.1, 8.0);
+    const double nodes = static_cast<double>(r.stats.branched);
+    const bool measured = nodes >= measurable_nodes && prev_nodes_ >= measurable_nodes && L > prev_L_;
+    const double growth = measured ? std::clamp(std::pow(nodes / prev_nodes_, 1.0 / (L - prev_L_)), 1.1, 8.0) : 0;
+    const bool first_measurable = nodes >= measurable_nodes && !measured;
     prev_nodes_ = nodes;
     prev_L_ = L;
+    predicted_seconds_ = 0;
+    if (!measured) return std::min(first_measurable ? 1 : 2 * last_jump, max_jump_);
     const double step_seconds = std::max(r.stats.total_seconds, 0.01);
     const double room = limit() > 0 ? (limit() - elapsed()) / 3 : 2 * (elapsed() - ascent_start_);
     int jump = 1;
-    while (jump < 2 * last_jump && step_seconds * std::pow(growth, 2 * jump) <= room) jump *= 2;
+    while (jump < std::min(2 * last_jump, max_jump_) && step_seconds * std::pow(growth, 2 * jump) <= room) jump *= 2;
+    predicted_seconds_ = step_seconds * std::pow(growth, jump);
     return jump;
   }
 
- private:
+  // When a step of `jump` units stops: unit steps run to the time limit (no smaller step exists);
+  // a longer jump gets four times its prediction, at least a second, and is cut short there.
+  double step_until(int jump) const {
+    if (jump <= 1) return limit();
+    const double until = elapsed() + std::max(1.0, 4 * predicted_seconds_);
+    return limit() > 0 ? std::min(limit(), until) : until;
+  }
+
+  // Whether a step stopped at its own share of the time, not at the ascent's limit or an interrupt.
+  bool cut_short(const solve_result& r) const { return r.status == solve_status::time_limit && !out_of_time(); }
+
   // One search below `ub` (none: the caller's --ub) until `until` seconds from the origin (0:
   // none); its schedule offered to the ascent's best, its statistics added, its outcome noted.
   solve_result step(std::optional<int> ub, double until) {
@@ -119,9 +141,12 @@ class ascent {
   incumbent best_;
   clock_type::time_point origin_;
   int proven_ = 0;
-  double ascent_start_ = 0;  // seconds from the origin when the steps began
-  double prev_nodes_ = 0;    // the last proven step's nodes (+ 1000), 0 before it
-  int prev_L_ = 0;           // and its L
+  static constexpr double measurable_nodes = 1e5;  // trees smaller than this measure no growth
+  double ascent_start_ = 0;                        // seconds from the origin when the steps began
+  double prev_nodes_ = 0;                          // the last proven step's nodes, 0 before it
+  int prev_L_ = 0;                                 // and its L
+  int max_jump_ = 1 << 30;                         // halved by each step cut short
+  double predicted_seconds_ = 0;                   // the next step's predicted seconds (0: none)
   solve_stats stats_;
   double total_seconds_ = 0;
   std::vector<std::string> notes_;
