@@ -58,6 +58,7 @@ TOPICS = [
 # (regular expression on the path relative to the repository root, topic); first match wins.
 TOPIC_RULES = [
     (r"wide-shops|vrf", "wide"),
+    (r"-ascent", "hard"),
     (r"engine|big_|sweep", "engine"),
     (r"checkpoint", "checkpoints"),
     (r"/scale|mpi_|-mpi/", "scaling"),
