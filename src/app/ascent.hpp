@@ -4,11 +4,14 @@
 // step is exact by itself: it ends with no schedule below L (the optimum is at least L: the next
 // step goes higher), or with the best schedule below L (the optimum: the search below L was
 // complete), or at the time limit or an interrupt (the result: the best schedule of any step and
-// the highest L proven). d is 1 at first, then at most twice the last d, and only as large as the
-// trees' measured growth a unit lets the next step fit the time left (ascent::next_jump). Where
-// the trees below the optimum are small and the trees below the incumbent huge (ta101; the open
-// instances' lower bounds: docs/benchmarks.md), the ascent closes or raises the bound where a
-// plain search stalls. The incumbent engine and its feed run across all steps.
+// the highest L proven). d is 1 at first, then at most twice the last d: doubling over trees too
+// small to measure, a unit step at the first tree that can, then only as large as the measured
+// growth a unit lets the next step fit the time left (ascent::next_jump). A step of d > 1 that
+// outlasts four times its prediction (at least a second) is cut short: it went past the optimum
+// into the incumbent's tree, and the ascent goes on in unit steps. Where the trees below the
+// optimum are small and the trees below the incumbent huge (ta101; the open instances' lower
+// bounds: docs/benchmarks.md), the ascent raises the bound where a plain search stalls. The
+// incumbent engine and its feed run across all steps.
 #pragma once
 
 #include <functional>
