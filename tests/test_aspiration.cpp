@@ -102,6 +102,43 @@ TEST(aspiration, a_schedule_a_probe_finds_is_not_lost) {
   }
 }
 
+// A lower bound proven outside the engine (the ascent's steps) keeps every target at or above it:
+// without a prover the bisection would start from 0 and pass values below the optimum; with the
+// optimum handed in, every pass aims at a schedule that exists, and the search ends on it.
+TEST(aspiration, targets_stay_at_or_above_a_lower_bound_proven_outside) {
+  int cases = 0;
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    const instance inst = random_instance(8, 4, seed, 1, 30);
+    std::vector<int> optimal;
+    const int optimum = brute_force_optimum(inst, &optimal);
+    std::vector<int> identity(inst.n);
+    std::iota(identity.begin(), identity.end(), 0);
+    int best = evaluate_schedule(inst, identity);  // a weak start: a gap to close
+    if (best == optimum) continue;                 // nothing to aim at
+    ++cases;
+    std::vector<int> targets;  // each pass's target: a makespan below it
+    aspiration_search search(inst, aspiration_options{.first_cap = 2});
+    aspiration_hooks hooks{
+        .best = [&] { return best; },
+        .on_better = [&](const std::vector<int>&, int v) { best = v; },
+        .outside_lower = [&] { return optimum; },
+        .pass =
+            [&](int, int target, const std::atomic<bool>*, const std::function<int()>&) {
+              targets.push_back(target);
+              return target > optimum ? optimal : std::vector<int>{};
+            },
+    };
+    std::atomic<bool> stop{false};
+    auto guard = stop_after(stop, std::chrono::milliseconds(5000));
+    EXPECT_TRUE(search.run(hooks, &stop)) << "seed " << seed;
+    EXPECT_EQ(best, optimum) << "seed " << seed;
+    EXPECT_EQ(search.stats().lower, optimum) << "seed " << seed;
+    ASSERT_FALSE(targets.empty()) << "seed " << seed;
+    for (int t : targets) EXPECT_GT(t, optimum) << "a pass below the bound proven outside, seed " << seed;
+  }
+  EXPECT_GT(cases, 0) << "the identity was optimal on every seed: the test checks nothing";
+}
+
 // The caller's passes (aspiration_hooks::pass, as app binds the GPU's) replace the CPU beam's, and
 // the cap stops at the caller's ceiling: every pass asked is at most that wide, and with an exact
 // prover the search still ends on the optimum.

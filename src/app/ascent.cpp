@@ -17,13 +17,18 @@ using clock_type = std::chrono::steady_clock;
 // far, the statistics added up, one note per step.
 class ascent {
  public:
-  ascent(const ascent_search& search, const solve_options& base, const incumbent& start)
-      : search_(search), base_(base), best_(start), origin_(base.time_origin.value_or(clock_type::now())) {}
+  ascent(const ascent_search& search, const solve_options& base, const incumbent& start,
+         const std::function<void(int)>& on_proven)
+      : search_(search),
+        base_(base),
+        on_proven_(on_proven),
+        best_(start),
+        origin_(base.time_origin.value_or(clock_type::now())) {}
 
   solve_result run(double first_seconds) {
     const double first_until = elapsed() + first_seconds;
     solve_result first = step(std::nullopt, limit() > 0 ? std::min(limit(), first_until) : first_until);
-    proven_ = first.lower_bound;
+    prove(first.lower_bound);
     ascent_start_ = elapsed();
     if (!stalled(first) || out_of_time()) return finish(std::move(first), first.status);
     notes_.push_back("ascent: the first search (" + seconds(first.stats.total_seconds) + ") proved " +
@@ -47,7 +52,7 @@ class ascent {
         return finish(std::move(last), last.status);
       }
       jump = next_jump(L, last, jump);
-      proven_ = L;
+      prove(L);
     }
     return finish(std::move(last), solve_status::optimal);  // the best schedule is at the bound proven
   }
@@ -107,6 +112,12 @@ class ascent {
     return r;
   }
 
+  // The bound proven so far rises to `L`; on_proven is told.
+  void prove(int L) {
+    proven_ = L;
+    if (on_proven_) on_proven_(L);
+  }
+
   // Whether a search stopped with its bound below its incumbent (a limit or an interrupt): only
   // the time limit continues into steps.
   static bool stalled(const solve_result& r) { return r.status == solve_status::time_limit; }
@@ -138,6 +149,7 @@ class ascent {
 
   const ascent_search& search_;
   const solve_options& base_;
+  const std::function<void(int)>& on_proven_;
   incumbent best_;
   clock_type::time_point origin_;
   int proven_ = 0;
@@ -155,8 +167,8 @@ class ascent {
 }  // namespace
 
 solve_result run_ascent(const ascent_search& search, const solve_options& base, const incumbent& start,
-                        double first_seconds) {
-  return ascent(search, base, start).run(first_seconds);
+                        double first_seconds, const std::function<void(int)>& on_proven) {
+  return ascent(search, base, start, on_proven).run(first_seconds);
 }
 
 }  // namespace pfsp

@@ -28,8 +28,9 @@ using ascent_search = std::function<solve_result(solve_options&, const incumbent
 
 // The ascent: `base`'s options (its time limit counts from base.time_origin, as every step's
 // does), a first search of `first_seconds`, then the steps. The result adds up the steps'
-// statistics and notes what each step did.
+// statistics and notes what each step did. on_proven (optional) is told each bound proven (app:
+// the incumbent engine, whose bisecting beam then aims at or above it).
 solve_result run_ascent(const ascent_search& search, const solve_options& base, const incumbent& start,
-                        double first_seconds);
+                        double first_seconds, const std::function<void(int)>& on_proven = {});
 
 }  // namespace pfsp

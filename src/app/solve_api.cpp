@@ -685,6 +685,21 @@ solve_result run_search(const bound_data& data, const solve_args& a, const backe
   return solve(*solver, data, opt, start, g);
 }
 
+// The search, or with --ascent the ascent's steps (app/ascent.hpp), each through run_search from
+// scratch; each bound a step proves goes to the incumbent engine (null: none), whose bisecting
+// beam then aims at or above it.
+solve_result search_or_ascend(const bound_data& data, const solve_args& a, const backend_plan& b,
+                              const gpu::strategy_params& strategy, const search_state* resumed, solve_options& opt,
+                              const incumbent& start, concurrent_improver* engine) {
+  if (a.ascent <= 0) return run_search(data, a, b, strategy, resumed, opt, start);
+  const ascent_search step = [&](solve_options& o, const incumbent& from) {
+    return run_search(data, a, b, strategy, nullptr, o, from);
+  };
+  return run_ascent(step, opt, start, a.ascent, [engine](int L) {
+    if (engine) engine->raise_lower_bound(L);
+  });
+}
+
 // Exactness: the schedule's makespan is recomputed from scratch before it is printed.
 void check_schedule(const instance& inst, const solve_result& r) {
   if (r.schedule.empty()) return;
@@ -806,12 +821,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   phases.mark("engine");
   info.context_wait_seconds = context.wait();
   phases.mark("context");
-  solve_result r = a.ascent > 0 ? run_ascent(
-                                      [&](solve_options& o, const incumbent& from) {
-                                        return run_search(data, a, b, strategy, nullptr, o, from);
-                                      },
-                                      opt, start, a.ascent)
-                                : run_search(data, a, b, strategy, resume, opt, start);
+  solve_result r = search_or_ascend(data, a, b, strategy, resume, opt, start, beside.improver.get());
   phases.mark("search");
   beside.finish(inst, r);
   if (!pair_note.empty()) r.notes.insert(r.notes.begin(), pair_note);

@@ -41,6 +41,16 @@ void aspiration_search::raise_lower(const aspiration_hooks& hooks, int best, dou
   }
 }
 
+// The lower bound proven outside (hooks.outside_lower), taken where it is higher; the lower bound now.
+int aspiration_search::take_outside_lower(const aspiration_hooks& hooks) {
+  const int outside = hooks.outside_lower ? hooks.outside_lower() : 0;
+  if (outside > stats_.lower) {
+    stats_.lower = outside;
+    if (hooks.on_lower) hooks.on_lower(outside);
+  }
+  return stats_.lower;
+}
+
 // Passes of width 1, 2, ... up to the cap, each for a makespan of at most `value`: 1 when one found
 // a schedule (given to on_better when it beats the best), else 0.
 int aspiration_search::round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop) {
@@ -96,6 +106,7 @@ bool aspiration_search::run(const aspiration_hooks& hooks, const std::atomic<boo
   raise_lower(hooks, best(), probe_seconds, stop);
   int failed = stats_.lower - 1;  // every value up to this one failed at this cap (or is below the lower bound)
   while (!stopped(stop)) {
+    failed = std::max(failed, take_outside_lower(hooks) - 1);
     const int hi = best();
     if (hi <= stats_.lower) return true;
     if (failed >= hi - 1) {  // every value from the lower bound to the best failed: widen, probe longer

@@ -23,7 +23,8 @@
 //
 // The lower bound: the caller's (aspiration_options::lower; app gives the search's own root bound),
 // raised by the caller's `prove_below` (optional: app binds it to the sequential branch-and-bound
-// run with the value as its upper bound, for a time budget). When the best reaches the lower bound, the best is optimal
+// run with the value as its upper bound, for a time budget) and by bounds proven outside
+// (aspiration_hooks::outside_lower: the ascent's steps). When the best reaches the lower bound, the best is optimal
 // and run() returns.
 #pragma once
 
@@ -61,6 +62,9 @@ struct aspiration_hooks {
   probe_fn prove_below = {};
   // Optional: receives the lower bound each time it rises.
   std::function<void(int lower)> on_lower = {};
+  // Optional: a lower bound proven outside (app: the steps of --ascent), read before each round;
+  // where it is higher it becomes the lower bound, and no target is chosen below it.
+  std::function<int()> outside_lower = {};
   // Optional: runs the passes instead of the CPU's beam_search (the GPU's, gpu/device_beam.hpp),
   // and, with it, the widest pass it runs (asked each time the cap grows; the cap stops there).
   // Without them, the CPU beam and its memory cap.
@@ -89,6 +93,7 @@ class aspiration_search {
 
  private:
   void raise_lower(const aspiration_hooks& hooks, int best, double seconds, const std::atomic<bool>* stop);
+  int take_outside_lower(const aspiration_hooks& hooks);
   int round(const aspiration_hooks& hooks, int value, const std::atomic<bool>* stop);
   int best(const aspiration_hooks& hooks) const;  // the least of hooks.best() and what this search found
   int offer(const aspiration_hooks& hooks, const std::vector<int>& schedule);

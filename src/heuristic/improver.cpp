@@ -135,10 +135,17 @@ void concurrent_improver::run_bisecting_beam() {
           },
       .prove_below = plan_.prove_below,
       .on_lower = [this](int lower) { lower_.store(lower); },
+      .outside_lower = [this] { return outside_lower_.load(); },
       .pass = plan_.pass,
       .width_ceiling = plan_.width_ceiling,
   };
   search.run(hooks, &stop_);
+}
+
+void concurrent_improver::raise_lower_bound(int value) {
+  int now = outside_lower_.load();
+  while (value > now && !outside_lower_.compare_exchange_weak(now, value)) {
+  }
 }
 
 // The beam search's passes, their target the engine's best (read at every depth).

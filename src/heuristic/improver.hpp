@@ -82,6 +82,9 @@ class concurrent_improver final : public incumbent_feed {
   // The bisecting beam's lower bound (beam_plan::lower, raised by prove_below; 0 without the
   // bisecting beam): no schedule is below it.
   int lower_bound() const { return lower_.load(); }
+  // A lower bound proven outside the engine (app: the ascent's steps): the bisecting beam's targets
+  // stay at or above it from its next round. Thread-safe; a lower value than before is ignored.
+  void raise_lower_bound(int value);
   struct elite_stats {
     int size = 0;                // members now (0 without a pool)
     double mean_distance = 0;    // their mean pairwise insertion distance
@@ -123,6 +126,7 @@ class concurrent_improver final : public incumbent_feed {
   std::atomic<int> beam_improvements_{0};
   std::atomic<int> beam_width_{0};
   std::atomic<int> lower_{0};
+  std::atomic<int> outside_lower_{0};  // raise_lower_bound's highest value
   beam_plan plan_;
   std::uint32_t seed_base_;
   walk_options walk_;
