@@ -39,12 +39,9 @@ class ascent {
     while (best_.value() > proven_) {
       const int L = std::min(proven_ + jump, best_.value());
       last = step(L, step_until(L - proven_));
-      if (cut_short(last)) {  // the jump overshot: back to unit steps, and never as far again
-        max_jump_ = std::max(1, (L - proven_) / 2);
+      if (cut_short(last)) {
+        back_off(L);
         jump = 1;
-        notes_.push_back("ascent: the step below " + std::to_string(L) +
-                         " cut short at its share of the time: unit steps, jumps of at most " +
-                         std::to_string(max_jump_));
         continue;
       }
       if (last.status != solve_status::proven_bound) {
@@ -91,6 +88,13 @@ class ascent {
     if (jump <= 1) return limit();
     const double until = elapsed() + std::max(1.0, 4 * predicted_seconds_);
     return limit() > 0 ? std::min(limit(), until) : until;
+  }
+
+  // The step below L overshot (cut short): unit steps from here, and never a jump as far again.
+  void back_off(int L) {
+    max_jump_ = std::max(1, (L - proven_) / 2);
+    notes_.push_back("ascent: the step below " + std::to_string(L) +
+                     " cut short at its share of the time: unit steps, jumps of at most " + std::to_string(max_jump_));
   }
 
   // Whether a step stopped at its own share of the time, not at the ascent's limit or an interrupt.
