@@ -59,7 +59,7 @@ TOPICS = [
 TOPIC_RULES = [
     (r"wide-shops|vrf", "wide"),
     (r"-ascent", "hard"),
-    (r"engine|big_|sweep", "engine"),
+    (r"engine|big_|sweep|beam-at", "engine"),
     (r"checkpoint", "checkpoints"),
     (r"/scale|mpi_|-mpi/", "scaling"),
     (r"bounds", "bounds"),
