@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "app/cli.hpp"
 #include "app/solver_log.hpp"
 #include "run_process.hpp"
+#include "support.hpp"
 
 namespace pfsp {
 namespace {
@@ -223,6 +225,24 @@ TEST(solver_log, header_and_summary_blocks) {
        {"status          time_limit", "makespan        1300", "lower bound     1200", "gap             7.69%",
         "nodes           1000 branched", "wall 2.500 s", "nodes/s         500"})
     EXPECT_TRUE(contains(sum, needle)) << "lacks '" << needle << "'\n" << sum;
+}
+
+// The report's explored line moves while a long run does: a 200-job run's share is 1 - 1.2e-11
+// after minutes, which six digits printed as "100 %" (ta101 from --ub 11159 on one H100,
+// 2026-12-07); the report now prints it as the log does.
+TEST(solver_log, the_reports_explored_share_keeps_its_open_part) {
+  const instance inst = test::random_instance(6, 3, 1, 1, 9);
+  solve_result r;
+  r.status = solve_status::time_limit;
+  r.lower_bound = 10;
+  std::ostringstream out;
+  r.stats.explored = 1 - 1.2e-11;
+  print_result(out, inst, solve_options{}, r, run_info{});
+  EXPECT_TRUE(contains(out.str(), "explored     100-1.20e-09 %")) << out.str();
+  std::ostringstream half;
+  r.stats.explored = 0.473732;
+  print_result(half, inst, solve_options{}, r, run_info{});
+  EXPECT_TRUE(contains(half.str(), "explored     47.3732 %")) << half.str();
 }
 
 TEST(solver_log_cli, stderr_and_log_file) {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/cli.hpp"
+#include "app/solver_log.hpp"
 #include "app_commit.hpp"  // generated at build time: PFSP_GIT_COMMIT
 #include "base/error.hpp"
 
@@ -50,6 +51,14 @@ std::string human(double v) {
   else
     s << v << " ";
   return s.str();
+}
+
+// The explored share as the solver log prints it (log_percent: enough digits that it moves while
+// the run does; a 200-job run's share is 1 - 1e-11 after minutes, which six digits print as 100),
+// with the report's space before the percent sign.
+std::string explored_text(double fraction) {
+  const std::string p = log_percent(fraction);
+  return p.ends_with('%') ? p.substr(0, p.size() - 1) + " %" : p;
 }
 
 // The result's lines that the solver log's summary does not carry, shared by the whole report
@@ -118,7 +127,7 @@ void print_result(std::ostream& out, const instance& inst, const solve_options& 
   print_schedule(out, r);
   out << "nodes        " << st.branched << " branched, " << st.bounds << " bounds, " << st.pruned << " pruned, "
       << st.leaves << " leaves\n";
-  out << "explored     " << std::setprecision(6) << 100.0 * st.explored << " %\n";
+  out << "explored     " << explored_text(st.explored) << "\n";
   out << "time         " << std::fixed << std::setprecision(3) << st.total_seconds << " s   ("
       << human(st.total_seconds > 0 ? static_cast<double>(st.branched) / st.total_seconds : 0.0) << "nodes/s, "
       << human(st.total_seconds > 0 ? static_cast<double>(st.bounds) / st.total_seconds : 0.0) << "bounds/s)\n"
