@@ -1,0 +1,230 @@
+// pfsp_bench_dive: how soon a depth-first search finds a schedule of a target makespan T (issue 44
+// item 2: once the lower bound is the incumbent minus one, the run is a search for one schedule at
+// the bound). One CPU core, the solver's own expander, pruning at ub = T + 1, so every node kept
+// has a bound of at most T. Two ways:
+//   dfs       the solvers' order: the children of the smallest bound first, the whole tree once;
+//   restarts  randomised depth-first searches restarted after a node budget that follows Luby's
+//             sequence times --restart-base: the children ordered by bound plus uniform noise
+//             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
+//             restart (the heavy-tailed behaviour of backtracking that restarts cut: Gomes,
+//             Selman and Kautz 1998).
+// Prints, per instance and way, whether a schedule of at most T was found, the nodes and seconds
+// to it, and its makespan recomputed from scratch.
+//
+//   pfsp_bench_dive --instances ta021-ta030 --bound lb1 --seconds 20 --way dfs,restarts
+//   pfsp_bench_dive --instances ta090 --target 6404 --bound lb1 --seconds 120 --way restarts
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bound/bound_data.hpp"
+#include "bound/pair_learning.hpp"
+#include "heuristic/neh.hpp"
+#include "problem/instance.hpp"
+#include "problem/io.hpp"
+#include "search/expander.hpp"
+
+namespace pfsp::bench {
+namespace {
+
+struct config {
+  bound_kind bound = bound_kind::lb1;
+  branching branch = branching::min_min;
+  double seconds = 20;
+  double noise = 0;
+  std::uint64_t restart_base = 1000;
+  std::uint64_t seed = 1;
+};
+
+struct open_node {
+  std::vector<job_t> perm;
+  int limit1 = -1, limit2 = 0, lb = 0;
+};
+
+struct dive_result {
+  bool found = false;
+  int makespan = 0;
+  std::vector<job_t> schedule;
+  std::uint64_t branched = 0;  // expansions until the schedule (or the end)
+  std::uint64_t restarts = 0;
+  double seconds = 0;
+  bool complete = false;  // dfs only: the whole tree was searched without one
+};
+
+// Luby's sequence 1, 1, 2, 1, 1, 2, 4, ... (i from 1).
+std::uint64_t luby(std::uint64_t i) {
+  std::uint64_t k = 1;
+  while ((std::uint64_t{1} << k) - 1 < i) ++k;
+  while (i != (std::uint64_t{1} << k) - 1) {
+    i -= (std::uint64_t{1} << (k - 1)) - 1;
+    k = 1;
+    while ((std::uint64_t{1} << k) - 1 < i) ++k;
+  }
+  return std::uint64_t{1} << (k - 1);
+}
+
+// One depth-first search from the root, at most `budget` expansions (0: no limit), children
+// ordered by bound plus noise drawn from rng (noise < 0: the expander's own order).
+class diver {
+ public:
+  diver(expander& ex, int n, int ub) : ex_(ex), n_(n), ub_(ub) {}
+
+  // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
+  template <class Rng>
+  bool run(std::uint64_t budget, double noise, Rng& rng, dive_result& r,
+           const std::chrono::steady_clock::time_point& deadline) {
+    stack_.clear();
+    open_node root;
+    root.perm.resize(n_);
+    for (int j = 0; j < n_; ++j) root.perm[j] = static_cast<job_t>(j);
+    root.limit2 = n_;
+    stack_.push_back(std::move(root));
+    std::uint64_t used = 0;
+    while (!stack_.empty()) {
+      if ((budget && used >= budget) || ((used & 1023) == 0 && std::chrono::steady_clock::now() > deadline))
+        return false;
+      open_node nd = std::move(stack_.back());
+      stack_.pop_back();
+      kids_.clear();
+      bool leaf_found = false;
+      ex_.expand(
+          nd.perm.data(), nd.limit1, nd.limit2, ub_,
+          [&](const job_t* p, int from, int to, int l1, int l2, int lb) {
+            open_node c{std::vector<job_t>(p, p + n_), l1, l2, lb};
+            std::swap(c.perm[from], c.perm[to]);
+            kids_.push_back(std::move(c));
+          },
+          [&](const job_t* p, int from, int to, int makespan) {
+            if (leaf_found) return;
+            r.schedule.assign(p, p + n_);
+            std::swap(r.schedule[from], r.schedule[to]);
+            r.makespan = makespan;
+            leaf_found = true;
+          },
+          stats_);
+      ++used;
+      ++r.branched;
+      if (leaf_found) return r.found = true;
+      order_children(noise, rng);
+      for (open_node& c : kids_) stack_.push_back(std::move(c));
+    }
+    r.complete = budget == 0;
+    return false;
+  }
+
+ private:
+  // kids_ arrive largest bound first (the expander's push order); a stack pops the last first.
+  template <class Rng>
+  void order_children(double noise, Rng& rng) {
+    if (noise < 0 || kids_.size() < 2) return;
+    std::uniform_real_distribution<double> u(0.0, noise > 0 ? noise : 1e-9);
+    keys_.resize(kids_.size());
+    for (std::size_t i = 0; i < kids_.size(); ++i) keys_[i] = kids_[i].lb + u(rng);
+    idx_.resize(kids_.size());
+    for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = i;
+    std::sort(idx_.begin(), idx_.end(), [&](std::size_t a, std::size_t b) { return keys_[a] > keys_[b]; });
+    sorted_.clear();
+    for (std::size_t i : idx_) sorted_.push_back(std::move(kids_[i]));
+    kids_.swap(sorted_);
+  }
+
+  expander& ex_;
+  int n_, ub_;
+  solve_stats stats_;
+  std::vector<open_node> stack_, kids_, sorted_;
+  std::vector<double> keys_;
+  std::vector<std::size_t> idx_;
+};
+
+dive_result dive(const instance& inst, int target, const std::string& way, const config& c) {
+  const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{}
+                                                         : learn_pairs(inst, inst.m - 1, target + 1).pairs);
+  expander ex(data, c.bound, c.branch);
+  diver d(ex, inst.n, target + 1);
+  dive_result r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto deadline =
+      t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(c.seconds));
+  std::mt19937_64 rng(c.seed);
+  if (way == "dfs") {
+    d.run(0, -1, rng, r, deadline);
+  } else {
+    while (std::chrono::steady_clock::now() < deadline) {
+      ++r.restarts;
+      if (d.run(luby(r.restarts) * c.restart_base, c.noise, rng, r, deadline)) break;
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace
+}  // namespace pfsp::bench
+
+int main(int argc, char** argv) {
+  using namespace pfsp;
+  CLI::App app{"pfsp_bench_dive: nodes and seconds until a depth-first search finds a schedule of a target makespan"};
+  std::string names = "ta021-ta030", bound = "lb1", branch = "min-min", ways = "dfs,restarts", json_path;
+  int target_option = 0;
+  bench::config c;
+  app.add_option("--instances", names, "instances (ta001..ta120, ranges, files)")->capture_default_str();
+  app.add_option("--target", target_option, "makespan to reach (0: each instance's proven optimum)");
+  app.add_option("--bound", bound, "lb1, lb2 or lb1-lb2 (the chain over m - 1 pairs learned at the target)")
+      ->capture_default_str();
+  app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
+  app.add_option("--way", ways, "dfs, restarts (comma-separated)")->capture_default_str();
+  app.add_option("--seconds", c.seconds, "seconds per instance and way at most")->capture_default_str();
+  app.add_option("--noise", c.noise, "restarts: uniform noise added to each child's bound")->capture_default_str();
+  app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();
+  app.add_option("--seed", c.seed, "random seed")->capture_default_str();
+  app.add_option("--json", json_path, "write the results as JSON");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    c.bound = from_string<bound_kind>(bound, "--bound");
+    c.branch = from_string<branching>(branch, "--branching");
+    for (const std::string& way : bench::split_list(ways))
+      if (way != "dfs" && way != "restarts") throw std::runtime_error("--way: expected dfs or restarts, not " + way);
+    nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
+    bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "s"});
+    for (const std::string& name : bench::expand_instances(names)) {
+      const instance inst = load_instance(name);
+      const int target = target_option > 0 ? target_option : (inst.known && inst.known->optimal ? inst.known->ub : 0);
+      if (target <= 0) throw std::runtime_error(name + ": give --target (no proven optimum)");
+      for (const std::string& way : bench::split_list(ways)) {
+        const bench::dive_result r = bench::dive(inst, target, way, c);
+        const int check = r.found ? evaluate_schedule(inst, std::vector<int>(r.schedule.begin(), r.schedule.end())) : 0;
+        if (r.found && check != r.makespan) throw std::runtime_error(name + ": leaf makespan does not recompute");
+        t.add({inst.name, std::to_string(target), way, r.found ? "yes" : (r.complete ? "none (tree done)" : "no"),
+               r.found ? std::to_string(check) : "-", std::to_string(r.branched), std::to_string(r.restarts),
+               bench::fixed(r.seconds, 2)});
+        out["runs"].push_back({{"instance", inst.name},
+                               {"target", target},
+                               {"way", way},
+                               {"found", r.found},
+                               {"complete", r.complete},
+                               {"makespan", check},
+                               {"branched", r.branched},
+                               {"restarts", r.restarts},
+                               {"seconds", r.seconds},
+                               {"noise", c.noise},
+                               {"restart_base", c.restart_base},
+                               {"bound", bound},
+                               {"branching", branch}});
+        std::cerr << name << " " << way << " done\n";
+      }
+    }
+    std::cout << t.markdown();
+    if (!json_path.empty()) bench::write_text_atomically(json_path, out.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "pfsp_bench_dive: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
