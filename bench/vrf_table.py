@@ -2,6 +2,11 @@
 """Markdown tables from the VRF sweep's JSON lines (bench/gpu/vrf_sweep.sh).
 
   vrf_table.py vrf.jsonl [more.jsonl ...]
+  vrf_table.py --matrix vrf.jsonl [more.jsonl ...]
+
+With --matrix: one table over every label, a row per class and a column per instance number (the
+deviation of each run from the best known upper bound, %; "*" marks a proven optimum), the class
+mean on the right and the instance means at the bottom.
 
 One table per label, one row per class (jobs x machines): runs, proven (status optimal), the median
 and the longest wall time of the proven runs, the mean deviation of the final makespan from the best
@@ -19,7 +24,7 @@ def fmt(x, digits=1):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def main(paths):
+def read_runs(paths):
     runs = []
     for path in paths:
         with open(path) as f:
@@ -32,6 +37,39 @@ def main(paths):
                         sys.exit(f"{path}:{number}: {e}")
     if not runs:
         sys.exit("no runs")
+    return runs
+
+
+def matrix(runs):
+    cells = {}
+    for r in runs:
+        if r.get("deviation_pct") is None:
+            continue
+        number = int(str(r.get("instance", "")).rsplit("_", 1)[-1])
+        cells[(r.get("jobs") or 0, r.get("machines") or 0, number)] = r
+    numbers = sorted({k[2] for k in cells})
+    classes = sorted({k[:2] for k in cells})
+    out = ["| class | " + " | ".join(str(i) for i in numbers) + " | mean |",
+           "| --- | " + " | ".join("---:" for _ in numbers) + " | ---: |"]
+    for (n, m) in classes:
+        row, devs = [], []
+        for i in numbers:
+            r = cells.get((n, m, i))
+            if r is None:
+                row.append("-")
+                continue
+            devs.append(r["deviation_pct"])
+            row.append(f"{r['deviation_pct']:.3f}" + ("*" if r.get("status") == "optimal" else ""))
+        out.append(f"| {n} x {m} | " + " | ".join(row) + f" | **{statistics.mean(devs):.3f}** |")
+    per = [[cells[k]["deviation_pct"] for k in cells if k[2] == i] for i in numbers]
+    every = [d for p in per for d in p]
+    out.append("| **mean** | " + " | ".join(f"{statistics.mean(p):.3f}" for p in per)
+               + f" | **{statistics.mean(every):.3f}** |")
+    print("\n".join(out))
+
+
+def main(paths):
+    runs = read_runs(paths)
     by_label = defaultdict(list)
     for r in runs:
         by_label[r.get("label") or "default"].append(r)
@@ -79,4 +117,7 @@ def main(paths):
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1:])
+    if sys.argv[1] == "--matrix":
+        matrix(read_runs(sys.argv[2:]))
+    else:
+        main(sys.argv[1:])
