@@ -165,6 +165,29 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   return r;
 }
 
+// One row of the table and one JSON object, after the schedule's makespan is recomputed.
+void add_run(const instance& inst, int target, const std::string& way, const dive_result& r, const config& c, table& t,
+             nlohmann::json& runs) {
+  const int check = r.found ? evaluate_schedule(inst, std::vector<int>(r.schedule.begin(), r.schedule.end())) : 0;
+  if (r.found && check != r.makespan) throw std::runtime_error(inst.name + ": leaf makespan does not recompute");
+  t.add({inst.name, std::to_string(target), way, r.found ? "yes" : (r.complete ? "none (tree done)" : "no"),
+         r.found ? std::to_string(check) : "-", std::to_string(r.branched), std::to_string(r.restarts),
+         fixed(r.seconds, 2)});
+  runs.push_back({{"instance", inst.name},
+                  {"target", target},
+                  {"way", way},
+                  {"found", r.found},
+                  {"complete", r.complete},
+                  {"makespan", check},
+                  {"branched", r.branched},
+                  {"restarts", r.restarts},
+                  {"seconds", r.seconds},
+                  {"noise", c.noise},
+                  {"restart_base", c.restart_base},
+                  {"bound", to_string(c.bound)},
+                  {"branching", to_string(c.branch)}});
+}
+
 }  // namespace
 }  // namespace pfsp::bench
 
@@ -198,25 +221,7 @@ int main(int argc, char** argv) {
       const int target = target_option > 0 ? target_option : (inst.known && inst.known->optimal ? inst.known->ub : 0);
       if (target <= 0) throw std::runtime_error(name + ": give --target (no proven optimum)");
       for (const std::string& way : bench::split_list(ways)) {
-        const bench::dive_result r = bench::dive(inst, target, way, c);
-        const int check = r.found ? evaluate_schedule(inst, std::vector<int>(r.schedule.begin(), r.schedule.end())) : 0;
-        if (r.found && check != r.makespan) throw std::runtime_error(name + ": leaf makespan does not recompute");
-        t.add({inst.name, std::to_string(target), way, r.found ? "yes" : (r.complete ? "none (tree done)" : "no"),
-               r.found ? std::to_string(check) : "-", std::to_string(r.branched), std::to_string(r.restarts),
-               bench::fixed(r.seconds, 2)});
-        out["runs"].push_back({{"instance", inst.name},
-                               {"target", target},
-                               {"way", way},
-                               {"found", r.found},
-                               {"complete", r.complete},
-                               {"makespan", check},
-                               {"branched", r.branched},
-                               {"restarts", r.restarts},
-                               {"seconds", r.seconds},
-                               {"noise", c.noise},
-                               {"restart_base", c.restart_base},
-                               {"bound", bound},
-                               {"branching", branch}});
+        bench::add_run(inst, target, way, bench::dive(inst, target, way, c), c, t, out["runs"]);
         std::cerr << name << " " << way << " done\n";
       }
     }
