@@ -58,16 +58,12 @@ struct dive_result {
   bool complete = false;  // dfs only: the whole tree was searched without one
 };
 
-// Luby's sequence 1, 1, 2, 1, 1, 2, 4, ... (i from 1).
+// Luby's sequence 1, 1, 2, 1, 1, 2, 4, ... (i from 1): 2^(k-1) at i = 2^k - 1, else the sequence
+// again from the start of the block.
 std::uint64_t luby(std::uint64_t i) {
-  std::uint64_t k = 1;
-  while ((std::uint64_t{1} << k) - 1 < i) ++k;
-  while (i != (std::uint64_t{1} << k) - 1) {
-    i -= (std::uint64_t{1} << (k - 1)) - 1;
-    k = 1;
-    while ((std::uint64_t{1} << k) - 1 < i) ++k;
-  }
-  return std::uint64_t{1} << (k - 1);
+  std::uint64_t block = 1;  // 2^k - 1 >= i
+  while (block < i) block = 2 * block + 1;
+  return i == block ? (block + 1) / 2 : luby(i - block / 2);
 }
 
 // One depth-first search from the root, at most `budget` expansions (0: no limit), children
