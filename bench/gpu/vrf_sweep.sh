@@ -22,6 +22,9 @@
 #              CORES consecutive cores (default 2): run i of a slot s gets cores
 #              CORE_BASE+s*CORES..CORE_BASE+s*CORES+CORES-1 (CORE_BASE default 0; PARALLEL=1 with
 #              CORE_BASE set pins the one run to CORE_BASE..CORE_BASE+CORES-1)
+#   GPUS       one run per GPU at once (default unset): sets PARALLEL to GPUS and CORES to the host's
+#              cores / GPUS, and slot s runs with CUDA_VISIBLE_DEVICES=s, so that on an 8-GPU node each
+#              run has one GPU and its share of the host, as on a one-GPU machine
 #   PFSP       the binary (default build/carry/pfsp)
 #   VRF_DIR    where the archives and vrf_bounds.csv are (default: the first of shared/data/vrf,
 #              ../shared/data/vrf, data/vrf, out/vrf that has them)
@@ -38,6 +41,11 @@ LABEL=${LABEL:-${ARGS:-default}}
 PARALLEL=${PARALLEL:-1}
 CORES=${CORES:-2}
 CORE_BASE=${CORE_BASE:-}
+GPUS=${GPUS:-}
+if [[ -n $GPUS ]]; then
+  PARALLEL=$GPUS
+  CORES=$(($(nproc) / GPUS))
+fi
 KEPT_OUT=${KEPT_OUT:-0}
 
 if [[ -z ${VRF_DIR:-} ]]; then
@@ -107,7 +115,7 @@ fi
   echo "host: $(hostname), $(nproc) cores, $(free -g 2>/dev/null | awk '/Mem:/{print $2 " GiB"}')"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sed 's/^/gpu: /'
   echo "VRF_DIR=$VRF_DIR INSTANCES=$INSTANCES ($TOTAL runs) LIMIT=$LIMIT ARGS=$ARGS LABEL=$LABEL"
-  echo "PARALLEL=$PARALLEL CORES=$CORES CORE_BASE=${CORE_BASE:-0} pinned=$PIN started $(date -u +%FT%TZ)"
+  echo "PARALLEL=$PARALLEL CORES=$CORES CORE_BASE=${CORE_BASE:-0} pinned=$PIN GPUS=${GPUS:-} started $(date -u +%FT%TZ)"
 } >"$OUT/meta.txt"
 cat "$OUT/meta.txt"
 
@@ -121,6 +129,7 @@ run_one() {
   local file=$WORK/$dir/${name}_Gap.txt tag=$OUT/logs/$name.$SAFE_LABEL
   local pin=()
   ((PIN)) && pin=(taskset -c "$((CORE_BASE + slot * CORES))-$((CORE_BASE + slot * CORES + CORES - 1))")
+  [[ -n $GPUS ]] && pin=(env CUDA_VISIBLE_DEVICES="$slot" "${pin[@]}")
   local meter=()
   [[ -n $TIME_BIN ]] && meter=("$TIME_BIN" -f %M -o "$tag.rss")
   rm -f "$tag.json" "$tag.rss"
