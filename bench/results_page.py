@@ -58,7 +58,7 @@ TOPICS = [
 # (regular expression on the path relative to the repository root, topic); first match wins.
 TOPIC_RULES = [
     (r"wide-shops|vrf", "wide"),
-    (r"-ascent|hard-10min|-dives/", "hard"),
+    (r"-ascent|hard-10min|-dives/|-open", "hard"),
     (r"engine|big_|sweep|beam-at", "engine"),
     (r"checkpoint", "checkpoints"),
     (r"/scale|mpi_|-mpi/", "scaling"),
