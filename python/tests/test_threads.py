@@ -64,6 +64,9 @@ def test_gil_is_released_while_solving():
 def test_ctrl_c_interrupts_with_keyboard_interrupt():
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signals reach the main thread only")
+    # A background job of a non-interactive shell (`pytest &` in a script) starts with SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler: install it for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     sent = []
 
     def send():
@@ -77,6 +80,7 @@ def test_ctrl_c_interrupts_with_keyboard_interrupt():
             pfsp.solve("ta021", **LONG)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert sent and time.monotonic() - sent[0] < 1.5
     r = e.value.result
     assert r.status == "interrupted" and r.exit_code == 130
