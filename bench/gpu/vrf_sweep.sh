@@ -11,7 +11,8 @@
 #                  (a signal ended pfsp before the hard timeout: an OOM kill, most likely), hard_timeout
 #   vrf_table.md   bench/vrf_table.py over vrf.jsonl
 #   meta.txt       the binary, its commit, the machine, the settings
-#   logs/          each run's JSON, stdout and stderr
+#   logs/          each run's JSON, stdout and stderr (TAR_LOGS=1: logs.tgz instead, for a device
+#                  call, which brings back a limited number of files)
 # Environment:
 #   INSTANCES  names or globs, blank- or comma-separated (default "VFR10_*_2 VFR20_*_2"); instance 1 of
 #              every size is kept for an outside check and skipped unless KEPT_OUT=1
@@ -25,6 +26,9 @@
 #   GPUS       one run per GPU at once (default unset): sets PARALLEL to GPUS and CORES to the host's
 #              cores / GPUS, and slot s runs with CUDA_VISIBLE_DEVICES=s, so that on an 8-GPU node each
 #              run has one GPU and its share of the host, as on a one-GPU machine
+#   DONE       JSON-lines files of earlier sweeps (blank-separated): an instance that has a line with
+#              this LABEL in one of them is skipped, so that a table too long for one device call
+#              is filled over several (each call appends to its own vrf.jsonl)
 #   PFSP       the binary (default build/carry/pfsp)
 #   VRF_DIR    where the archives and vrf_bounds.csv are (default: the first of shared/data/vrf,
 #              ../shared/data/vrf, data/vrf, out/vrf that has them)
@@ -83,6 +87,19 @@ for pat in "${PATTERNS[@]}"; do
     matched=1
     if [[ $name == *_1 && $KEPT_OUT != 1 ]]; then
       echo "vrf_sweep: skipping $name (instance 1 is kept for an outside check; KEPT_OUT=1 runs it)" >&2
+      continue
+    fi
+    if [[ -n ${DONE:-} ]] && python3 - "$name" "$LABEL" $DONE <<'PY'; then
+import json, sys
+name, label = sys.argv[1:3]
+for path in sys.argv[3:]:
+    for line in open(path):
+        d = json.loads(line) if line.strip() else {}
+        if d.get("instance") == name and d.get("label") == label:
+            sys.exit(0)
+sys.exit(1)
+PY
+      echo "vrf_sweep: skipping $name (run before, in DONE)" >&2
       continue
     fi
     grep -qx "$name" "$LIST" || echo "$name" >>"$LIST"
@@ -193,3 +210,6 @@ worker() {
 for ((s = 0; s < PARALLEL; s++)); do worker "$s" & done
 wait
 python3 "$ROOT/bench/vrf_table.py" "$OUT/vrf.jsonl" >"$OUT/vrf_table.md" && cat "$OUT/vrf_table.md"
+if [[ ${TAR_LOGS:-0} == 1 ]]; then
+  (cd "$OUT" && tar czf logs.tgz logs && rm -rf logs)
+fi
