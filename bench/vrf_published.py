@@ -22,6 +22,7 @@ import csv
 import json
 import statistics
 import subprocess
+import sys
 from collections import defaultdict
 
 RESULTS = "experiments/vfr_large_makespan_2021_07_29/solver_results"
@@ -29,9 +30,11 @@ PUBLISHED = [("IGbob_30", 30), ("IGbob_90", 90), ("IBS_bi_min_walpha", 90)]
 
 
 def git_json(git_dir, path):
-    text = subprocess.run(["git", "--git-dir", git_dir, "show", f"HEAD:{path}"], check=True,
-                          capture_output=True, text=True).stdout
-    return json.loads(text)
+    run = subprocess.run(["git", "--git-dir", git_dir, "show", f"HEAD:{path}"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"vrf_published: {git_dir}: cannot read {path} (a git directory of librallu/dogs-pfsp?): "
+                 f"{run.stderr.strip()}")
+    return json.loads(run.stdout)
 
 
 def published_makespan(git_dir, algo, name):
