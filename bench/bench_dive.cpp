@@ -1,8 +1,12 @@
 // pfsp_bench_dive: how soon a depth-first search finds a schedule of a target makespan T (issue 44
 // item 2: once the lower bound is the incumbent minus one, the run is a search for one schedule at
 // the bound). One CPU core, the solver's own expander, pruning at ub = T + 1, so every node kept
-// has a bound of at most T. Two ways:
+// has a bound of at most T. Three ways:
 //   dfs       the solvers' order: the children of the smallest bound first, the whole tree once;
+//   idle-ties the same, with ties of bound broken by the least idle time of the child's partial
+//             schedules (the prefix's and the suffix's machines' idle, summed): where most nodes
+//             of the tree have the same bound, the order within the tie decides how soon a
+//             schedule at it is met;
 //   restarts  randomised depth-first searches restarted after a node budget that follows Luby's
 //             sequence times --restart-base: the children ordered by bound plus uniform noise
 //             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
@@ -11,7 +15,7 @@
 // Prints, per instance and way, whether a schedule of at most T was found, the nodes and seconds
 // to it, and its makespan recomputed from scratch.
 //
-//   pfsp_bench_dive --instances ta021-ta030 --bound lb1 --seconds 20 --way dfs,restarts
+//   pfsp_bench_dive --instances ta021-ta030 --bound lb1 --seconds 20 --way dfs,idle-ties,restarts
 //   pfsp_bench_dive --instances ta090 --target 6404 --bound lb1 --seconds 120 --way restarts
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -66,11 +70,35 @@ std::uint64_t luby(std::uint64_t i) {
   return i == block ? (block + 1) / 2 : luby(i - block / 2);
 }
 
+// The idle time of a node's partial schedules: every machine's idle before the prefix's last
+// job leaves it, and after the suffix's first job enters it (from the end), summed.
+int partial_idle(const instance& inst, const std::vector<job_t>& perm, int limit1, int limit2) {
+  std::vector<int> f(inst.m, 0), busy(inst.m, 0);
+  int idle = 0;
+  for (int i = 0; i <= limit1; ++i)
+    for (int k = 0; k < inst.m; ++k) {
+      f[k] = std::max(f[k], k ? f[k - 1] : 0) + inst.time(k, perm[i]);
+      busy[k] += inst.time(k, perm[i]);
+    }
+  for (int k = 0; k < inst.m; ++k) idle += f[k] - busy[k];
+  std::fill(f.begin(), f.end(), 0);
+  std::fill(busy.begin(), busy.end(), 0);
+  for (int i = inst.n - 1; i >= limit2; --i)
+    for (int k = inst.m - 1; k >= 0; --k) {
+      f[k] = std::max(f[k], k + 1 < inst.m ? f[k + 1] : 0) + inst.time(k, perm[i]);
+      busy[k] += inst.time(k, perm[i]);
+    }
+  for (int k = 0; k < inst.m; ++k) idle += f[k] - busy[k];
+  return idle;
+}
+
 // One depth-first search from the root, at most `budget` expansions (0: no limit), children
-// ordered by bound plus noise drawn from rng (noise < 0: the expander's own order).
+// ordered by bound plus noise drawn from rng (noise < 0: the expander's own order), or, with
+// idle_ties, by bound and then the least partial_idle.
 class diver {
  public:
-  diver(expander& ex, int n, int ub) : ex_(ex), n_(n), ub_(ub) {}
+  diver(expander& ex, const instance& inst, int ub, bool idle_ties = false)
+      : ex_(ex), inst_(inst), n_(inst.n), ub_(ub), idle_ties_(idle_ties) {}
 
   // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
   template <class Rng>
@@ -119,10 +147,10 @@ class diver {
   // kids_ arrive largest bound first (the expander's push order); a stack pops the last first.
   template <class Rng>
   void order_children(double noise, Rng& rng) {
-    if (noise < 0 || kids_.size() < 2) return;
+    if ((noise < 0 && !idle_ties_) || kids_.size() < 2) return;
     std::uniform_real_distribution<double> u(0.0, noise > 0 ? noise : 1e-9);
     keys_.resize(kids_.size());
-    for (std::size_t i = 0; i < kids_.size(); ++i) keys_[i] = kids_[i].lb + u(rng);
+    for (std::size_t i = 0; i < kids_.size(); ++i) keys_[i] = kids_[i].lb + tie_key(kids_[i], u, rng);
     idx_.resize(kids_.size());
     for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = i;
     std::sort(idx_.begin(), idx_.end(), [&](std::size_t a, std::size_t b) { return keys_[a] > keys_[b]; });
@@ -131,8 +159,18 @@ class diver {
     kids_.swap(sorted_);
   }
 
+  // Below 1, so that the bound decides first: the idle time, squeezed into [0, 1), or the noise.
+  template <class Rng>
+  double tie_key(const open_node& c, std::uniform_real_distribution<double>& u, Rng& rng) {
+    if (!idle_ties_) return u(rng);
+    const double idle = partial_idle(inst_, c.perm, c.limit1, c.limit2);
+    return idle / (1.0 + idle);
+  }
+
   expander& ex_;
+  const instance& inst_;
   int n_, ub_;
+  bool idle_ties_;
   solve_stats stats_;
   std::vector<open_node> stack_, kids_, sorted_;
   std::vector<double> keys_;
@@ -143,13 +181,13 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{}
                                                          : learn_pairs(inst, inst.m - 1, target + 1).pairs);
   expander ex(data, c.bound, c.branch);
-  diver d(ex, inst.n, target + 1);
+  diver d(ex, inst, target + 1, way == "idle-ties");
   dive_result r;
   const auto t0 = std::chrono::steady_clock::now();
   const auto deadline =
       t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(c.seconds));
   std::mt19937_64 rng(c.seed);
-  if (way == "dfs") {
+  if (way == "dfs" || way == "idle-ties") {
     d.run(0, -1, rng, r, deadline);
   } else {
     while (std::chrono::steady_clock::now() < deadline) {
@@ -198,7 +236,7 @@ int main(int argc, char** argv) {
   app.add_option("--bound", bound, "lb1, lb2 or lb1-lb2 (the chain over m - 1 pairs learned at the target)")
       ->capture_default_str();
   app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
-  app.add_option("--way", ways, "dfs, restarts (comma-separated)")->capture_default_str();
+  app.add_option("--way", ways, "dfs, idle-ties, restarts (comma-separated)")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds per instance and way at most")->capture_default_str();
   app.add_option("--noise", c.noise, "restarts: uniform noise added to each child's bound")->capture_default_str();
   app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();
@@ -209,7 +247,8 @@ int main(int argc, char** argv) {
     c.bound = from_string<bound_kind>(bound, "--bound");
     c.branch = from_string<branching>(branch, "--branching");
     for (const std::string& way : bench::split_list(ways))
-      if (way != "dfs" && way != "restarts") throw std::runtime_error("--way: expected dfs or restarts, not " + way);
+      if (way != "dfs" && way != "idle-ties" && way != "restarts")
+        throw std::runtime_error("--way: expected dfs, idle-ties or restarts, not " + way);
     nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
     bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "s"});
     for (const std::string& name : bench::expand_instances(names)) {
