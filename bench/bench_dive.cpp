@@ -29,6 +29,7 @@
 
 #include "bench_common.hpp"
 #include "bound/bound_data.hpp"
+#include "bound/node_parts.hpp"
 #include "bound/pair_learning.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
@@ -70,35 +71,41 @@ std::uint64_t luby(std::uint64_t i) {
   return i == block ? (block + 1) / 2 : luby(i - block / 2);
 }
 
-// The idle time of a node's partial schedules: every machine's idle before the prefix's last
-// job leaves it, and after the suffix's first job enters it (from the end), summed.
-int partial_idle(const instance& inst, const std::vector<job_t>& perm, int limit1, int limit2) {
-  std::vector<int> f(inst.m, 0), busy(inst.m, 0);
-  int idle = 0;
-  for (int i = 0; i <= limit1; ++i)
-    for (int k = 0; k < inst.m; ++k) {
-      f[k] = std::max(f[k], k ? f[k - 1] : 0) + inst.time(k, perm[i]);
-      busy[k] += inst.time(k, perm[i]);
-    }
-  for (int k = 0; k < inst.m; ++k) idle += f[k] - busy[k];
-  std::fill(f.begin(), f.end(), 0);
-  std::fill(busy.begin(), busy.end(), 0);
-  for (int i = inst.n - 1; i >= limit2; --i)
-    for (int k = inst.m - 1; k >= 0; --k) {
-      f[k] = std::max(f[k], k + 1 < inst.m ? f[k + 1] : 0) + inst.time(k, perm[i]);
-      busy[k] += inst.time(k, perm[i]);
-    }
-  for (int k = 0; k < inst.m; ++k) idle += f[k] - busy[k];
-  return idle;
-}
+// The idle time of a node's partial schedules, summed over the machines: the prefix's and the
+// suffix's spans on each machine (front[k] + back[k], from node_parts) less the work scheduled
+// on it. With one side empty its span is the smallest head or tail, the same for all siblings,
+// so the order of a node's children is that of their idle times.
+class idle_meter {
+ public:
+  explicit idle_meter(const bound_data& data)
+      : view_(data.view()),
+        total_(view_.inst.m, 0),
+        front_(total_.size()),
+        back_(total_.size()),
+        remain_(total_.size()) {
+    for (int k = 0; k < view_.inst.m; ++k)
+      for (int j = 0; j < view_.inst.n; ++j) total_[k] += view_.inst.time(k, j);
+  }
+
+  int operator()(const open_node& c) {
+    node_parts(view_, c.perm.data(), c.limit1, c.limit2, front_.data(), back_.data(), remain_.data());
+    int idle = 0;
+    for (std::size_t k = 0; k < total_.size(); ++k) idle += front_[k] + back_[k] - (total_[k] - remain_[k]);
+    return idle;
+  }
+
+ private:
+  bound_view view_;
+  std::vector<int> total_, front_, back_, remain_;
+};
 
 // One depth-first search from the root, at most `budget` expansions (0: no limit), children
 // ordered by bound plus noise drawn from rng (noise < 0: the expander's own order), or, with
-// idle_ties, by bound and then the least partial_idle.
+// idle_ties, by bound and then the least idle time (idle_meter).
 class diver {
  public:
-  diver(expander& ex, const instance& inst, int ub, bool idle_ties = false)
-      : ex_(ex), inst_(inst), n_(inst.n), ub_(ub), idle_ties_(idle_ties) {}
+  diver(expander& ex, const bound_data& data, int ub, bool idle_ties = false)
+      : ex_(ex), idle_(data), n_(data.view().inst.n), ub_(ub), idle_ties_(idle_ties) {}
 
   // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
   template <class Rng>
@@ -163,12 +170,12 @@ class diver {
   template <class Rng>
   double tie_key(const open_node& c, std::uniform_real_distribution<double>& u, Rng& rng) {
     if (!idle_ties_) return u(rng);
-    const double idle = partial_idle(inst_, c.perm, c.limit1, c.limit2);
+    const double idle = idle_(c);
     return idle / (1.0 + idle);
   }
 
   expander& ex_;
-  const instance& inst_;
+  idle_meter idle_;
   int n_, ub_;
   bool idle_ties_;
   solve_stats stats_;
@@ -181,7 +188,7 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{}
                                                          : learn_pairs(inst, inst.m - 1, target + 1).pairs);
   expander ex(data, c.bound, c.branch);
-  diver d(ex, inst, target + 1, way == "idle-ties");
+  diver d(ex, data, target + 1, way == "idle-ties");
   dive_result r;
   const auto t0 = std::chrono::steady_clock::now();
   const auto deadline =
