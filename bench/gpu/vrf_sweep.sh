@@ -28,7 +28,8 @@
 #              run has one GPU and its share of the host, as on a one-GPU machine
 #   DONE       JSON-lines files of earlier sweeps (blank-separated): an instance that has a line with
 #              this LABEL in one of them is skipped, so that a table too long for one device call
-#              is filled over several (each call appends to its own vrf.jsonl)
+#              is filled over several (each call appends to its own vrf.jsonl); a file that cannot
+#              be read stops the sweep (exit 2)
 #   PFSP       the binary (default build/carry/pfsp)
 #   VRF_DIR    where the archives and vrf_bounds.csv are (default: the first of shared/data/vrf,
 #              ../shared/data/vrf, data/vrf, out/vrf that has them)
@@ -73,6 +74,22 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 for a in small large; do tar xJf "$VRF_DIR/vrf_$a.tar.xz" -C "$WORK" || exit 2; done
 
+# The instances DONE's sweeps ran with this label, a name a line (read once).
+DONE_LIST=$WORK/done
+: >"$DONE_LIST"
+if [[ -n ${DONE:-} ]]; then
+  # shellcheck disable=SC2086 # DONE is a list of files
+  python3 - "$LABEL" $DONE >"$DONE_LIST" <<'PY' || exit 2
+import json, sys
+label = sys.argv[1]
+for path in sys.argv[2:]:
+    for line in open(path):
+        d = json.loads(line) if line.strip() else {}
+        if d.get("label") == label and d.get("instance"):
+            print(d["instance"])
+PY
+fi
+
 # The instances, in the order given, each once.
 shopt -s nullglob
 LIST=$WORK/list
@@ -89,16 +106,7 @@ for pat in "${PATTERNS[@]}"; do
       echo "vrf_sweep: skipping $name (instance 1 is kept for an outside check; KEPT_OUT=1 runs it)" >&2
       continue
     fi
-    if [[ -n ${DONE:-} ]] && python3 - "$name" "$LABEL" $DONE <<'PY'; then
-import json, sys
-name, label = sys.argv[1:3]
-for path in sys.argv[3:]:
-    for line in open(path):
-        d = json.loads(line) if line.strip() else {}
-        if d.get("instance") == name and d.get("label") == label:
-            sys.exit(0)
-sys.exit(1)
-PY
+    if grep -qx "$name" "$DONE_LIST"; then
       echo "vrf_sweep: skipping $name (run before, in DONE)" >&2
       continue
     fi
