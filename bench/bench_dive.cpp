@@ -7,6 +7,10 @@
 //             schedules (the prefix's and the suffix's machines' idle, summed): where most nodes
 //             of the tree have the same bound, the order within the tie decides how soon a
 //             schedule at it is met;
+//   lds       limited discrepancy search (Harvey and Ginsberg 1995): iteration k = 0, 1, 2, ...
+//             searches depth-first the paths that leave the child of the smallest bound for
+//             another at most k times, so the solvers' order is trusted as much near the root
+//             as near the leaves; nodes of earlier iterations are counted again;
 //   restarts  randomised depth-first searches restarted after a node budget that follows Luby's
 //             sequence times --restart-base: the children ordered by bound plus uniform noise
 //             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
@@ -51,6 +55,7 @@ struct config {
 struct open_node {
   std::vector<job_t> perm;
   int limit1 = -1, limit2 = 0, lb = 0;
+  int discrepancies = 0;  // lds: the rank sum still allowed below this node
 };
 
 struct dive_result {
@@ -108,15 +113,19 @@ class diver {
       : ex_(ex), idle_(data), n_(data.view().inst.n), ub_(ub), idle_ties_(idle_ties) {}
 
   // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
+  // discrepancies >= 0: only children whose rank fits the node's allowance are pushed (lds), and
+  // r.complete says whether none was left out.
   template <class Rng>
   bool run(std::uint64_t budget, double noise, Rng& rng, dive_result& r,
-           const std::chrono::steady_clock::time_point& deadline) {
+           const std::chrono::steady_clock::time_point& deadline, int discrepancies = -1) {
     stack_.clear();
     open_node root;
     root.perm.resize(n_);
     for (int j = 0; j < n_; ++j) root.perm[j] = static_cast<job_t>(j);
     root.limit2 = n_;
+    root.discrepancies = discrepancies;
     stack_.push_back(std::move(root));
+    bool cut = false;
     std::uint64_t used = 0;
     while (!stack_.empty()) {
       if ((budget && used >= budget) || ((used & 1023) == 0 && std::chrono::steady_clock::now() > deadline))
@@ -144,13 +153,28 @@ class diver {
       ++r.branched;
       if (leaf_found) return r.found = true;
       order_children(noise, rng);
-      for (open_node& c : kids_) stack_.push_back(std::move(c));
+      push_children(nd.discrepancies, cut);
     }
-    r.complete = budget == 0;
+    r.complete = budget == 0 && !cut;
     return false;
   }
 
  private:
+  // kids_ hold the children best last (a stack pops the last first); with an allowance (>= 0)
+  // every child but the best costs one discrepancy, and none is pushed once it is spent.
+  void push_children(int allowance, bool& cut) {
+    const int count = static_cast<int>(kids_.size());
+    for (int i = 0; i < count; ++i) {
+      const int cost = i == count - 1 ? 0 : 1;
+      if (allowance >= 0 && cost > allowance) {
+        cut = true;
+        continue;
+      }
+      kids_[i].discrepancies = allowance >= 0 ? allowance - cost : -1;
+      stack_.push_back(std::move(kids_[i]));
+    }
+  }
+
   // kids_ arrive largest bound first (the expander's push order); a stack pops the last first.
   template <class Rng>
   void order_children(double noise, Rng& rng) {
@@ -196,6 +220,9 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   std::mt19937_64 rng(c.seed);
   if (way == "dfs" || way == "idle-ties") {
     d.run(0, -1, rng, r, deadline);
+  } else if (way == "lds") {
+    for (int k = 0; !r.complete && std::chrono::steady_clock::now() < deadline; ++k, ++r.restarts)
+      if (d.run(0, -1, rng, r, deadline, k)) break;
   } else {
     while (std::chrono::steady_clock::now() < deadline) {
       ++r.restarts;
@@ -243,7 +270,7 @@ int main(int argc, char** argv) {
   app.add_option("--bound", bound, "lb1, lb2 or lb1-lb2 (the chain over m - 1 pairs learned at the target)")
       ->capture_default_str();
   app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
-  app.add_option("--way", ways, "dfs, idle-ties, restarts (comma-separated)")->capture_default_str();
+  app.add_option("--way", ways, "dfs, idle-ties, lds, restarts (comma-separated)")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds per instance and way at most")->capture_default_str();
   app.add_option("--noise", c.noise, "restarts: uniform noise added to each child's bound")->capture_default_str();
   app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();
@@ -254,8 +281,8 @@ int main(int argc, char** argv) {
     c.bound = from_string<bound_kind>(bound, "--bound");
     c.branch = from_string<branching>(branch, "--branching");
     for (const std::string& way : bench::split_list(ways))
-      if (way != "dfs" && way != "idle-ties" && way != "restarts")
-        throw std::runtime_error("--way: expected dfs, idle-ties or restarts, not " + way);
+      if (way != "dfs" && way != "idle-ties" && way != "lds" && way != "restarts")
+        throw std::runtime_error("--way: expected dfs, idle-ties, lds or restarts, not " + way);
     nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
     bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "s"});
     for (const std::string& name : bench::expand_instances(names)) {
