@@ -11,6 +11,12 @@
 //             searches depth-first the paths that leave the child of the smallest bound for
 //             another at most k times, so the solvers' order is trusted as much near the root
 //             as near the leaves; nodes of earlier iterations are counted again;
+//   guided    solution-guided search (after Beck 2007): the bound's ties broken toward a guide
+//             schedule, the child whose job the guide has nearest the position it takes first;
+//             the guide is the best iterated-greedy schedule above the target (rounds doubled
+//             from 1 until the next would reach it), as a run's stalled incumbent is;
+//   follow    the same guide, followed first: the children ordered by that distance, the bound
+//             breaking its ties (every child kept has a bound of at most T anyway);
 //   restarts  randomised depth-first searches restarted after a node budget that follows Luby's
 //             sequence times --restart-base: the children ordered by bound plus uniform noise
 //             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
@@ -25,6 +31,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -35,6 +43,7 @@
 #include "bound/bound_data.hpp"
 #include "bound/node_parts.hpp"
 #include "bound/pair_learning.hpp"
+#include "heuristic/iterated_greedy.hpp"
 #include "heuristic/neh.hpp"
 #include "problem/instance.hpp"
 #include "problem/io.hpp"
@@ -50,6 +59,7 @@ struct config {
   double noise = 0;
   std::uint64_t restart_base = 1000;
   std::uint64_t seed = 1;
+  std::string guide_file;  // guided, follow: a pfsp result's schedule instead of guide_above's
 };
 
 struct open_node {
@@ -66,7 +76,25 @@ struct dive_result {
   std::uint64_t restarts = 0;
   double seconds = 0;
   bool complete = false;  // dfs only: the whole tree was searched without one
+  neh_result guide;       // guided, follow: the guide schedule (makespan 0 where none)
 };
+
+// The best iterated-greedy schedule above target: rounds 1, 2, 4, ... from NEH (seed 1), the
+// last result before one reaches target (NEH itself if one round does), and no more rounds
+// once one run has taken 5 s.
+neh_result guide_above(const instance& inst, int target) {
+  neh_result best = neh(inst);
+  for (int rounds = 1; rounds <= 1 << 16; rounds *= 2) {
+    ig_options o;
+    o.iterations = rounds;
+    const auto t0 = std::chrono::steady_clock::now();
+    neh_result next = iterated_greedy(inst, o);
+    if (next.makespan <= target) break;
+    best = std::move(next);
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(5)) break;
+  }
+  return best;
+}
 
 // Luby's sequence 1, 1, 2, 1, 1, 2, 4, ... (i from 1): 2^(k-1) at i = 2^k - 1, else the sequence
 // again from the start of the block.
@@ -112,6 +140,14 @@ class diver {
   diver(expander& ex, const bound_data& data, int ub, bool idle_ties = false)
       : ex_(ex), idle_(data), n_(data.view().inst.n), ub_(ub), idle_ties_(idle_ties) {}
 
+  // Solution guidance: the position of each job in `guide`; follow: the distance to it decides
+  // before the bound does.
+  void set_guide(const std::vector<int>& guide, bool follow) {
+    guide_pos_.assign(guide.size(), 0);
+    for (std::size_t i = 0; i < guide.size(); ++i) guide_pos_[static_cast<std::size_t>(guide[i])] = static_cast<int>(i);
+    follow_ = follow;
+  }
+
   // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
   // discrepancies >= 0: only children whose rank fits the node's allowance are pushed (lds), and
   // r.complete says whether none was left out.
@@ -152,6 +188,7 @@ class diver {
       ++used;
       ++r.branched;
       if (leaf_found) return r.found = true;
+      parent_limit1_ = nd.limit1;
       order_children(noise, rng);
       push_children(nd.discrepancies, cut);
     }
@@ -178,10 +215,11 @@ class diver {
   // kids_ arrive largest bound first (the expander's push order); a stack pops the last first.
   template <class Rng>
   void order_children(double noise, Rng& rng) {
-    if ((noise < 0 && !idle_ties_) || kids_.size() < 2) return;
+    if ((noise < 0 && !idle_ties_ && guide_pos_.empty()) || kids_.size() < 2) return;
     std::uniform_real_distribution<double> u(0.0, noise > 0 ? noise : 1e-9);
     keys_.resize(kids_.size());
-    for (std::size_t i = 0; i < kids_.size(); ++i) keys_[i] = kids_[i].lb + tie_key(kids_[i], u, rng);
+    for (std::size_t i = 0; i < kids_.size(); ++i)
+      keys_[i] = follow_ ? guide_distance(kids_[i]) + kids_[i].lb / (1.0 + ub_) : kids_[i].lb + tie_key(kids_[i], u, rng);
     idx_.resize(kids_.size());
     for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = i;
     std::sort(idx_.begin(), idx_.end(), [&](std::size_t a, std::size_t b) { return keys_[a] > keys_[b]; });
@@ -193,20 +231,48 @@ class diver {
   // Below 1, so that the bound decides first: the idle time, squeezed into [0, 1), or the noise.
   template <class Rng>
   double tie_key(const open_node& c, std::uniform_real_distribution<double>& u, Rng& rng) {
+    if (!guide_pos_.empty()) {
+      const double d = guide_distance(c);
+      return d / (1.0 + d);
+    }
     if (!idle_ties_) return u(rng);
     const double idle = idle_(c);
     return idle / (1.0 + idle);
+  }
+
+  // How far from the position the child gives its newly placed job the guide has it: a forward
+  // child's job is at its limit1, a backward child's at its limit2.
+  double guide_distance(const open_node& c) const {
+    const int pos = c.limit1 > parent_limit1_ ? c.limit1 : c.limit2;
+    const int job = c.perm[static_cast<std::size_t>(pos)];
+    return std::abs(guide_pos_[static_cast<std::size_t>(job)] - pos);
   }
 
   expander& ex_;
   idle_meter idle_;
   int n_, ub_;
   bool idle_ties_;
+  std::vector<int> guide_pos_;
+  bool follow_ = false;
+  int parent_limit1_ = -1;
   solve_stats stats_;
   std::vector<open_node> stack_, kids_, sorted_;
   std::vector<double> keys_;
   std::vector<std::size_t> idx_;
 };
+
+// The schedule of a pfsp result (`pfsp solve --json`: jobs numbered from 1), its makespan
+// recomputed.
+neh_result guide_from(const instance& inst, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("--guide: cannot read " + path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  neh_result g;
+  for (const int job : j.at("schedule").get<std::vector<int>>()) g.schedule.push_back(job - 1);
+  if (static_cast<int>(g.schedule.size()) != inst.n) throw std::runtime_error("--guide: not a schedule of " + inst.name);
+  g.makespan = evaluate_schedule(inst, g.schedule);
+  return g;
+}
 
 dive_result dive(const instance& inst, int target, const std::string& way, const config& c) {
   const bound_data data(inst, c.bound == bound_kind::lb1 ? std::vector<std::pair<int, int>>{}
@@ -214,11 +280,15 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   expander ex(data, c.bound, c.branch);
   diver d(ex, data, target + 1, way == "idle-ties");
   dive_result r;
+  if (way == "guided" || way == "follow") {
+    r.guide = c.guide_file.empty() ? guide_above(inst, target) : guide_from(inst, c.guide_file);
+    d.set_guide(r.guide.schedule, way == "follow");
+  }
   const auto t0 = std::chrono::steady_clock::now();
   const auto deadline =
       t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(c.seconds));
   std::mt19937_64 rng(c.seed);
-  if (way == "dfs" || way == "idle-ties") {
+  if (way == "dfs" || way == "idle-ties" || way == "guided" || way == "follow") {
     d.run(0, -1, rng, r, deadline);
   } else if (way == "lds") {
     for (int k = 0; !r.complete && std::chrono::steady_clock::now() < deadline; ++k, ++r.restarts)
@@ -240,7 +310,7 @@ void add_run(const instance& inst, int target, const std::string& way, const div
   if (r.found && check != r.makespan) throw std::runtime_error(inst.name + ": leaf makespan does not recompute");
   t.add({inst.name, std::to_string(target), way, r.found ? "yes" : (r.complete ? "none (tree done)" : "no"),
          r.found ? std::to_string(check) : "-", std::to_string(r.branched), std::to_string(r.restarts),
-         fixed(r.seconds, 2)});
+         r.guide.makespan ? std::to_string(r.guide.makespan) : "-", fixed(r.seconds, 2)});
   runs.push_back({{"instance", inst.name},
                   {"target", target},
                   {"way", way},
@@ -249,6 +319,7 @@ void add_run(const instance& inst, int target, const std::string& way, const div
                   {"makespan", check},
                   {"branched", r.branched},
                   {"restarts", r.restarts},
+                  {"guide_makespan", r.guide.makespan},
                   {"seconds", r.seconds},
                   {"noise", c.noise},
                   {"restart_base", c.restart_base},
@@ -270,21 +341,22 @@ int main(int argc, char** argv) {
   app.add_option("--bound", bound, "lb1, lb2 or lb1-lb2 (the chain over m - 1 pairs learned at the target)")
       ->capture_default_str();
   app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
-  app.add_option("--way", ways, "dfs, idle-ties, lds, restarts (comma-separated)")->capture_default_str();
+  app.add_option("--way", ways, "dfs, idle-ties, lds, guided, follow, restarts (comma-separated)")->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds per instance and way at most")->capture_default_str();
   app.add_option("--noise", c.noise, "restarts: uniform noise added to each child's bound")->capture_default_str();
   app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();
   app.add_option("--seed", c.seed, "random seed")->capture_default_str();
+  app.add_option("--guide", c.guide_file, "guided, follow: the schedule of this pfsp result JSON as the guide");
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
     c.bound = from_string<bound_kind>(bound, "--bound");
     c.branch = from_string<branching>(branch, "--branching");
     for (const std::string& way : bench::split_list(ways))
-      if (way != "dfs" && way != "idle-ties" && way != "lds" && way != "restarts")
-        throw std::runtime_error("--way: expected dfs, idle-ties, lds or restarts, not " + way);
+      if (way != "dfs" && way != "idle-ties" && way != "lds" && way != "guided" && way != "follow" && way != "restarts")
+        throw std::runtime_error("--way: expected dfs, idle-ties, lds, guided, follow or restarts, not " + way);
     nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
-    bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "s"});
+    bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "guide", "s"});
     for (const std::string& name : bench::expand_instances(names)) {
       const instance inst = load_instance(name);
       const int target = target_option > 0 ? target_option : (inst.known && inst.known->optimal ? inst.known->ub : 0);
