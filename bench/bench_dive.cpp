@@ -219,7 +219,8 @@ class diver {
     std::uniform_real_distribution<double> u(0.0, noise > 0 ? noise : 1e-9);
     keys_.resize(kids_.size());
     for (std::size_t i = 0; i < kids_.size(); ++i)
-      keys_[i] = follow_ ? guide_distance(kids_[i]) + kids_[i].lb / (1.0 + ub_) : kids_[i].lb + tie_key(kids_[i], u, rng);
+      keys_[i] =
+          follow_ ? guide_distance(kids_[i]) + kids_[i].lb / (1.0 + ub_) : kids_[i].lb + tie_key(kids_[i], u, rng);
     idx_.resize(kids_.size());
     for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = i;
     std::sort(idx_.begin(), idx_.end(), [&](std::size_t a, std::size_t b) { return keys_[a] > keys_[b]; });
@@ -269,7 +270,8 @@ neh_result guide_from(const instance& inst, const std::string& path) {
   const nlohmann::json j = nlohmann::json::parse(in);
   neh_result g;
   for (const int job : j.at("schedule").get<std::vector<int>>()) g.schedule.push_back(job - 1);
-  if (static_cast<int>(g.schedule.size()) != inst.n) throw std::runtime_error("--guide: not a schedule of " + inst.name);
+  if (static_cast<int>(g.schedule.size()) != inst.n)
+    throw std::runtime_error("--guide: not a schedule of " + inst.name);
   g.makespan = evaluate_schedule(inst, g.schedule);
   return g;
 }
@@ -341,7 +343,8 @@ int main(int argc, char** argv) {
   app.add_option("--bound", bound, "lb1, lb2 or lb1-lb2 (the chain over m - 1 pairs learned at the target)")
       ->capture_default_str();
   app.add_option("--branching", branch, "forward, backward, min-branch or min-min")->capture_default_str();
-  app.add_option("--way", ways, "dfs, idle-ties, lds, guided, follow, restarts (comma-separated)")->capture_default_str();
+  app.add_option("--way", ways, "dfs, idle-ties, lds, guided, follow, restarts (comma-separated)")
+      ->capture_default_str();
   app.add_option("--seconds", c.seconds, "seconds per instance and way at most")->capture_default_str();
   app.add_option("--noise", c.noise, "restarts: uniform noise added to each child's bound")->capture_default_str();
   app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();

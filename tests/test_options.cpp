@@ -654,5 +654,17 @@ TEST(options_defaults, cpu_bound_and_dominance_auto) {
   EXPECT_FALSE(default_dominance(true));
 }
 
+// --child-order: solution-guided by default (decision 014), bound on request, nothing else.
+TEST(options_defaults, child_order_follows_the_incumbent_unless_told) {
+  solve_args a;
+  EXPECT_EQ(parse_solve({}, a), "");
+  EXPECT_EQ(a.order, child_order::incumbent);
+  solve_args b;
+  EXPECT_EQ(parse_solve({"--child-order", "bound"}, b), "");
+  EXPECT_EQ(b.order, child_order::bound);
+  solve_args c;
+  EXPECT_NE(parse_solve({"--child-order", "guide"}, c), "");
+}
+
 }  // namespace
 }  // namespace pfsp::test

@@ -90,6 +90,11 @@ void add_search_options(CLI::App& app, solve_args& a) {
          "min-min on the GPU")
       ->check(CLI::IsMember(enum_choices<branching>()));
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
+  add_enum_option(app, "--child-order", a.order,
+                  "the order of a node's children (CPU solvers; the GPU's device loop explores the smallest bound "
+                  "first): bound (the smallest bound first) or incumbent (solution-guided: first the child that "
+                  "places its job nearest where the incumbent schedule has it, the bound breaking ties; the same "
+                  "tree below a fixed upper bound, a better schedule sooner)");
   add_enum_option(app, "--dominance", a.dominance,
                   "swap dominance: prune a child whose last two prefix jobs swapped finish no later on every "
                   "machine (exact; bound/dominance.hpp). auto (on for the CPU solvers, off on the GPU, where it "

@@ -196,6 +196,7 @@ nlohmann::json options_json(const solve_options& opt, const run_info& info) {
           {"lb2_pairs", info.lb2_pairs},
           {"branching", std::string(to_string(opt.branch))},
           {"selection", std::string(to_string(opt.select))},
+          {"child_order", std::string(to_string(opt.order))},
           {"dominance", opt.dominance && opt.memo_bytes == 0},
           {"memo_mib", opt.memo_bytes >> 20},
           {"initial_ub", info.initial_ub},

@@ -406,6 +406,7 @@ solve_options base_options(const instance& inst, const solve_args& a, clock_type
   if (a.bound) opt.bound = *a.bound;
   opt.branch = a.branch.value_or(branching::min_min);
   opt.select = a.select;
+  opt.order = a.order;
   opt.dominance = a.dominance != dominance_mode::off;
   opt.initial_ub = resolve_ub(inst, a);
   opt.use_neh = !a.no_neh;

@@ -371,6 +371,7 @@ class work_stealing_run final : public mt_run {
         w.st.explored += w.ex.weight(m.limit1 + 1 + n_ - m.limit2);
         continue;
       }
+      if (opt_.order == child_order::incumbent) w.ex.follow(sh_.best);
       if (!w.ex.expand(w.perm.data(), m.limit1, m.limit2, w.ub, push, leaf, w.st, [this] { return sh_.abandon(); })) {
         w.mine.pool.push_root(w.perm.data(), m.limit1, m.limit2, m.lb);  // given up: back, as it was
         break;
@@ -508,6 +509,7 @@ class shared_queue_run final : public mt_run {
       ++busy_;
       lock.unlock();
       ub = std::min(ub, sh_.best.value());
+      if (opt_.order == child_order::incumbent) ex.follow(sh_.best);
       if (m.lb >= ub) {
         ++st.pruned;
         st.explored += ex.weight(m.limit1 + 1 + n_ - m.limit2);

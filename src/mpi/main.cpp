@@ -269,6 +269,7 @@ pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& ap
   opt.branch =
       a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);
   opt.initial_ub = resolve_ub(inst, a);
+  opt.order = a.order;
   opt.time_limit = a.time_limit;
   opt.node_limit = static_cast<std::uint64_t>(a.node_limit);
   opt.interrupt = &g_interrupt;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "bound/dominance.hpp"
 #include "bound/lb2.hpp"
 #include "bound/lb2_table.hpp"
+#include "search/control.hpp"
 #include "search/memo_table.hpp"
 #include "search/types.hpp"
 
@@ -59,6 +62,18 @@ class expander {
     memo_ = std::move(table);
     probe_ = memo_->probe();
     dominance_ = false;
+  }
+
+  // Solution-guided order (child_order::incumbent): from now on the children are ordered by the
+  // schedule of `best`, read again whenever its makespan has dropped since the last read (a
+  // relaxed load a call). Call before each expansion; without a schedule the bound's order stays.
+  void follow(const incumbent& best) {
+    if (best.value() >= guide_value_) return;
+    auto [value, schedule] = best.snapshot();
+    guide_value_ = value;
+    guide_pos_.assign(schedule.size(), 0);
+    for (std::size_t i = 0; i < schedule.size(); ++i)
+      guide_pos_[static_cast<std::size_t>(schedule[i])] = static_cast<int>(i);
   }
 
   bound_view view() const { return b_; }
@@ -148,16 +163,7 @@ class expander {
         order_[kept++] = c;
       }
     }
-    // Largest bound first: insertion sort on at most n - depth entries.
-    for (int a = 1; a < kept; ++a) {
-      const int v = order_[a];
-      int q = a;
-      while (q > 0 && lbs[order_[q - 1]] < lbs[v]) {
-        order_[q] = order_[q - 1];
-        --q;
-      }
-      order_[q] = v;
-    }
+    order_children(perm + first, lbs, kept, to);
     for (int a = 0; a < kept; ++a) {
       const int c = order_[a];
       push(perm, first + c, to, l1, l2, lbs[c]);
@@ -177,6 +183,27 @@ class expander {
   }
 
  private:
+  // order_[0..kept) in push order, the child to explore first last: the largest bound first, or
+  // with a guide (follow) the largest distance from it first, the bound breaking ties. Insertion
+  // sort on at most n - depth entries. jobs[c] is child c's job, placed at position `to`.
+  void order_children(const job_t* jobs, const int* lbs, int kept, int to) {
+    const bool guided = !guide_pos_.empty();
+    auto key = [&](int c) {
+      const int d = guided ? std::abs(guide_pos_[jobs[c]] - to) : 0;
+      return static_cast<long long>(d) * (1LL << 32) + lbs[c];
+    };
+    for (int a = 1; a < kept; ++a) {
+      const int v = order_[a];
+      const long long kv = key(v);
+      int q = a;
+      while (q > 0 && key(order_[q - 1]) < kv) {
+        order_[q] = order_[q - 1];
+        --q;
+      }
+      order_[q] = v;
+    }
+  }
+
   // child_bound's value, LB2 from the parent's table (lb2_table.hpp: O(1) a pair and child instead
   // of the O(n) walk; a pair's part of the table, two O(n) passes, is filled when the parent's
   // first child reaches the pair, and read by about 5 children on average at 20x20 to 100x20 with
@@ -214,6 +241,8 @@ class expander {
   std::vector<unsigned char> scheduled_;
   std::shared_ptr<memo_table> memo_;  // null: no memo dominance
   memo_probe probe_;
+  std::vector<int> guide_pos_;  // follow: each job's position in the guide (empty: no guide)
+  int guide_value_ = INT_MAX;   // follow: the guide's makespan
 };
 
 }  // namespace pfsp

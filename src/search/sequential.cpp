@@ -103,6 +103,7 @@ class sequential_run {
     };
     auto leaf = [this](const job_t* parent, int a, int b, int value) { offer_leaf(parent, a, b, value); };
     auto abandon = [this] { return ctl_.overdue() != solve_status::optimal; };
+    if (opt_.order == child_order::incumbent) ex_.follow(best_);
     if (!ex_.expand(perm_.data(), m.limit1, m.limit2, ub_, push, leaf, st_, abandon)) {
       // Given up: back where it came from, as it was.
       if (from_dive)

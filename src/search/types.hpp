@@ -28,6 +28,18 @@ constexpr auto enum_names(branching) {
                     e{branching::min_branch, "min-branch"}, e{branching::min_min, "min-min"}};
 }
 
+// The order in which a node's surviving children are explored (a depth-first search pops the first
+// next): bound, the smallest bound first; incumbent, solution-guided search (Beck 2007): first the
+// child whose newly placed job the incumbent schedule has nearest the position it takes, the
+// bound breaking ties, so the search follows its best schedule and leaves it where the bound
+// forbids (decision 014). The same tree below a fixed upper bound; only when the incumbent
+// improves differs.
+enum class child_order : int { bound = 0, incumbent = 1 };
+constexpr auto enum_names(child_order) {
+  using e = enum_name<child_order>;
+  return std::array{e{child_order::bound, "bound"}, e{child_order::incumbent, "incumbent"}};
+}
+
 enum class selection : int { depth_first = 0, breadth_first = 1, best_first = 2 };
 constexpr auto enum_names(selection) {
   using e = enum_name<selection>;
@@ -77,6 +89,8 @@ struct solve_options {
   selection select = selection::depth_first;
   // Prune forward children dominated by swapping their last two prefix jobs (bound/dominance.hpp).
   bool dominance = false;
+  // The order of a node's children (CPU solvers; the GPU's device loop keeps the bound's).
+  child_order order = child_order::bound;
   // Memo dominance (search/memo_table.hpp) in a table of this many bytes per search thread (0:
   // off); on, it replaces the swap rule (CPU solvers).
   std::size_t memo_bytes = 0;
