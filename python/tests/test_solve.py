@@ -58,6 +58,15 @@ def test_selections_against_brute_force(selection):
         assert (r.status, r.makespan) == ("optimal", brute_force(times)), f"seed {seed}, {selection}"
 
 
+@pytest.mark.parametrize("child_order", ["incumbent", "bound"])
+def test_child_orders_against_brute_force(child_order):
+    for seed in range(5):
+        times = random_times(100 + seed, 8, 4)
+        r = pfsp.solve(pfsp.Instance.from_matrix(times), backend="cpu", child_order=child_order, heuristic="neh")
+        assert (r.status, r.makespan) == ("optimal", brute_force(times)), f"seed {100 + seed}, {child_order}"
+        assert r.options["child_order"] == child_order
+
+
 def test_from_file(tmp_path, small_times):
     path = tmp_path / "small.txt"
     path.write_text("4 3\n" + "\n".join(" ".join(map(str, row)) for row in small_times) + "\n")
