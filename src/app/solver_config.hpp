@@ -171,8 +171,8 @@ struct solver_config {
   std::optional<branching> branch;
   selection select = selection::depth_first;
   // --child-order (CPU solvers): solution-guided by default (decision 014: ta011-ta020 and
-  // ta041-ta050 from scratch on two threads 46.5 s summed against 35.5 s, ta042 20.4 -> 8.2 s;
-  // sequential from NEH 0.46x the nodes, fewer on 17 of the 18 both proved).
+  // ta041-ta050 from scratch on two threads in 35.5 s summed, the bound's order 46.5 s; ta042 8.2
+  // against 20.4 s; sequential from NEH 0.46x the nodes, fewer on 17 of the 18 both proved).
   child_order order = child_order::incumbent;
   dominance_mode dominance = dominance_mode::auto_;  // --dominance
   int memo_mb = -1;                                  // --memo: MiB of memo table per search thread (0: off; -1: auto)
