@@ -633,13 +633,20 @@ TEST(options_schema, ranges_are_pfsps) {
 }
 
 // --bound auto (default_bound): LB1 on the CPU and the host loop at every size; on the device
-// loop the chain below 200 jobs and LB1 alone from 200 (docs/benchmarks.md, "The default bound by
-// size"). The GPU test gpu_defaults runs the real command on both sides of the threshold.
+// loop the chain below 200 jobs, LB1 alone from 200, and from 100 jobs at 20-39 machines
+// (docs/benchmarks.md, "The default bound by size"). The GPU test gpu_defaults runs the real
+// command on both sides of the 200-job threshold.
 TEST(options_defaults, bound_auto_by_loop_and_size) {
-  for (const int jobs : {5, 20, 50, 100, 199, 200, 500, 800}) {
-    EXPECT_EQ(default_bound(false, jobs), bound_kind::lb1) << jobs;
-    EXPECT_EQ(default_bound(true, jobs), jobs < 200 ? bound_kind::lb1_lb2 : bound_kind::lb1) << jobs;
-  }
+  for (const int jobs : {5, 20, 50, 99, 100, 199, 200, 500, 800})
+    for (const int machines : {5, 10, 19, 20, 39, 40, 60}) {
+      const bool lb1_alone = jobs >= 200 || (jobs >= 100 && machines >= 20 && machines < 40);
+      EXPECT_EQ(default_bound(false, jobs, machines), bound_kind::lb1) << jobs << "x" << machines;
+      EXPECT_EQ(default_bound(true, jobs, machines), lb1_alone ? bound_kind::lb1 : bound_kind::lb1_lb2)
+          << jobs << "x" << machines;
+    }
+  EXPECT_EQ(default_bound(true, 100, 20), bound_kind::lb1);  // ta081-ta090
+  EXPECT_EQ(default_bound(true, 100, 10), bound_kind::lb1_lb2);
+  EXPECT_EQ(default_bound(true, 50, 20), bound_kind::lb1_lb2);
 }
 
 // --bound auto on the CPU solvers (default_cpu_bound): the chain at 20 jobs and up to 10 machines,

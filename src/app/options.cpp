@@ -75,8 +75,8 @@ void add_search_options(CLI::App& app, solve_args& a) {
       ->capture_default_str();
   add_enum_or_auto_option(app, "--bound", a.bound,
                           "lower bound: lb1 (one-machine), lb2 (two-machine Johnson), lb1-lb2 (chain), auto (the "
-                          "fastest measured: lb1-lb2 on the GPU device loop below 200 jobs, and on the CPU at 20 jobs "
-                          "and up to 10 machines; lb1 elsewhere)");
+                          "fastest measured: lb1-lb2 on the GPU device loop below 200 jobs but at 100-199 jobs x 20-39 "
+                          "machines, and on the CPU at 20 jobs and up to 10 machines; lb1 elsewhere)");
   add_parsed_option(app, "--lb2-pairs", a.lb2_pairs, parse_lb2_pairs,
                     "machine pairs of LB2: all (m(m-1)/2), adjacent (Nabeshima's m-1 pairs k,k+1), learn[:K] (the "
                     "K pairs that most often give the maximum in a short search before the run; default K = m-1), "

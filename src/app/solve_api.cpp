@@ -472,7 +472,7 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   // chain's LB2 over the m-1 pairs learned before the run.
   const bool cpu_solver = !b.gpu;
   if (!a.bound && !resumed)
-    opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs);
+    opt.bound = cpu_solver ? default_cpu_bound(jobs, machines) : default_bound(b.device_loop, jobs, machines);
   if (a.dominance == dominance_mode::auto_) opt.dominance = default_dominance(b.gpu);
   // Checkpoints record the pairs (binary format): a resumed run evaluates the checkpoint's. The
   // text format cannot record them, so auto does not learn when it writes text.

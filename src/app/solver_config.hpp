@@ -121,10 +121,16 @@ constexpr auto enum_names(checkpoint_encoding) {
 // CPU and the host loop. On the GPU device loop the LB1 -> LB2 chain below 200 jobs (ta021-ta030:
 // about half LB1's time to proof; 50x20: the same tree share closed in a slice) and LB1 alone from
 // 200 jobs, where its 3-5x node rate (and no LB2 pair learning) proves 200x10, 200x20 and 500x20
-// instances sooner than the chain's tighter bound does.
+// instances sooner than the chain's tighter bound does; and LB1 alone from 100 jobs at 20-39
+// machines (one H100, bench/results/2026-12-07-h100-bound-100x20: ta082-ta084 from scratch in
+// 22.2 s summed against 26.3 s, five trees below fixed bounds 1.1-3.7x sooner; at 100x10 the
+// chain was a little faster, at 40 and 60 machines the two were not compared).
 inline constexpr int kLb1AloneFromJobs = 200;
-constexpr bound_kind default_bound(bool device_loop, int jobs) {
-  return device_loop && jobs < kLb1AloneFromJobs ? bound_kind::lb1_lb2 : bound_kind::lb1;
+inline constexpr int kLb1AloneAt20MachinesFromJobs = 100;
+constexpr bound_kind default_bound(bool device_loop, int jobs, int machines) {
+  const bool lb1_alone =
+      jobs >= kLb1AloneFromJobs || (jobs >= kLb1AloneAt20MachinesFromJobs && machines >= 20 && machines < 40);
+  return device_loop && !lb1_alone ? bound_kind::lb1_lb2 : bound_kind::lb1;
 }
 
 // --bound auto on the CPU solvers (cpu, cpu-mt): the LB1 -> LB2 chain over learned pairs at 20 jobs

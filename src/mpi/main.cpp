@@ -256,15 +256,15 @@ pfsp::gpu_cli_options gpu_options_of(const pfsp::solver_entry& entry, const pfsp
 }
 
 // pfsp's search defaults for the backend (solve_api.cpp): the GPU's chunks run on the device loop,
-// so auto is default_bound's for it (lb1-lb2 below 200 jobs, lb1 from 200) and default_cpu_bound's
-// on the CPU; min-min on the GPU, min-branch elsewhere; swap dominance as --dominance auto gives
+// so auto is default_bound's for it (lb1-lb2 below 200 jobs, lb1 from 200 and at 100-199 jobs x 20-39 machines) and
+// default_cpu_bound's on the CPU; min-min on the GPU, min-branch elsewhere; swap dominance as --dominance auto gives
 // each (default_dominance); the ranks sharing a node share its cores.
 pfsp::solve_options search_options(const pfsp::solve_args& a, const CLI::App& app, const pfsp::instance& inst,
                                    bool on_gpu, std::chrono::steady_clock::time_point wall_start) {
   using namespace pfsp;
   solve_options opt;
   opt.time_origin = wall_start;  // --time-limit counts the start heuristic and the pair learning too
-  opt.bound = a.bound.value_or(on_gpu ? default_bound(true, inst.n) : default_cpu_bound(inst.n, inst.m));
+  opt.bound = a.bound.value_or(on_gpu ? default_bound(true, inst.n, inst.m) : default_cpu_bound(inst.n, inst.m));
   opt.dominance = a.dominance == dominance_mode::auto_ ? default_dominance(on_gpu) : a.dominance == dominance_mode::on;
   opt.branch =
       a.branch_given ? a.branch.value_or(branching::min_min) : (on_gpu ? branching::min_min : branching::min_branch);

@@ -32,8 +32,9 @@ TEST(gpu_time_limits, device_loop_500x20_lb1_ends_in_time) {
 TEST(gpu_time_limits, device_loop_200x20_ends_in_time) { expect_ends_in_time("ta101", {}); }
 TEST(gpu_time_limits, host_loop_500x20_ends_in_time) { expect_ends_in_time("ta113", {"--gpu-loop", "host"}); }
 
-// --bound auto on the device loop (default_bound): the chain below 200 jobs, LB1 alone from 200
-// jobs, as the real command reports it in its JSON; ta091 (200x10) proven with it.
+// --bound auto on the device loop (default_bound): the chain below 200 jobs but LB1 alone at 100-199
+// jobs x 20-39 machines (ta081) and from 200 jobs, as the real command reports it in its JSON;
+// ta091 (200x10) proven with it.
 TEST(gpu_defaults, bound_auto_is_the_chain_below_200_jobs_and_lb1_from_200) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   struct expected {
@@ -41,7 +42,8 @@ TEST(gpu_defaults, bound_auto_is_the_chain_below_200_jobs_and_lb1_from_200) {
     const char* limit;
     const char* bound;
   };
-  for (const expected& e : {expected{"ta051", "1", "lb1-lb2"}, expected{"ta091", "30", "lb1"}}) {
+  for (const expected& e :
+       {expected{"ta051", "1", "lb1-lb2"}, expected{"ta081", "1", "lb1"}, expected{"ta091", "30", "lb1"}}) {
     test::temp_dir dir;
     const std::string json = dir.file("result.json");
     const auto r =
