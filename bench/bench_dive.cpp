@@ -15,8 +15,9 @@
 //             schedule, the child whose job the guide has nearest the position it takes first;
 //             the guide is the best iterated-greedy schedule above the target (rounds doubled
 //             from 1 until the next would reach it), as a run's stalled incumbent is;
-//   follow    the same guide, followed first: the children ordered by that distance, the bound
-//             breaking its ties (every child kept has a bound of at most T anyway);
+//   follow    the same guide, followed first: the order of the CPU solvers' --child-order
+//             incumbent (expander::follow): the children by that distance, the bound breaking ties
+//             (every child kept has a bound of at most T anyway);
 //   restarts  randomised depth-first searches restarted after a node budget that follows Luby's
 //             sequence times --restart-base: the children ordered by bound plus uniform noise
 //             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
@@ -140,12 +141,10 @@ class diver {
   diver(expander& ex, const bound_data& data, int ub, bool idle_ties = false)
       : ex_(ex), idle_(data), n_(data.view().inst.n), ub_(ub), idle_ties_(idle_ties) {}
 
-  // Solution guidance: the position of each job in `guide`; follow: the distance to it decides
-  // before the bound does.
-  void set_guide(const std::vector<int>& guide, bool follow) {
+  // guided: the bound's ties broken by each job's distance from its position in `guide`.
+  void set_guide(const std::vector<int>& guide) {
     guide_pos_.assign(guide.size(), 0);
     for (std::size_t i = 0; i < guide.size(); ++i) guide_pos_[static_cast<std::size_t>(guide[i])] = static_cast<int>(i);
-    follow_ = follow;
   }
 
   // Returns true when a schedule below ub was found (in r); r.branched counts the expansions.
@@ -218,9 +217,7 @@ class diver {
     if ((noise < 0 && !idle_ties_ && guide_pos_.empty()) || kids_.size() < 2) return;
     std::uniform_real_distribution<double> u(0.0, noise > 0 ? noise : 1e-9);
     keys_.resize(kids_.size());
-    for (std::size_t i = 0; i < kids_.size(); ++i)
-      keys_[i] =
-          follow_ ? guide_distance(kids_[i]) + kids_[i].lb / (1.0 + ub_) : kids_[i].lb + tie_key(kids_[i], u, rng);
+    for (std::size_t i = 0; i < kids_.size(); ++i) keys_[i] = kids_[i].lb + tie_key(kids_[i], u, rng);
     idx_.resize(kids_.size());
     for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = i;
     std::sort(idx_.begin(), idx_.end(), [&](std::size_t a, std::size_t b) { return keys_[a] > keys_[b]; });
@@ -254,7 +251,6 @@ class diver {
   int n_, ub_;
   bool idle_ties_;
   std::vector<int> guide_pos_;
-  bool follow_ = false;
   int parent_limit1_ = -1;
   solve_stats stats_;
   std::vector<open_node> stack_, kids_, sorted_;
@@ -284,7 +280,8 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   dive_result r;
   if (way == "guided" || way == "follow") {
     r.guide = c.guide_file.empty() ? guide_above(inst, target) : guide_from(inst, c.guide_file);
-    d.set_guide(r.guide.schedule, way == "follow");
+    if (way == "guided") d.set_guide(r.guide.schedule);
+    if (way == "follow") ex.follow(incumbent(r.guide.makespan, r.guide.schedule));  // the solvers' own order
   }
   const auto t0 = std::chrono::steady_clock::now();
   const auto deadline =
