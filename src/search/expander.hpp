@@ -48,6 +48,7 @@ class expander {
     lb_fwd_.resize(n);
     lb_bwd_.resize(n);
     order_.resize(n);
+    keys_.resize(n);
     if (kind != bound_kind::lb1) {
       pm_.resize(static_cast<std::size_t>(b_.npairs) * static_cast<std::size_t>(n));
       sm_.resize(pm_.size());
@@ -184,19 +185,20 @@ class expander {
 
  private:
   // order_[0..kept) in push order, the child to explore first last: the largest bound first, or
-  // with a guide (follow) the largest distance from it first, the bound breaking ties. Insertion
-  // sort on at most n - depth entries. jobs[c] is child c's job, placed at position `to`.
+  // with a guide (follow) the largest distance from it first, the bound breaking ties. Each kept
+  // child's key computed once, then an insertion sort on at most n - depth entries. jobs[c] is
+  // child c's job, placed at position `to`.
   void order_children(const job_t* jobs, const int* lbs, int kept, int to) {
     const bool guided = !guide_pos_.empty();
-    auto key = [&](int c) {
-      const int d = guided ? std::abs(guide_pos_[jobs[c]] - to) : 0;
-      return static_cast<long long>(d) * (1LL << 32) + lbs[c];
-    };
+    for (int a = 0; a < kept; ++a) {
+      const int c = order_[a];
+      const long long distance = guided ? std::abs(guide_pos_[jobs[c]] - to) : 0;
+      keys_[c] = distance * (1LL << 32) + lbs[c];
+    }
     for (int a = 1; a < kept; ++a) {
       const int v = order_[a];
-      const long long kv = key(v);
       int q = a;
-      while (q > 0 && key(order_[q - 1]) < kv) {
+      while (q > 0 && keys_[order_[q - 1]] < keys_[v]) {
         order_[q] = order_[q - 1];
         --q;
       }
@@ -241,8 +243,9 @@ class expander {
   std::vector<unsigned char> scheduled_;
   std::shared_ptr<memo_table> memo_;  // null: no memo dominance
   memo_probe probe_;
-  std::vector<int> guide_pos_;  // follow: each job's position in the guide (empty: no guide)
-  int guide_value_ = INT_MAX;   // follow: the guide's makespan
+  std::vector<int> guide_pos_;   // follow: each job's position in the guide (empty: no guide)
+  std::vector<long long> keys_;  // order_children's sort key by child (distance, then bound)
+  int guide_value_ = INT_MAX;    // follow: the guide's makespan
 };
 
 }  // namespace pfsp
