@@ -95,7 +95,7 @@ case "${1:-}" in
     # ta001's 10 pairs in one round; ta011's 45 in two (--lb2-pairs all); 50 jobs at ta031.
     check racecheck_lb2_table "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-table on --lb2-pairs all --no-neh --pool-size 4096 --no-progress -q
-    check racecheck_lb2_table_rounds "${CS[@]}" --tool racecheck "$P" solve ta011 --backend gpu --gpu-loop device \
+    check racecheck_lb2_table_rounds "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-table on --lb2-pairs all --ub 1582 --pool-size 4096 --no-progress -q
     check memcheck_lb2_table "${CS[@]}" --tool memcheck "$P" solve ta031 --backend gpu --gpu-loop device \
       --bound lb1-lb2 --lb2-table on --no-neh --pool-size 4096 --no-progress -q
@@ -115,6 +115,10 @@ case "${1:-}" in
       --bound lb1 --lb1-fused on --pool-size 4096 --no-progress -q
     check memcheck_resident_pieces "${CS[@]}" --tool memcheck "$T/test_gpu_resident" \
       --gtest_filter='GpuResident.Interrupted*:GpuResident.Chunks*'
+    # The solution-guided order (the push kernel's guide, rewritten by the finish kernel and by the host).
+    check memcheck_guided "${CS[@]}" --tool memcheck "$T/test_gpu_resident" --gtest_filter='GpuResident.Guided*'
+    check racecheck_guided "${CS[@]}" --tool racecheck "$P" solve ta001 --backend gpu --gpu-loop device \
+      --bound lb1 --child-order incumbent --pool-size 4096 --no-progress -q
     check memcheck_walkers "${CS[@]}" --tool memcheck "$T/test_gpu_walkers"
     check memcheck_bounds "${CS[@]}" --tool memcheck "$T/test_gpu_bounds" \
       --gtest_filter='GpuBounds.TwoSlotsInFlight:GpuBounds.HostAndDeviceSortGiveTheSameStableOrder'

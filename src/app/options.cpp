@@ -91,8 +91,8 @@ void add_search_options(CLI::App& app, solve_args& a) {
       ->check(CLI::IsMember(enum_choices<branching>()));
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
   add_enum_option(app, "--child-order", a.order,
-                  "the order of a node's children (CPU solvers; the GPU's device loop explores the smallest bound "
-                  "first): bound (the smallest bound first) or incumbent (solution-guided: first the child that "
+                  "the order of a node's children (the CPU solvers and the GPU's device loop): bound (the smallest "
+                  "bound first) or incumbent (solution-guided: first the child that "
                   "places its job nearest where the incumbent schedule has it, the bound breaking ties; the same "
                   "tree below a fixed upper bound, a better schedule sooner)");
   add_enum_option(app, "--dominance", a.dominance,

@@ -355,6 +355,7 @@ class coordinator {
         place(e, std::move(got));
         yield_to_beam(e);
         eng.lower_best(global_best_.load());
+        eng.follow(best_);  // child_order::incumbent (else nothing)
         const int ran = prepare(e, batch);
         const std::uint64_t bounds_before = eng.state().bounds, iterations_before = eng.state().iterations;
         const auto t0 = steady::now();

@@ -22,6 +22,7 @@ struct engine_key {
   bound_kind bound = bound_kind::lb1;
   branching branch = branching::min_branch;
   bool dominance = false;
+  child_order order = child_order::bound;
   bool profile = false;
   std::size_t pool = 0, memory_cap = 0;
   int tpb = 0;
@@ -52,6 +53,7 @@ inline engine_key key_of(const bound_data& data, const solve_options& opt, const
   k.bound = opt.bound;
   k.branch = opt.branch;
   k.dominance = opt.dominance;
+  k.order = opt.order;
   k.profile = opt.profile;
   k.pool = ls.pool;
   k.memory_cap = ls.memory_cap;

@@ -189,6 +189,24 @@ class loop_engine {
     PFSP_CUDA_TRY(
         cudaMemcpyAsync(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice, stream_.get()));
     PFSP_CUDA_TRY(cudaMemcpyAsync(d_state_.data(), &host_, sizeof host_, cudaMemcpyHostToDevice, stream_.get()));
+    clear_guide();
+    settle();
+  }
+
+  // child_order::incumbent: from the next run the push kernel orders children by `best`'s
+  // schedule, uploaded when its makespan dropped since the last upload (the engine's own improving
+  // leaves rewrite the guide on the device as they are found). No schedule yet (a bare --ub):
+  // the bound's order.
+  void follow(const incumbent& best) {
+    if (!v_.guide || best.value() >= guide_value_) return;
+    auto [value, schedule] = best.snapshot();
+    if (schedule.size() != static_cast<std::size_t>(n_)) return;
+    std::vector<int>& pos = h_guide_;
+    for (int i = 0; i < n_; ++i) pos[static_cast<std::size_t>(schedule[static_cast<std::size_t>(i)])] = i;
+    guide_value_ = value;
+    use();
+    PFSP_CUDA_TRY(
+        cudaMemcpyAsync(guide_.data(), pos.data(), pos.size() * sizeof(int), cudaMemcpyHostToDevice, stream_.get()));
     settle();
   }
 
@@ -481,6 +499,13 @@ class loop_engine {
   // sent). settle() waits for them where the host reuses or frees what they touch.
   void settle() { PFSP_CUDA_TRY(cudaStreamSynchronize(stream_.get())); }
 
+  // No schedule to follow: every position 0, so all children of a parent are equally far from
+  // it and the bound orders them.
+  void clear_guide() {
+    guide_value_ = INT_MAX;
+    if (guide_.size() > 0) PFSP_CUDA_TRY(cudaMemsetAsync(guide_.data(), 0, guide_.size() * sizeof(int), stream_.get()));
+  }
+
   // len nodes from `from` of `src` to `to` of the stack.
   void copy_nodes(const stack_buffers& src, std::size_t from, std::size_t to, std::size_t len) {
     if (len == 0) return;
@@ -516,6 +541,11 @@ class loop_engine {
         cudaMemcpyAsync(d_child_cap_.data(), &child_cap_, sizeof child_cap_, cudaMemcpyHostToDevice, stream_.get()));
     pool_perms_ = device_buffer<Job>(static_cast<std::size_t>(max_parents_) * ld);
     best_perm_ = device_buffer<Job>(nn);
+    if (opt.order == child_order::incumbent) {
+      guide_ = device_buffer<int>(nn);
+      h_guide_.assign(nn, 0);
+      clear_guide();
+    }
     pool_limits_ = device_buffer<std::uint32_t>(max_parents_);
     counts_ = device_buffer<std::uint32_t>(max_parents_);
     incl_ = device_buffer<std::uint32_t>(max_parents_);
@@ -578,6 +608,7 @@ class loop_engine {
     v_.kept = kept_.data();
     v_.kept_incl = kept_incl_.data();
     v_.best_perm = best_perm_.data();
+    v_.guide = opt.order == child_order::incumbent ? guide_.data() : nullptr;
     v_.depth_popped = depth_popped_.data();
     v_.depth_kept = depth_kept_.data();
     v_.weights = d_weights_.data();
@@ -925,6 +956,9 @@ class loop_engine {
   device_buffer<std::uint32_t> d_child_cap_;
   device_buffer<loop_state> d_state_;
   device_buffer<Job> stack_perms_, pool_perms_, best_perm_;
+  device_buffer<int> guide_;   // child_order::incumbent: loop_view::guide
+  std::vector<int> h_guide_;   // follow's staging
+  int guide_value_ = INT_MAX;  // the makespan of the schedule uploaded last
   device_buffer<std::uint32_t> stack_limits_, pool_limits_, counts_, incl_, offsets_, desc_, kept_, kept_incl_;
   device_buffer<int> stack_lbs_, bounds_;
   device_buffer<float> stack_w_, pool_w_;

@@ -50,6 +50,7 @@ struct loop_view {
   std::uint32_t* kept;       // per parent: children kept
   std::uint32_t* kept_incl;  // inclusive scan of kept
   Job* best_perm;
+  int* guide;  // child_order::incumbent: each job's position in the schedule followed (null: the bound's order)
   unsigned long long* depth_popped;  // [depth]: parents popped (tree_estimate.hpp), cumulative
   unsigned long long* depth_kept;    // [depth]: their children pushed, cumulative
   const double* weights;             // (n - d)! / n!
@@ -342,24 +343,45 @@ __global__ void decide_warp_kernel(loop_view<Job> v) {
   add_block_counts(v.state, mine);
 }
 
-// A kept child's rank among its parent's kept children (child_rank's order: 0 = largest bound,
-// ties by position), for each lane's child of one 32-child chunk, by the whole warp: every chunk's
-// kept children are broadcast in turn (ballot, then a shuffle each), so a parent costs a load a
-// chunk pair and a shuffle a kept child, where child_rank is `count` dependent loads a child.
-__device__ __forceinline__ int warp_chunk_rank(const int* lbs, int count, int ub, int c, int lb, int lane) {
+// A kept child's rank among its parent's kept children (0 = pushed first, explored last: the
+// largest key, ties by position), for each lane's child of one 32-child chunk, by the whole warp:
+// every chunk's kept children are broadcast in turn (ballot, then a shuffle each), so a parent
+// costs a load a chunk pair and a shuffle a kept child, where child_rank is `count` dependent
+// loads a child. key_of(o, lb) is child o's key: its bound (child_rank's order), or with a guide
+// its distance from the guide's position of its job, then its bound (expander::order_children's).
+template <class Key, class KeyOf>
+__device__ __forceinline__ int warp_chunk_rank(const int* lbs, int count, int ub, int c, Key key, int lane,
+                                               KeyOf key_of) {
   int r = 0;
   for (int b = 0; b < count; b += 32) {
     const int o = b + lane;
     const int other = o < count ? lbs[o] : INT_MAX;
     unsigned alive = __ballot_sync(0xffffffffu, other < ub);
+    if (alive == 0) continue;
+    const Key k = other < ub ? key_of(o, other) : Key{};
     while (alive) {
       const int src = __ffs(alive) - 1;
       alive &= alive - 1;
-      const int x = __shfl_sync(0xffffffffu, other, src);
-      r += (x > lb || (x == lb && b + src < c)) ? 1 : 0;
+      const Key x = __shfl_sync(0xffffffffu, k, src);
+      r += (x > key || (x == key && b + src < c)) ? 1 : 0;
     }
   }
   return r;
+}
+
+// Child c's place in its parent's segment (warp_chunk_rank), by the bound or by the guide.
+// jobs[c] is the job child c places at position `to`.
+template <class Job>
+__device__ __forceinline__ int push_rank(const loop_view<Job>& v, const int* lbs, int count, int ub, int c, int lb,
+                                         const Job* jobs, int to, int lane) {
+  if (!v.guide) return warp_chunk_rank(lbs, count, ub, c, lb, lane, [](int, int x) { return x; });
+  const int* guide = v.guide;
+  auto key_of = [guide, jobs, to](int o, int x) {
+    const int d = guide[jobs[o]] - to;
+    return (static_cast<unsigned long long>(d < 0 ? -d : d) << 32) | static_cast<unsigned>(x);
+  };
+  const unsigned long long key = lb < ub ? key_of(c, lb) : 0ull;
+  return warp_chunk_rank(lbs, count, ub, c, key, lane, key_of);
 }
 
 // The parent's permutation (`words` words) copied to each kept child's row of the chunk (`alive`:
@@ -378,13 +400,13 @@ __device__ __forceinline__ void warp_copy_rows(Word* rows, const Word* src, int 
 // A warp a parent (grid-stride): its kept children (chosen direction, bound below the
 // iteration's threshold, not a leaf) are written onto the stack, 32 positions at a time. Parent
 // p's kept children go to a segment mirrored in parent order (the parent popped first, from the
-// top, gets the highest segment), in rank order inside it (child_rank's, by warp_chunk_rank): the
-// stack pops the pool's best child of its first parent first, as the sequential depth-first
-// search would. The warp copies the parent's permutation to each kept child's row (lanes over
-// the words), then each child's lane swaps its two jobs in and writes its bound, limits and
-// weight. (A thread per child, before 013, left 85 % of the lanes idle; a lane per kept child
-// with child_rank's serial loop and its own row copy, before option U, ran at a SIMT efficiency
-// of 0.30: decision 013.)
+// top, gets the highest segment), in rank order inside it (push_rank: the bound's, or with a
+// guide the distance to it first): the stack pops the pool's best child of its first parent
+// first, as the sequential depth-first search would. The warp copies the parent's permutation
+// to each kept child's row (lanes over the words), then each child's lane swaps its two jobs in
+// and writes its bound, limits and weight. (A thread per child, before 013, left 85 % of the
+// lanes idle; a lane per kept child with child_rank's serial loop and its own row copy, before
+// option U, ran at a SIMT efficiency of 0.30: decision 013.)
 template <class Job>
 __global__ void push_warp_kernel(loop_view<Job> v) {
   const std::uint32_t P = v.state->parents;
@@ -417,7 +439,8 @@ __global__ void push_warp_kernel(loop_view<Job> v) {
       const int lb = c < count ? lbs[c] : INT_MAX;
       const unsigned alive = __ballot_sync(0xffffffffu, lb < ub);
       if (alive == 0) continue;
-      const std::uint32_t dest = segment + static_cast<std::uint32_t>(warp_chunk_rank(lbs, count, ub, c, lb, lane));
+      const std::uint32_t dest =
+          segment + static_cast<std::uint32_t>(push_rank(v, lbs, count, ub, c, lb, src + first, to, lane));
       if (v.vec)
         warp_copy_rows(reinterpret_cast<uint4*>(v.stack_perms), reinterpret_cast<const uint4*>(src), words, alive, dest,
                        lane);
@@ -483,6 +506,7 @@ __global__ void finish_kernel(loop_view<Job> v) {
     for (int i = static_cast<int>(threadIdx.x); i < v.n; i += static_cast<int>(blockDim.x)) {
       const int j = i == from ? to : (i == to ? from : i);
       v.best_perm[i] = src[j];
+      if (v.guide) v.guide[src[j]] = i;  // from the next iteration, the search follows this leaf
     }
   }
   __syncthreads();

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <initializer_list>
 #include <numeric>
@@ -543,6 +544,94 @@ TEST(GpuResident, OneEngineIsDeterministic) {
     expect_same_tree(a, b, name);
     EXPECT_EQ(a.schedule, b.schedule) << name;
   }
+}
+
+// The solution-guided order on the device loop (child_order::incumbent: the push kernel ranks a
+// parent's children by the distance of their job from its position in the incumbent, then by
+// the bound, expander::order_children's key). From a start schedule above the optimum, which the
+// engine's own leaves then replace on the device, it proves the brute-force optimum under each
+// bound, rule and pool size; with ties (times 1..3) too.
+TEST(GpuResident, GuidedOrderProvesTheBruteForceOptimum) {
+  PFSP_REQUIRE_GPU();
+  const std::vector<instance> cases{random_instance(7, 3, 41, 1, 20), random_instance(8, 4, 42, 1, 3),
+                                    random_instance(9, 5, 43, 1, 99), generate_taillard(8, 6, 44)};
+  int followed = 0;
+  for (const instance& inst : cases) {
+    std::vector<int> best;
+    const int optimum = brute_force_optimum(inst, &best);
+    std::vector<int> worst(best.rbegin(), best.rend());
+    const int start_value = naive_makespan(inst, worst);
+    const bound_data data(inst);
+    for (bound_kind kind : all_kinds())
+      for (branching rule : rules())
+        for (std::size_t pool : {std::size_t{18}, std::size_t{1024}}) {
+          solve_options opt;
+          opt.bound = kind;
+          opt.branch = rule;
+          opt.order = child_order::incumbent;
+          gpu::gpu_policy p;
+          p.pool_size = pool;
+          const std::string what = std::string(to_string(kind)) + " " + std::string(to_string(rule)) + " pool " +
+                                   std::to_string(pool) + " " + std::to_string(inst.n) + "x" + std::to_string(inst.m);
+          const incumbent start = start_value > optimum ? incumbent(start_value, worst) : incumbent();
+          followed += start_value > optimum;
+          expect_optimal(inst, gpu::solve_resident(data, opt, p, start), optimum, what + " guided");
+        }
+  }
+  EXPECT_GT(followed, 50) << "too few searches started from a schedule to follow";
+}
+
+// Below a fixed upper bound no leaf improves the incumbent: the guided order branches the tree
+// of the bound's order node for node (one engine; the same nodes, only in another order).
+TEST(GpuResident, GuidedOrderBranchesTheSameTreeBelowAFixedUpperBound) {
+  PFSP_REQUIRE_GPU();
+  for (const char* name : {"random:12,5,3", "random:13,10,4", "ta001", "ta011"}) {
+    const instance inst = load_instance(name);
+    const bound_data data(inst);
+    solve_options opt;
+    opt.bound = bound_kind::lb1;
+    const solve_result ref = solve_sequential(data, opt, incumbent(neh(inst).makespan, neh(inst).schedule));
+    ASSERT_EQ(ref.status, solve_status::optimal) << name;
+    const incumbent start(ref.makespan, ref.schedule);
+    for (bound_kind kind : {bound_kind::lb1, bound_kind::lb1_lb2})
+      for (branching rule : {branching::forward, branching::min_branch, branching::min_min}) {
+        opt.bound = kind;
+        opt.branch = rule;
+        gpu::gpu_policy p;
+        p.pool_size = 256;
+        opt.order = child_order::bound;
+        const solve_result by_bound = gpu::solve_resident(data, opt, p, start);
+        opt.order = child_order::incumbent;
+        const solve_result guided = gpu::solve_resident(data, opt, p, start);
+        const std::string what =
+            std::string(name) + " " + std::string(to_string(kind)) + " " + std::string(to_string(rule));
+        expect_same_tree(guided, by_bound, what);
+        EXPECT_EQ(guided.lower_bound, ref.makespan) << what;
+      }
+  }
+}
+
+// It changes the search: ta016 from NEH (1431; optimum 1397), LB1, one engine, small pools (the
+// device loop nearest the sequential depth-first search), the guided order against the bound's.
+TEST(GpuResident, GuidedOrderChangesTheSearchOnTa016) {
+  PFSP_REQUIRE_GPU();
+  const instance inst = taillard_instance("ta016");
+  const bound_data data(inst);
+  const neh_result h = neh(inst);
+  solve_options opt;
+  opt.bound = bound_kind::lb1;
+  opt.branch = branching::min_branch;
+  gpu::gpu_policy p;
+  p.pool_size = 64;
+  const solve_result by_bound = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
+  opt.order = child_order::incumbent;
+  const solve_result guided = gpu::solve_resident(data, opt, p, incumbent(h.makespan, h.schedule));
+  expect_optimal(inst, by_bound, inst.known->ub, "ta016 by the bound");
+  expect_optimal(inst, guided, inst.known->ub, "ta016 guided");
+  std::printf("ta016 from NEH, pool 64: guided %llu nodes, by the bound %llu\n",
+              static_cast<unsigned long long>(guided.stats.branched),
+              static_cast<unsigned long long>(by_bound.stats.branched));
+  EXPECT_LT(guided.stats.branched, by_bound.stats.branched);
 }
 
 // ta001..ta010 (20 x 5) from the optimum + 1 and no incumbent: the loop must find an optimal
