@@ -661,14 +661,17 @@ TEST(options_defaults, cpu_bound_and_dominance_auto) {
   EXPECT_FALSE(default_dominance(true));
 }
 
-// --child-order: solution-guided by default (decision 014), bound on request, nothing else.
+// --child-order: solution-guided by default (decision 014), bound on request, nothing else; whether
+// it was given is noted.
 TEST(options_defaults, child_order_follows_the_incumbent_unless_told) {
   solve_args a;
   EXPECT_EQ(parse_solve({}, a), "");
   EXPECT_EQ(a.order, child_order::incumbent);
+  EXPECT_FALSE(a.order_given);  // the GPU backend then keeps the bound's order (plan_backend)
   solve_args b;
   EXPECT_EQ(parse_solve({"--child-order", "bound"}, b), "");
   EXPECT_EQ(b.order, child_order::bound);
+  EXPECT_TRUE(b.order_given);
   solve_args c;
   EXPECT_NE(parse_solve({"--child-order", "guide"}, c), "");
 }

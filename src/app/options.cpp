@@ -90,11 +90,12 @@ void add_search_options(CLI::App& app, solve_args& a) {
          "min-min on the GPU")
       ->check(CLI::IsMember(enum_choices<branching>()));
   add_enum_option(app, "--selection", a.select, "depth-first, breadth-first or best-first (cpu only)");
-  add_enum_option(app, "--child-order", a.order,
-                  "the order of a node's children (the CPU solvers and the GPU's device loop): bound (the smallest "
-                  "bound first) or incumbent (solution-guided: first the child that "
-                  "places its job nearest where the incumbent schedule has it, the bound breaking ties; the same "
-                  "tree below a fixed upper bound, a better schedule sooner)");
+  add_enum_option(
+      app, "--child-order", a.order,
+      "the order of a node's children (the CPU solvers and the GPU's device loop): bound (the smallest "
+      "bound first; the GPU's default) or incumbent (the CPU's default; solution-guided: first the child that "
+      "places its job nearest where the incumbent schedule has it, the bound breaking ties; the same "
+      "tree below a fixed upper bound, a better schedule sooner)");
   add_enum_option(app, "--dominance", a.dominance,
                   "swap dominance: prune a child whose last two prefix jobs swapped finish no later on every "
                   "machine (exact; bound/dominance.hpp). auto (on for the CPU solvers, off on the GPU, where it "
@@ -488,6 +489,7 @@ void check_devices_usable(const solve_args& a) {
 void note_given_options(const CLI::App& app, solve_args& a) {
   a.bound_given = app.count("--bound") > 0;
   a.branch_given = app.count("--branching") > 0;
+  a.order_given = app.count("--child-order") > 0;
   a.ub_given = app.count("--ub") > 0;
   a.lb2_pairs_given = app.count("--lb2-pairs") > 0;
 }

@@ -459,6 +459,10 @@ backend_plan plan_backend(const solve_args& a, const gpu::strategy_params& strat
   // Default branching: the fastest measured for each backend (LB1 + MinBranch on the CPU,
   // docs/benchmarks.md; MinMin as measured for the GPU, docs/gpu_backend.md).
   if (!a.branch_given && !resumed) opt.branch = b.gpu ? branching::min_min : branching::min_branch;
+  // Default child order: solution-guided on the CPU solvers (measured, decision 014); the bound's
+  // on the GPU until the device loop's guided order is measured on a device (it is built and
+  // tested on the CPU side only: --child-order incumbent asks for it).
+  if (!a.order_given && b.gpu) opt.order = child_order::bound;
 #if defined(PFSP_HAVE_GPU)
   if (b.gpu) {
     gpu_cli_options g = a.gpu;

@@ -176,9 +176,10 @@ struct solver_config {
   // the checkpoint's; branch_given says whether the command line named one.
   std::optional<branching> branch;
   selection select = selection::depth_first;
-  // --child-order (CPU solvers): solution-guided by default (decision 014: ta011-ta020 and
+  // --child-order: solution-guided by default on the CPU solvers (decision 014: ta011-ta020 and
   // ta041-ta050 from scratch on two threads in 35.5 s summed, the bound's order 46.5 s; ta042 8.2
-  // against 20.4 s; sequential from NEH 0.46x the nodes, fewer on 17 of the 18 both proved).
+  // against 20.4 s; sequential from NEH 0.46x the nodes, fewer on 17 of the 18 both proved); the
+  // GPU backend keeps the bound's unless order_given (plan_backend, solve_api.cpp).
   child_order order = child_order::incumbent;
   dominance_mode dominance = dominance_mode::auto_;  // --dominance
   int memo_mb = -1;                                  // --memo: MiB of memo table per search thread (0: off; -1: auto)
@@ -208,6 +209,7 @@ struct solver_config {
   // branch_given, the backend's default branching is taken).
   bool bound_given = false;
   bool branch_given = false;
+  bool order_given = false;
   bool ub_given = false;
   bool lb2_pairs_given = false;
   gpu_cli_options gpu;  // the GPU backend's options (registered in CUDA builds; defaults elsewhere)

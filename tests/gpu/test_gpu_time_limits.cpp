@@ -34,7 +34,7 @@ TEST(gpu_time_limits, host_loop_500x20_ends_in_time) { expect_ends_in_time("ta11
 
 // --bound auto on the device loop (default_bound): the chain below 200 jobs but LB1 alone at 100-199
 // jobs x 20-39 machines (ta081) and from 200 jobs, as the real command reports it in its JSON;
-// ta091 (200x10) proven with it.
+// ta091 (200x10) proven with it. The child order: the bound's.
 TEST(gpu_defaults, bound_auto_is_the_chain_below_200_jobs_and_lb1_from_200) {
   if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   struct expected {
@@ -51,6 +51,8 @@ TEST(gpu_defaults, bound_auto_is_the_chain_below_200_jobs_and_lb1_from_200) {
     ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.describe();
     const std::string text = test::slurp(json);
     EXPECT_NE(text.find(std::string("\"bound\": \"") + e.bound + "\""), std::string::npos) << e.name << ": " << text;
+    // The GPU keeps the bound's child order unless --child-order names one (plan_backend).
+    EXPECT_NE(text.find("\"child_order\": \"bound\""), std::string::npos) << e.name << ": " << text;
     if (std::string(e.name) == "ta091") {
       EXPECT_EQ(r.exit_code, 0) << r.describe();
       EXPECT_EQ(test::json_number(text, "makespan"), 10862) << text;  // Taillard's optimum, proven
