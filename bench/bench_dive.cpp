@@ -23,6 +23,11 @@
 //             in [0, --noise) (ties broken at random with --noise 0), a fresh random stream each
 //             restart (the heavy-tailed behaviour of backtracking that restarts cut: Gomes,
 //             Selman and Kautz 1998).
+// --pool P (dfs and follow): the GPU device loop's discipline instead of one node at a time: each
+// iteration pops up to P nodes from the top of the stack, expands them all, and pushes their
+// children with the parent popped first on top (its best child last), as push_warp_kernel's
+// mirrored segments do; an iteration that meets a schedule counts all its P expansions. P = 1 is
+// the plain depth-first search.
 // Prints, per instance and way, whether a schedule of at most T was found, the nodes and seconds
 // to it, and its makespan recomputed from scratch.
 //
@@ -61,6 +66,7 @@ struct config {
   std::uint64_t restart_base = 1000;
   std::uint64_t seed = 1;
   std::string guide_file;  // guided, follow: a pfsp result's schedule instead of guide_above's
+  std::size_t pool = 1;    // dfs, follow: nodes an iteration pops (diver::run_pooled)
 };
 
 struct open_node {
@@ -154,12 +160,8 @@ class diver {
   bool run(std::uint64_t budget, double noise, Rng& rng, dive_result& r,
            const std::chrono::steady_clock::time_point& deadline, int discrepancies = -1) {
     stack_.clear();
-    open_node root;
-    root.perm.resize(n_);
-    for (int j = 0; j < n_; ++j) root.perm[j] = static_cast<job_t>(j);
-    root.limit2 = n_;
-    root.discrepancies = discrepancies;
-    stack_.push_back(std::move(root));
+    stack_.push_back(root());
+    stack_.back().discrepancies = discrepancies;
     bool cut = false;
     std::uint64_t used = 0;
     while (!stack_.empty()) {
@@ -195,7 +197,64 @@ class diver {
     return false;
   }
 
+  // The device loop's iteration (loop_iteration.cuh) on the CPU: up to `pool` nodes popped from
+  // the top, all expanded, their children pushed with the parent popped first on top. Returns
+  // true when an iteration met a schedule below ub; r.branched counts every expansion.
+  bool run_pooled(std::size_t pool, dive_result& r, const std::chrono::steady_clock::time_point& deadline) {
+    stack_.clear();
+    stack_.push_back(root());
+    while (!stack_.empty()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      const std::size_t k = std::min(pool, stack_.size());
+      batch_.assign(std::make_move_iterator(stack_.end() - static_cast<std::ptrdiff_t>(k)),
+                    std::make_move_iterator(stack_.end()));
+      stack_.resize(stack_.size() - k);
+      if (expand_batch(r)) return r.found = true;
+      for (std::vector<open_node>& kids : pushes_)  // batch_[0] was deepest in the stack: lowest segment
+        for (open_node& c : kids) stack_.push_back(std::move(c));
+    }
+    r.complete = true;
+    return false;
+  }
+
  private:
+  open_node root() const {
+    open_node nd;
+    nd.perm.resize(n_);
+    for (int j = 0; j < n_; ++j) nd.perm[j] = static_cast<job_t>(j);
+    nd.limit2 = n_;
+    return nd;
+  }
+
+  // Expands every node of batch_, each one's children into pushes_ (the expander's push order,
+  // best last); true when one of them met a schedule below ub (the first, into r).
+  bool expand_batch(dive_result& r) {
+    pushes_.resize(batch_.size());
+    bool found = false;
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      const open_node& nd = batch_[i];
+      std::vector<open_node>& kids = pushes_[i];
+      kids.clear();
+      ex_.expand(
+          nd.perm.data(), nd.limit1, nd.limit2, ub_,
+          [&](const job_t* p, int from, int to, int l1, int l2, int lb) {
+            open_node c{std::vector<job_t>(p, p + n_), l1, l2, lb};
+            std::swap(c.perm[from], c.perm[to]);
+            kids.push_back(std::move(c));
+          },
+          [&](const job_t* p, int from, int to, int makespan) {
+            if (found) return;
+            r.schedule.assign(p, p + n_);
+            std::swap(r.schedule[from], r.schedule[to]);
+            r.makespan = makespan;
+            found = true;
+          },
+          stats_);
+      ++r.branched;
+    }
+    return found;
+  }
+
   // kids_ hold the children best last (a stack pops the last first); with an allowance (>= 0)
   // every child but the best costs one discrepancy, and none is pushed once it is spent.
   void push_children(int allowance, bool& cut) {
@@ -253,7 +312,8 @@ class diver {
   std::vector<int> guide_pos_;
   int parent_limit1_ = -1;
   solve_stats stats_;
-  std::vector<open_node> stack_, kids_, sorted_;
+  std::vector<open_node> stack_, kids_, sorted_, batch_;
+  std::vector<std::vector<open_node>> pushes_;
   std::vector<double> keys_;
   std::vector<std::size_t> idx_;
 };
@@ -287,7 +347,9 @@ dive_result dive(const instance& inst, int target, const std::string& way, const
   const auto deadline =
       t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(c.seconds));
   std::mt19937_64 rng(c.seed);
-  if (way == "dfs" || way == "idle-ties" || way == "guided" || way == "follow") {
+  if (c.pool > 1 && (way == "dfs" || way == "follow")) {
+    d.run_pooled(c.pool, r, deadline);
+  } else if (way == "dfs" || way == "idle-ties" || way == "guided" || way == "follow") {
     d.run(0, -1, rng, r, deadline);
   } else if (way == "lds") {
     for (int k = 0; !r.complete && std::chrono::steady_clock::now() < deadline; ++k, ++r.restarts)
@@ -322,6 +384,7 @@ void add_run(const instance& inst, int target, const std::string& way, const div
                   {"seconds", r.seconds},
                   {"noise", c.noise},
                   {"restart_base", c.restart_base},
+                  {"pool", c.pool},
                   {"bound", to_string(c.bound)},
                   {"branching", to_string(c.branch)}});
 }
@@ -347,6 +410,9 @@ int main(int argc, char** argv) {
   app.add_option("--restart-base", c.restart_base, "restarts: expansions per Luby unit")->capture_default_str();
   app.add_option("--seed", c.seed, "random seed")->capture_default_str();
   app.add_option("--guide", c.guide_file, "guided, follow: the schedule of this pfsp result JSON as the guide");
+  app.add_option("--pool", c.pool, "dfs, follow: nodes an iteration pops, the GPU device loop's discipline (1: plain)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
+      ->capture_default_str();
   app.add_option("--json", json_path, "write the results as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -355,6 +421,10 @@ int main(int argc, char** argv) {
     for (const std::string& way : bench::split_list(ways))
       if (way != "dfs" && way != "idle-ties" && way != "lds" && way != "guided" && way != "follow" && way != "restarts")
         throw std::runtime_error("--way: expected dfs, idle-ties, lds, guided, follow or restarts, not " + way);
+    if (c.pool > 1)
+      for (const std::string& way : bench::split_list(ways))
+        if (way != "dfs" && way != "follow")
+          throw std::runtime_error("--pool: only with --way dfs or follow, not " + way);
     nlohmann::json out = {{"machine", bench::stamp(argc, argv)}, {"runs", nlohmann::json::array()}};
     bench::table t({"instance", "target", "way", "found", "makespan", "nodes", "restarts", "guide", "s"});
     for (const std::string& name : bench::expand_instances(names)) {
