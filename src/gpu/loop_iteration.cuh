@@ -24,6 +24,7 @@
 #include "gpu/policy.hpp"
 #include "gpu/pool_layout.hpp"
 #include "gpu/resident_step.hpp"
+#include "search/child_order.hpp"
 #include "search/types.hpp"
 
 namespace pfsp::gpu::device_loop {
@@ -376,10 +377,7 @@ __device__ __forceinline__ int push_rank(const loop_view<Job>& v, const int* lbs
                                          const Job* jobs, int to, int lane) {
   if (!v.guide) return warp_chunk_rank(lbs, count, ub, c, lb, lane, [](int, int x) { return x; });
   const int* guide = v.guide;
-  auto key_of = [guide, jobs, to](int o, int x) {
-    const int d = guide[jobs[o]] - to;
-    return (static_cast<unsigned long long>(d < 0 ? -d : d) << 32) | static_cast<unsigned>(x);
-  };
+  auto key_of = [guide, jobs, to](int o, int x) { return guided_child_key(guide[jobs[o]], to, x); };
   const unsigned long long key = lb < ub ? key_of(c, lb) : 0ull;
   return warp_chunk_rank(lbs, count, ub, c, key, lane, key_of);
 }

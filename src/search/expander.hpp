@@ -16,6 +16,7 @@
 #include "bound/dominance.hpp"
 #include "bound/lb2.hpp"
 #include "bound/lb2_table.hpp"
+#include "search/child_order.hpp"
 #include "search/control.hpp"
 #include "search/memo_table.hpp"
 #include "search/types.hpp"
@@ -192,8 +193,7 @@ class expander {
     const bool guided = !guide_pos_.empty();
     for (int a = 0; a < kept; ++a) {
       const int c = order_[a];
-      const long long distance = guided ? std::abs(guide_pos_[jobs[c]] - to) : 0;
-      keys_[c] = distance * (1LL << 32) + lbs[c];
+      keys_[c] = guided ? guided_child_key(guide_pos_[jobs[c]], to, lbs[c]) : static_cast<unsigned>(lbs[c]);
     }
     for (int a = 1; a < kept; ++a) {
       const int v = order_[a];
@@ -243,9 +243,9 @@ class expander {
   std::vector<unsigned char> scheduled_;
   std::shared_ptr<memo_table> memo_;  // null: no memo dominance
   memo_probe probe_;
-  std::vector<int> guide_pos_;   // follow: each job's position in the guide (empty: no guide)
-  std::vector<long long> keys_;  // order_children's sort key by child (distance, then bound)
-  int guide_value_ = INT_MAX;    // follow: the guide's makespan
+  std::vector<int> guide_pos_;            // follow: each job's position in the guide (empty: no guide)
+  std::vector<unsigned long long> keys_;  // order_children's sort key by child (guided_child_key)
+  int guide_value_ = INT_MAX;             // follow: the guide's makespan
 };
 
 }  // namespace pfsp
