@@ -169,23 +169,8 @@ class diver {
         return false;
       open_node nd = std::move(stack_.back());
       stack_.pop_back();
-      kids_.clear();
       bool leaf_found = false;
-      ex_.expand(
-          nd.perm.data(), nd.limit1, nd.limit2, ub_,
-          [&](const job_t* p, int from, int to, int l1, int l2, int lb) {
-            open_node c{std::vector<job_t>(p, p + n_), l1, l2, lb};
-            std::swap(c.perm[from], c.perm[to]);
-            kids_.push_back(std::move(c));
-          },
-          [&](const job_t* p, int from, int to, int makespan) {
-            if (leaf_found) return;
-            r.schedule.assign(p, p + n_);
-            std::swap(r.schedule[from], r.schedule[to]);
-            r.makespan = makespan;
-            leaf_found = true;
-          },
-          stats_);
+      expand_into(nd, kids_, r, leaf_found);
       ++used;
       ++r.branched;
       if (leaf_found) return r.found = true;
@@ -232,27 +217,31 @@ class diver {
     pushes_.resize(batch_.size());
     bool found = false;
     for (std::size_t i = 0; i < batch_.size(); ++i) {
-      const open_node& nd = batch_[i];
-      std::vector<open_node>& kids = pushes_[i];
-      kids.clear();
-      ex_.expand(
-          nd.perm.data(), nd.limit1, nd.limit2, ub_,
-          [&](const job_t* p, int from, int to, int l1, int l2, int lb) {
-            open_node c{std::vector<job_t>(p, p + n_), l1, l2, lb};
-            std::swap(c.perm[from], c.perm[to]);
-            kids.push_back(std::move(c));
-          },
-          [&](const job_t* p, int from, int to, int makespan) {
-            if (found) return;
-            r.schedule.assign(p, p + n_);
-            std::swap(r.schedule[from], r.schedule[to]);
-            r.makespan = makespan;
-            found = true;
-          },
-          stats_);
+      expand_into(batch_[i], pushes_[i], r, found);
       ++r.branched;
     }
     return found;
+  }
+
+  // One expansion: nd's children into kids (cleared first; the expander's push order, best last);
+  // the first schedule below ub met, if `found` is still false, into r (and found set).
+  void expand_into(const open_node& nd, std::vector<open_node>& kids, dive_result& r, bool& found) {
+    kids.clear();
+    ex_.expand(
+        nd.perm.data(), nd.limit1, nd.limit2, ub_,
+        [&](const job_t* p, int from, int to, int l1, int l2, int lb) {
+          open_node c{std::vector<job_t>(p, p + n_), l1, l2, lb};
+          std::swap(c.perm[from], c.perm[to]);
+          kids.push_back(std::move(c));
+        },
+        [&](const job_t* p, int from, int to, int makespan) {
+          if (found) return;
+          r.schedule.assign(p, p + n_);
+          std::swap(r.schedule[from], r.schedule[to]);
+          r.makespan = makespan;
+          found = true;
+        },
+        stats_);
   }
 
   // kids_ hold the children best last (a stack pops the last first); with an allowance (>= 0)
