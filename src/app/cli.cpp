@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iomanip>
+#include <new>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -249,7 +250,8 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
       "INSTANCE is ta001..ta120 (Taillard, generated from the seeds), random:N,M,SEED, or a file in\n"
       "Taillard's format or the OR-Library/VRF job-per-row format (detected automatically).\n"
       "Exit codes: 0 optimal (or bound proven), 1 internal error, 2 bad input or option,\n"
-      "3 time limit, 4 node limit, 130 interrupted (Ctrl-C prints the best schedule and bound so far).");
+      "3 time limit, 4 node limit, 5 out of memory, 130 interrupted (Ctrl-C prints the best schedule and\n"
+      "bound so far).");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("pfsp ") + PFSP_VERSION + " (commit " + git_commit() + ")");
 
@@ -289,6 +291,11 @@ int run_cli(int argc, char** argv, std::ostream& out, std::ostream& err, const s
   } catch (const input_error& e) {
     err << "pfsp: " << e.what() << "\n";
     return exit_input;
+  } catch (const std::bad_alloc& e) {
+    err << "pfsp: out of memory (" << e.what()
+        << "): an allocation failed; give the process more memory (a ulimit -v or a batch system's limit), or "
+           "ask for less (--threads, --memo, --beam, --gpu-memory)\n";
+    return exit_out_of_memory;
   } catch (const std::exception& e) {
     err << "pfsp: " << e.what() << "\n";
     return exit_internal;

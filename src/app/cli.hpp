@@ -26,7 +26,8 @@ enum exit_code : int {
   exit_input = 2,     // bad option, instance name or file
   exit_time_limit = 3,
   exit_node_limit = 4,
-  exit_interrupted = 130  // Ctrl-C
+  exit_out_of_memory = 5,  // an allocation failed (std::bad_alloc): the host's memory or a ulimit
+  exit_interrupted = 130   // Ctrl-C
 };
 
 int exit_code_for(solve_status s);

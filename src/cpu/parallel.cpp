@@ -187,10 +187,15 @@ class pause_gate {
     std::unique_lock lock(mu_);
     requested_.store(true, std::memory_order_relaxed);
     cv_.wait(lock, [&] { return parked_ + left_ == others_; });
+    struct resume_all {  // also when the snapshot throws: no worker stays parked
+      pause_gate& g;
+      ~resume_all() {
+        g.requested_.store(false, std::memory_order_relaxed);
+        ++g.generation_;
+        g.cv_.notify_all();
+      }
+    } resume{*this};
     snapshot();
-    requested_.store(false, std::memory_order_relaxed);
-    ++generation_;
-    cv_.notify_all();
   }
 
  private:
@@ -242,7 +247,14 @@ class mt_run {
 
   solve_result run() {
     seed();
-    on_threads(T_, [this](int t) { work(t); });
+    on_threads(T_, [this](int t) {
+      try {
+        work(t);
+      } catch (...) {
+        worker_failed(t, std::current_exception());
+      }
+    });
+    if (thrown_) std::rethrow_exception(thrown_);
     if (sh_.failure) std::rethrow_exception(sh_.failure);
     return finish();
   }
@@ -264,6 +276,18 @@ class mt_run {
   virtual void seed() = 0;
   virtual void work(int t) = 0;
   virtual solve_result finish() = 0;
+  // After worker t threw: what the others wait on from it is released, so they see the stop and
+  // return (the exception, std::bad_alloc most likely, is rethrown after the join).
+  virtual void release(int t) = 0;
+
+  void worker_failed(int t, std::exception_ptr e) {
+    {
+      std::lock_guard lock(thrown_mu_);
+      if (!thrown_) thrown_ = std::move(e);
+    }
+    sh_.request_stop(solve_status::error);
+    release(t);
+  }
 
   // The result of a run that ended with `stop`, its open nodes' least bound open_min.
   solve_result summarize(solve_status stop, int open_min) const {
@@ -285,6 +309,8 @@ class mt_run {
   const std::string backend_;
   std::vector<solve_stats> stats_;
   std::shared_ptr<memo_table> memo_;  // memo dominance, one table for all workers; null: off
+  std::mutex thrown_mu_;
+  std::exception_ptr thrown_;  // the first exception a worker threw
 };
 
 // One work-stealing solve, in named steps: seed the stacks (the root, or a checkpoint's stacks),
@@ -346,6 +372,10 @@ class work_stealing_run final : public mt_run {
       if (!steal(w)) break;
     }
     sh_.counters[id].branched.store(w.st.branched, std::memory_order_relaxed);
+    if (id != 0) gate_.leave();
+  }
+
+  void release(int id) override {
     if (id != 0) gate_.leave();
   }
 
@@ -507,6 +537,7 @@ class shared_queue_run final : public mt_run {
       if (sh_.stopped() || queue_.empty() || !sh_.may_expand()) break;
       const node_meta m = queue_.pop(perm.data());
       ++busy_;
+      holding_[static_cast<std::size_t>(id)] = 1;
       lock.unlock();
       ub = std::min(ub, sh_.best.value());
       if (opt_.order == child_order::incumbent) ex.follow(sh_.best);
@@ -524,6 +555,7 @@ class shared_queue_run final : public mt_run {
       lock.lock();
       children.steal_bottom(queue_, children.size());
       --busy_;
+      holding_[static_cast<std::size_t>(id)] = 0;
       cv_.notify_all();
       if (checkpoint) write_checkpoint(lock);
     }
@@ -550,10 +582,18 @@ class shared_queue_run final : public mt_run {
     return summarize(stop, queue_.empty() ? INT_MAX : queue_.min_lb());
   }
 
+  void release(int id) override {
+    std::lock_guard lock(mu_);
+    if (holding_[static_cast<std::size_t>(id)]) --busy_;
+    holding_[static_cast<std::size_t>(id)] = 0;
+    cv_.notify_all();
+  }
+
   std::mutex mu_;
   std::condition_variable cv_;
   dfs_pool queue_;
-  int busy_ = 0;        // workers holding a popped node or its children outside the queue
+  int busy_ = 0;  // workers holding a popped node or its children outside the queue
+  std::vector<char> holding_ = std::vector<char>(static_cast<std::size_t>(T_), 0);  // per worker: counted in busy_
   bool pause_ = false;  // a checkpoint waits for busy_ == 0: no node may be popped meanwhile
 };
 

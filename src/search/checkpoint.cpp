@@ -18,7 +18,8 @@ void search_state::add_stack(const dfs_pool& pool) {
   perms.reserve(perms.size() + count * static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < count; ++i) {
     nodes.push_back(pool.meta(i));
-    perms.insert(perms.end(), pool.perm(i), pool.perm(i) + n);
+    perms.resize(perms.size() + static_cast<std::size_t>(n));
+    pool.copy_perm(i, perms.data() + perms.size() - static_cast<std::size_t>(n));
   }
 }
 

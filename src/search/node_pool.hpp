@@ -21,61 +21,90 @@ struct node_meta {
   std::int32_t lb;
 };
 
-// Depth-first: a stack in flat arrays (one permutation of n jobs per node). No allocation in
-// steady state; nodes can be taken from the bottom for work stealing.
+// Depth-first: a stack of nodes kept as frames. A frame is one parent's permutation, stored once;
+// each node is an entry naming its frame and the two positions its child swaps (none for a node
+// pushed whole). A depth-first search that prunes nothing holds about n^2 / 2 nodes: as whole
+// permutations that is n^3 bytes (512 MB a thread at 800 jobs), as frames and entries about
+// 2 n^2 + 10 n^2 bytes (8 MB). Entries of a frame are contiguous and frames are in stack order, so
+// a frame goes when its last entry is popped. No allocation in steady state; nodes can be taken
+// from the bottom for work stealing. The order of pops is that of a stack of whole nodes.
 class dfs_pool {
  public:
-  explicit dfs_pool(int n) : n_(n) {}
+  explicit dfs_pool(int n) : n_(static_cast<std::size_t>(n)) {}
 
-  std::size_t size() const { return meta_.size(); }
-  bool empty() const { return meta_.empty(); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
 
   void push_root(const job_t* perm, int limit1, int limit2, int lb) {
-    perms_.insert(perms_.end(), perm, perm + n_);
-    meta_.push_back({limit1, limit2, lb});
+    add_frame(perm);
+    entries_.push_back({{limit1, limit2, lb}, top_frame(), 0, 0});
   }
-  // Child = parent with positions a and b swapped.
+  // Child = parent with positions a and b swapped. Children of one parent pushed one after the
+  // other share its frame.
   void push(const job_t* parent, int a, int b, int limit1, int limit2, int lb) {
-    const std::size_t off = perms_.size();
-    perms_.resize(off + n_);
-    job_t* p = perms_.data() + off;
-    std::copy(parent, parent + n_, p);
-    std::swap(p[a], p[b]);
-    meta_.push_back({limit1, limit2, lb});
+    if (frames() == 0 || !std::equal(parent, parent + n_, frame(top_frame()))) add_frame(parent);
+    entries_.push_back({{limit1, limit2, lb}, top_frame(), static_cast<job_t>(a), static_cast<job_t>(b)});
   }
   // Copies the top node into out (n jobs) and removes it.
   node_meta pop(job_t* out) {
-    const node_meta m = meta_.back();
-    const std::size_t off = perms_.size() - n_;
-    std::copy(perms_.data() + off, perms_.data() + off + n_, out);
-    perms_.resize(off);
-    meta_.pop_back();
-    return m;
+    const entry e = entries_.back();
+    copy_perm(entries_.size() - 1, out);
+    entries_.pop_back();
+    if (entries_.empty() || entries_.back().frame != e.frame) perms_.resize(perms_.size() - n_);
+    return e.meta;
   }
-  // Moves the `count` bottom-most (oldest, largest) nodes into `to` (work stealing).
+  // Moves the `count` bottom-most (oldest, largest) nodes onto the top of `to` (work stealing),
+  // bottom first. A frame whose entries are split stays here and is copied there.
   void steal_bottom(dfs_pool& to, std::size_t count) {
     count = std::min(count, size());
-    to.perms_.insert(to.perms_.end(), perms_.begin(), perms_.begin() + static_cast<std::ptrdiff_t>(count * n_));
-    to.meta_.insert(to.meta_.end(), meta_.begin(), meta_.begin() + static_cast<std::ptrdiff_t>(count));
-    perms_.erase(perms_.begin(), perms_.begin() + static_cast<std::ptrdiff_t>(count * n_));
-    meta_.erase(meta_.begin(), meta_.begin() + static_cast<std::ptrdiff_t>(count));
+    if (count == 0) return;
+    const std::uint32_t last = entries_[count - 1].frame;
+    const auto base = static_cast<std::uint32_t>(to.frames());
+    to.perms_.insert(to.perms_.end(), perms_.begin(), perms_.begin() + static_cast<std::ptrdiff_t>((last + 1) * n_));
+    for (std::size_t i = 0; i < count; ++i) {
+      entry e = entries_[i];
+      e.frame += base;
+      to.entries_.push_back(e);
+    }
+    const std::uint32_t gone = count < size() ? entries_[count].frame : last + 1;  // frames left with no entry
+    entries_.erase(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(count));
+    perms_.erase(perms_.begin(), perms_.begin() + static_cast<std::ptrdiff_t>(gone * n_));
+    for (auto& e : entries_) e.frame -= gone;
   }
   int min_lb() const {
     int v = INT_MAX;
-    for (const auto& m : meta_) v = std::min(v, m.lb);
+    for (const auto& e : entries_) v = std::min(v, e.meta.lb);
     return v;
   }
-  const job_t* perm(std::size_t i) const { return perms_.data() + i * n_; }
-  const node_meta& meta(std::size_t i) const { return meta_[i]; }
+  // Node i's permutation (0 = the bottom) into out (n jobs).
+  void copy_perm(std::size_t i, job_t* out) const {
+    const entry& e = entries_[i];
+    const job_t* p = frame(e.frame);
+    std::copy(p, p + n_, out);
+    std::swap(out[e.a], out[e.b]);
+  }
+  const node_meta& meta(std::size_t i) const { return entries_[i].meta; }
   void clear() {
     perms_.clear();
-    meta_.clear();
+    entries_.clear();
   }
+  // The memory held (the vectors' capacities).
+  std::size_t bytes() const { return perms_.capacity() * sizeof(job_t) + entries_.capacity() * sizeof(entry); }
 
  private:
-  int n_;
-  std::vector<job_t> perms_;
-  std::vector<node_meta> meta_;
+  struct entry {
+    node_meta meta;
+    std::uint32_t frame;
+    job_t a, b;  // the positions swapped in the frame's permutation (equal: none)
+  };
+  std::size_t frames() const { return perms_.size() / n_; }
+  std::uint32_t top_frame() const { return static_cast<std::uint32_t>(frames() - 1); }
+  const job_t* frame(std::uint32_t f) const { return perms_.data() + f * n_; }
+  void add_frame(const job_t* perm) { perms_.insert(perms_.end(), perm, perm + n_); }
+
+  std::size_t n_;
+  std::vector<job_t> perms_;  // the frames, n jobs each
+  std::vector<entry> entries_;
 };
 
 // Best- and breadth-first pools keep their permutations in chunks of about 1 MiB: a node costs
