@@ -15,7 +15,6 @@
 #include "bound/bound_data.hpp"
 #include "cpu/parallel.hpp"
 #include "problem/taillard.hpp"
-#include "run_process.hpp"
 #include "search/checkpoint.hpp"
 #include "search/control.hpp"
 #include "search/incumbent_feed.hpp"
@@ -164,18 +163,6 @@ TEST(dfs_pool, a_worker_that_throws_stops_the_search_and_the_exception_comes_out
       EXPECT_GE(feed.offered(), 1);
     }
   }
-}
-
-// A host with little memory: an 800 x 60 shop, where the bound prunes nothing, in 512 MiB of
-// address space (ulimit -v). Before the stack kept frames, each cpu-mt thread's stack grew toward
-// 512 MB and the run ended in std::bad_alloc (exit 1) or, with the engine off, an abort.
-TEST(dfs_pool, a_wide_shop_runs_to_its_time_limit_in_512_mib) {
-  const test::process_result r = test::run_binary(
-      "/bin/sh", {"-c", "ulimit -v 524288 && exec \"$0\" \"$@\"", PFSP_BINARY, "solve", "random:800,60,7", "--backend",
-                  "cpu-mt", "--threads", "2", "--time-limit", "2", "--no-progress"});
-  EXPECT_EQ(r.exit_code, 3) << r.describe();
-  EXPECT_EQ(r.signal, 0) << r.describe();
-  EXPECT_NE(r.out.find("time_limit"), std::string::npos) << r.describe();
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "app/solver_registry.hpp"
 #include "base/cores.hpp"
 #include "base/error.hpp"
+#include "base/host_memory.hpp"
 #include "bound/bound_data.hpp"
 #include "bound/pair_learning.hpp"
 #include "gpu/strategy.hpp"
@@ -406,6 +407,9 @@ solve_options base_options(const instance& inst, const solve_args& a, clock_type
   if (a.bound) opt.bound = *a.bound;
   opt.branch = a.branch.value_or(branching::min_min);
   opt.select = a.select;
+  // Best- and breadth-first pools dive past this: a share of what this process may still take
+  // (the host, its ulimit -v, its cgroup), at most the default 2 GiB.
+  opt.pool_memory = std::min(opt.pool_memory, process_memory_room() / 2);
   opt.order = a.order;
   opt.dominance = a.dominance != dominance_mode::off;
   opt.initial_ub = resolve_ub(inst, a);

@@ -14,7 +14,6 @@
 // through device_tables.cuh), the direction choice is search/direction.hpp and the per-parent
 // step is resident_step.hpp, both shared with the host. The iteration's kernels:
 // loop_iteration.cuh; one device's engine: loop_engine.cuh.
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +22,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -33,6 +31,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/host_memory.hpp"
 #include "gpu/engine_cache.cuh"
 #include "gpu/join_rule.hpp"
 #include "gpu/loop_engine.cuh"
@@ -48,18 +47,6 @@ namespace pfsp::gpu::device_loop {
 namespace {
 
 using steady = std::chrono::steady_clock;
-
-// The host's available memory (/proc/meminfo's MemAvailable), else its physical memory.
-std::size_t host_available_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  while (in >> key >> kib) {
-    if (key == "MemAvailable:") return kib << 10;
-    in.ignore(1 << 10, '\n');
-  }
-  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
-}
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -173,7 +160,7 @@ class coordinator {
       if (e == 0 || at_once) engines_[e] = make_engine(e);
     for (std::size_t e = 0; e < E_; ++e) spill_.emplace_back(n_);
     spilled_.assign(E_, 0);
-    spill_budget_ = host_spill_budget(policy_.spill_cap, policy_.loop.host_spill_share, host_available_bytes(), E_);
+    spill_budget_ = host_spill_budget(policy_.spill_cap, policy_.loop.host_spill_share, process_memory_room(), E_);
   }
 
   // One engine per --devices entry (one kept in policy.engines where there is one); engines

@@ -23,8 +23,8 @@ namespace pfsp::gpu::device_loop {
 
 // Bytes of host memory each of `engines` engines may spill to: the user's cap where one is set
 // (--spill-memory, all engines together), else `share` of the host's available memory (`available`:
-// MemAvailable when the search starts, not the physical memory, so that a busy host is not
-// pushed into swap or an out-of-memory kill).
+// base/host_memory.hpp's process_memory_room when the search starts, not the physical memory, so
+// that a busy host is not pushed into swap nor a batch job past its cgroup's limit).
 inline std::size_t host_spill_budget(std::optional<std::size_t> cap, double share, std::size_t available,
                                      std::size_t engines) {
   const double all = cap ? static_cast<double>(*cap) : std::max(0.0, share) * static_cast<double>(available);

@@ -105,7 +105,8 @@ struct solve_options {
   int threads = 1;               // cpu-mt
   bool shared_queue = false;     // cpu-mt: the papers' single mutex-protected queue
   // cpu, best- and breadth-first: memory for the open nodes (about 2n + 64 bytes each); past it,
-  // subtrees are explored depth-first one at a time (the search stays exact, memory bounded).
+  // subtrees are explored depth-first one at a time (the search stays exact, memory bounded). The
+  // CLI lowers it to half of what the process may still take (base/host_memory.hpp).
   std::size_t pool_memory = std::size_t{2} << 30;
   bool profile = false;                                   // time bounding versus the rest (papers' Table I)
   const std::atomic<bool>* interrupt = nullptr;           // set by the SIGINT handler
