@@ -17,6 +17,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -654,6 +655,10 @@ int main(int argc, char** argv) {
   } catch (const pfsp::input_error& e) {
     if (rank == 0) std::cerr << "pfsp-mpi: " << e.what() << "\n";
     code = pfsp::exit_input;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "pfsp-mpi (rank " << rank << "): out of memory (" << e.what()
+              << "): an allocation failed; give the ranks more memory, or run fewer ranks a host\n";
+    MPI_Abort(MPI_COMM_WORLD, pfsp::exit_out_of_memory);
   } catch (const std::exception& e) {
     std::cerr << "pfsp-mpi (rank " << rank << "): " << e.what() << "\n";
     MPI_Abort(MPI_COMM_WORLD, pfsp::exit_internal);
