@@ -168,12 +168,12 @@ TEST(cli, json_reports_the_fixed_cost) {
   // The wall time's steps add up to the wall time (the last mark is taken just before it).
   const auto& phases = j.at("wall_phases");
   double sum = 0;
-  for (const char* name : {"start", "pairs", "engine", "context", "search", "finish"}) {
+  for (const char* name : {"start", "pairs", "engine", "context", "floor", "search", "finish"}) {
     ASSERT_TRUE(phases.contains(name)) << name << " in " << phases.dump();
     EXPECT_GE(phases.at(name).get<double>(), 0.0) << name;
     sum += phases.at(name).get<double>();
   }
-  EXPECT_EQ(phases.size(), 6u) << phases.dump();
+  EXPECT_EQ(phases.size(), 7u) << phases.dump();
   const double wall = j.at("wall_seconds").get<double>();
   EXPECT_LE(sum, wall + 1e-9);
   EXPECT_GE(sum, 0.9 * wall) << phases.dump();
@@ -453,6 +453,26 @@ TEST(cli, each_field_once) {
   const auto quiet = run_pfsp({"solve", "ta001", "--backend", "cpu", "-q"});
   EXPECT_EQ(quiet.out, "optimal 1278 1278\n") << quiet.describe();
   EXPECT_EQ(quiet.err, "") << quiet.describe();
+}
+
+// A wide shop stopped by its time limit reports at least the root's two-machine bound over every
+// machine pair (`pfsp info`'s root LB2): the search runs LB2 over m - 1 learned pairs only, and on
+// random:100,60,1 its own bound after 3 s stays at LB1's 7707 where the all-pairs bound is 7831.
+TEST(cli, a_wide_shop_reports_at_least_the_root_bound_over_every_pair) {
+  const auto info = run_pfsp({"info", "random:100,60,1"});
+  ASSERT_EQ(info.exit_code, 0) << info.describe();
+  const auto at = info.out.find("root LB2");
+  ASSERT_NE(at, std::string::npos) << info.describe();
+  const int root_lb2 = std::stoi(info.out.substr(at + 8));
+  const auto r = run_pfsp({"solve", "random:100,60,1", "--backend", "cpu", "--time-limit", "3", "-q"});
+  ASSERT_EQ(r.exit_code, 3) << r.describe();
+  std::istringstream words(r.out);
+  std::string status;
+  int makespan = 0, lower = 0;
+  words >> status >> makespan >> lower;
+  EXPECT_EQ(status, "time_limit") << r.describe();
+  EXPECT_GE(lower, root_lb2) << r.describe();
+  EXPECT_LE(lower, makespan) << r.describe();
 }
 
 }  // namespace
