@@ -516,6 +516,36 @@ int two_machine_value(const instance& inst, int k, int l, const std::vector<int>
   return t1;
 }
 
+// The tables' Johnson order (sorted by johnson_key) is Mitten's rule with ties by job index, the
+// order of the comparator it replaced: checked on many ties (times 1..3), wide spreads, the
+// largest times an instance may hold, and 300 jobs.
+TEST(johnson, keys_sort_as_mittens_rule_with_index_ties) {
+  std::vector<instance> cases{test::random_instance(12, 6, 11, 1, 3), test::random_instance(40, 9, 12, 1, 99),
+                              test::random_instance(300, 5, 13, 1, 10),
+                              test::random_instance(30, 4, 14, time_limit(30, 4) - 5, time_limit(30, 4))};
+  for (const instance& inst : cases) {
+    SCOPED_TRACE(std::to_string(inst.n) + " x " + std::to_string(inst.m));
+    const bound_data data(inst);
+    const bound_view b = data.view();
+    const int n = inst.n;
+    for (int q = 0; q < b.npairs; ++q) {
+      const int k = b.pair_first[q], l = b.pair_second[q];
+      auto a_of = [&](int j) { return inst.time(k, j) + b.lags[q * n + j]; };
+      auto b_of = [&](int j) { return b.lags[q * n + j] + inst.time(l, j); };
+      std::vector<int> want(static_cast<std::size_t>(n));
+      for (int j = 0; j < n; ++j) want[static_cast<std::size_t>(j)] = j;
+      std::sort(want.begin(), want.end(), [&](int x, int y) {
+        const bool fx = a_of(x) <= b_of(x), fy = a_of(y) <= b_of(y);
+        if (fx != fy) return fx;
+        if (fx) return a_of(x) != a_of(y) ? a_of(x) < a_of(y) : x < y;
+        return b_of(x) != b_of(y) ? b_of(x) > b_of(y) : x < y;
+      });
+      const std::vector<int> got(b.johnson + q * n, b.johnson + (q + 1) * n);
+      ASSERT_EQ(got, want) << "pair (" << k << ", " << l << ")";
+    }
+  }
+}
+
 TEST(johnson, orders_are_optimal_for_every_machine_pair) {
   std::mt19937 rng(4321);
   int checked = 0;

@@ -131,12 +131,13 @@ void take_engine_bound(const concurrent_improver& engine, solve_result& r) {
 // incumbent engine's probes do not run where its beam aims at its best (wide shops on the CPU), so
 // on wide shops every open node's bound can stay below this one (VRF large, instances 2-10: the
 // all-pairs LB2 at the root is above the VRF paper's lower bounds on every class, by 0.09-2.3 %
-// on the mean, where LB1 is 0.01-0.6 % below them). Its tables cost about 0.25 us an entry (this
-// 2-core VM: 0.34 s at 800 x 60), so it is made only where that is at most 2 % of the time limit.
+// on the mean, where LB1 is 0.01-0.6 % below them). It costs about 0.1 us an entry (this 2-core
+// VM: 0.14 s at 800 x 60, 0.45 s at 4000 x 45), so it is made only where that is at most 2 % of
+// the time limit.
 int root_floor(const instance& inst, double time_limit) {
   const long long entries = static_cast<long long>(inst.n) * inst.m * (inst.m - 1) / 2;
   if (inst.m < 2 || entries > (1LL << 23)) return 0;
-  if (time_limit > 0 && 3e-7 * static_cast<double>(entries) > 0.02 * time_limit) return 0;
+  if (time_limit > 0 && 1.5e-7 * static_cast<double>(entries) > 0.02 * time_limit) return 0;
   const bound_data all(inst);
   std::vector<job_t> identity(static_cast<std::size_t>(inst.n));
   for (int j = 0; j < inst.n; ++j) identity[static_cast<std::size_t>(j)] = static_cast<job_t>(j);

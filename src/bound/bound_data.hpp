@@ -40,6 +40,16 @@ using compact_bound_view = basic_bound_view<std::uint8_t, Job, std::uint16_t>;
 
 // Owner of the tables (host memory). The GPU layer copies these arrays to the device and builds
 // a bound_view over its own copies.
+// Job j's place in a machine pair's Johnson order (Mitten's rule with time lags) as one integer:
+// a = p_kj + lag_j, b = lag_j + p_lj; jobs with a <= b first by increasing a, then the others by
+// decreasing b, ties by job index. Ascending keys are that order; the job is the low 16 bits
+// (a, b < 2^31 by instance.hpp's time limit, j < 2^16 by max_jobs).
+constexpr std::uint64_t johnson_key(int a, int b, int j) {
+  const std::uint64_t job = static_cast<std::uint64_t>(j);
+  if (a <= b) return static_cast<std::uint64_t>(a) << 16 | job;
+  return std::uint64_t{1} << 63 | static_cast<std::uint64_t>(0x7fffffff - b) << 16 | job;
+}
+
 class bound_data {
  public:
   // pairs: the machine pairs (k < l) LB2 maximises over, in the order it evaluates them; empty =
