@@ -690,6 +690,16 @@ std::function<void(const progress_info&)> with_engine_bound(const concurrent_imp
   };
 }
 
+// The progress rows' lower bound raised to the root floor, as the summary's is (take_root_floor).
+std::function<void(const progress_info&)> with_floor(int floor, std::function<void(const progress_info&)> report) {
+  if (!report || floor <= 0) return report;
+  return [floor, report = std::move(report)](const progress_info& p) {
+    progress_info q = p;
+    if (q.global_lb >= 0 && floor > q.global_lb) q.global_lb = std::min(floor, q.best);
+    report(q);
+  };
+}
+
 // The solve's wall time in named steps (run_info::wall_phases): each mark closes the step since the
 // previous one.
 struct phase_clock {
@@ -867,6 +877,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   info.context_wait_seconds = context.wait();
   phases.mark("context");
   const int floor = root_floor(inst, a.time_limit);
+  if (!opt.initial_ub) opt.on_progress = with_floor(floor, std::move(opt.on_progress));
   phases.mark("floor");
   solve_result r = search_or_ascend(data, a, b, strategy, resume, opt, start, beside.improver.get());
   phases.mark("search");
