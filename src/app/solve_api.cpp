@@ -110,19 +110,23 @@ beam_plan engine_beam_plan(const bound_data& data, bound_kind bound, beam_target
   return beam_plan{.bisect = true, .lower = root, .prove_below = prove_below};
 }
 
+// r's lower bound raised to `lower`, proven by `source` (the note says so); a schedule at it is
+// optimal even when the search ran out of time before proving it again.
+void raise_lower_bound(solve_result& r, int lower, const std::string& source) {
+  r.lower_bound = lower;
+  r.notes.push_back("lower bound " + std::to_string(lower) + " " + source);
+  if (!r.schedule.empty() && r.makespan == lower) {
+    r.status = solve_status::optimal;
+    r.notes.push_back("optimal: the schedule reaches that lower bound");
+  }
+}
+
 // The engine's lower bound (its beam's root bound, raised by its probes: each a sequential search
-// that closed its tree below the value) where it is above the search's; a schedule at that bound
-// is optimal even when the search ran out of time before proving it again.
+// that closed its tree below the value) where it is above the search's.
 void take_engine_bound(const concurrent_improver& engine, solve_result& r) {
   const int lower = engine.lower_bound();
   if (lower <= r.lower_bound || r.status == solve_status::optimal || r.status == solve_status::error) return;
-  r.lower_bound = lower;
-  r.notes.push_back("lower bound " + std::to_string(lower) +
-                    " from the incumbent engine's probes (sequential searches below it closed)");
-  if (!r.schedule.empty() && r.makespan == lower) {
-    r.status = solve_status::optimal;
-    r.notes.push_back("optimal: the schedule reaches the engine's proven lower bound");
-  }
+  raise_lower_bound(r, lower, "from the incumbent engine's probes (sequential searches below it closed)");
 }
 
 // A floor under the reported lower bound that needs no search: the root's LB1 and its LB2 over every
@@ -146,19 +150,13 @@ int root_floor(const instance& inst, double time_limit) {
   return std::max(lb1, lb2);
 }
 
-// A run stopped by a limit reports at least the root floor; a schedule at it is optimal. Not with
-// --ub (whose proofs report their own bound) nor after an error.
+// A run stopped by a limit reports at least the root floor. Not with --ub (whose proofs report
+// their own bound) nor after an error.
 void take_root_floor(int floor, const std::optional<int>& ub_option, solve_result& r) {
   const bool stopped = r.status == solve_status::time_limit || r.status == solve_status::node_limit ||
                        r.status == solve_status::interrupted;
   if (!stopped || ub_option || floor <= r.lower_bound) return;
-  r.lower_bound = floor;
-  r.notes.push_back("lower bound " + std::to_string(floor) +
-                    " at the root: the two-machine bound over every machine pair (no search needed)");
-  if (!r.schedule.empty() && r.makespan == floor) {
-    r.status = solve_status::optimal;
-    r.notes.push_back("optimal: the schedule reaches the root's lower bound");
-  }
+  raise_lower_bound(r, floor, "at the root: the two-machine bound over every machine pair (no search needed)");
 }
 
 neh_result run_start_heuristic(const instance& inst, const solve_args& a, heuristic_choice heuristic) {
