@@ -71,11 +71,14 @@ TEST(dfs_pool, behaves_as_a_stack_of_whole_nodes) {
         std::swap(w.perm[static_cast<std::size_t>(x)], w.perm[static_cast<std::size_t>(y)]);
         ref.push_back(w);
       }
-    } else if (what == 4) {
-      std::shuffle(parent.begin(), parent.end(), rng);
+    } else if (what == 4) {  // a whole node: a new permutation, or the last parent with a swap or two
+      std::vector<job_t> whole = parent;
+      const unsigned how = draw() % 4;
+      if (how == 0) std::shuffle(whole.begin(), whole.end(), rng);
+      for (unsigned s = 0; s < how; ++s) std::swap(whole[draw() % n], whole[draw() % n]);
       const node_meta m{-1, n, next_lb++ % 97};
-      pool.push_root(parent.data(), m.limit1, m.limit2, m.lb);
-      ref.push_back({parent, m});
+      pool.push_root(whole.data(), m.limit1, m.limit2, m.lb);
+      ref.push_back({whole, m});
     } else if (what < 8) {
       if (ref.empty()) continue;
       const node_meta m = pool.pop(out.data());
@@ -127,6 +130,18 @@ TEST(dfs_pool, a_dive_that_prunes_nothing_holds_n_squared_bytes) {
   std::vector<job_t> p(static_cast<std::size_t>(n));
   pool.copy_perm(pool.size() - 1, p.data());
   EXPECT_TRUE(std::equal(p.begin(), p.end(), s.perm(pool.size() - 1)));
+  // ... and comes back node for node (whole: a checkpoint does not say which nodes are siblings,
+  // and the checkpoint itself holds n bytes a node, so the restore is not where memory is saved).
+  dfs_pool back(n);
+  restore_stacks(s, {&back});
+  ASSERT_EQ(back.size(), pool.size());
+  std::vector<job_t> q(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < back.size(); i += 997) {
+    pool.copy_perm(i, p.data());
+    back.copy_perm(i, q.data());
+    EXPECT_EQ(p, q) << "node " << i;
+    EXPECT_EQ(back.meta(i).lb, pool.meta(i).lb);
+  }
 }
 
 // A feed whose offer_seed throws std::bad_alloc, as an allocation does when memory runs out, on
