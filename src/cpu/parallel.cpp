@@ -251,8 +251,9 @@ class mt_run {
       try {
         work(t);
       } catch (...) {
-        worker_failed(t, std::current_exception());
+        worker_failed(std::current_exception());
       }
+      leave(t);
     });
     if (thrown_) std::rethrow_exception(thrown_);
     if (sh_.failure) std::rethrow_exception(sh_.failure);
@@ -276,17 +277,18 @@ class mt_run {
   virtual void seed() = 0;
   virtual void work(int t) = 0;
   virtual solve_result finish() = 0;
-  // After worker t threw: what the others wait on from it is released, so they see the stop and
-  // return (the exception, std::bad_alloc most likely, is rethrown after the join).
-  virtual void release(int t) = 0;
+  // Worker t is done, returned or thrown: what the others wait on from it is released, so they
+  // see the stop or the end and return.
+  virtual void leave(int t) = 0;
 
-  void worker_failed(int t, std::exception_ptr e) {
+  // A worker's exception (std::bad_alloc most likely) stops the others; the first is rethrown
+  // after the join.
+  void worker_failed(std::exception_ptr e) {
     {
       std::lock_guard lock(thrown_mu_);
       if (!thrown_) thrown_ = std::move(e);
     }
     sh_.request_stop(solve_status::error);
-    release(t);
   }
 
   // The result of a run that ended with `stop`, its open nodes' least bound open_min.
@@ -372,10 +374,9 @@ class work_stealing_run final : public mt_run {
       if (!steal(w)) break;
     }
     sh_.counters[id].branched.store(w.st.branched, std::memory_order_relaxed);
-    if (id != 0) gate_.leave();
   }
 
-  void release(int id) override {
+  void leave(int id) override {
     if (id != 0) gate_.leave();
   }
 
@@ -559,8 +560,7 @@ class shared_queue_run final : public mt_run {
       cv_.notify_all();
       if (checkpoint) write_checkpoint(lock);
     }
-    cv_.notify_all();
-  }
+  }  // leave() wakes the others
 
   // Worker 0 holds nothing now; the others finish their node and wait (pause_). Called and
   // returns with `lock` held.
@@ -582,7 +582,7 @@ class shared_queue_run final : public mt_run {
     return summarize(stop, queue_.empty() ? INT_MAX : queue_.min_lb());
   }
 
-  void release(int id) override {
+  void leave(int id) override {
     std::lock_guard lock(mu_);
     if (holding_[static_cast<std::size_t>(id)]) --busy_;
     holding_[static_cast<std::size_t>(id)] = 0;
