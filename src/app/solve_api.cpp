@@ -138,11 +138,11 @@ void take_engine_bound(const concurrent_improver& engine, solve_result& r) {
 // on the mean, where LB1 is 0.01-0.6 % below them). It costs about 0.1 us an entry (this 2-core
 // VM: 0.14 s at 800 x 60, 0.45 s at 4000 x 45), so it is made only where that is at most 2 % of
 // the time limit.
-int root_floor(const instance& inst, double time_limit) {
+int root_floor(const instance& inst, double time_limit, all_pair_tables& tables) {
   const long long entries = static_cast<long long>(inst.n) * inst.m * (inst.m - 1) / 2;
   if (inst.m < 2 || entries > (1LL << 23)) return 0;
   if (time_limit > 0 && 1.5e-7 * static_cast<double>(entries) > 0.02 * time_limit) return 0;
-  const bound_data all(inst);
+  const bound_data& all = tables.get();
   std::vector<job_t> identity(static_cast<std::size_t>(inst.n));
   for (int j = 0; j < inst.n; ++j) identity[static_cast<std::size_t>(j)] = static_cast<job_t>(j);
   const int lb1 = expander(all, bound_kind::lb1, branching::forward).root_bound(identity.data(), -1, inst.n, INT_MAX);
@@ -208,9 +208,10 @@ lb2_pairs_choice check_lb2_pairs(const instance& inst, const lb2_pairs_option& s
   return c;
 }
 
-std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info) {
+std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info,
+                            all_pair_tables* tables) {
   if (c.learn == 0) return {};
-  const pair_learning learned = learn_pairs(inst, c.learn, threshold);
+  const pair_learning learned = learn_pairs(inst, c.learn, threshold, 10000, tables ? &tables->get() : nullptr);
   c.pairs = learned.pairs;
   info.learn_seconds = learned.seconds;
   std::ostringstream note;
@@ -596,7 +597,8 @@ class checkpoint_writer {
 // ones, or a subset learned by a short search (its note in `note`).
 std::vector<std::pair<int, int>> choose_pairs(const instance& inst, const solve_args& a, const backend_plan& b,
                                               const search_state* resumed, const solve_options& opt,
-                                              const incumbent& start, run_info& info, std::string& note) {
+                                              const incumbent& start, run_info& info, std::string& note,
+                                              all_pair_tables& tables) {
   std::vector<std::pair<int, int>> pairs;
   if (resumed && opt.bound != bound_kind::lb1) {
     pairs = resumed->lb2_pairs;
@@ -619,7 +621,7 @@ std::vector<std::pair<int, int>> choose_pairs(const instance& inst, const solve_
     if (!pairs.empty()) info.lb2_pairs = describe(lb2_pairs_choice{"checkpoint", pairs, 0});
   } else if (b.lb2_pairs.mode != lb2_pairs_mode::all) {
     lb2_pairs_choice c = check_lb2_pairs(inst, b.lb2_pairs, opt.bound, b.text_checkpoint);
-    note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info);
+    note = learn_lb2_pairs(inst, c, initial_threshold(opt, start), info, &tables);
     pairs = c.pairs;
     info.lb2_pairs = describe(c);
   }
@@ -861,7 +863,8 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   checkpoint_writer checkpoints;
   checkpoints.attach(a, hooks, opt);
   std::string pair_note;
-  const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note));
+  all_pair_tables tables{inst, std::nullopt};  // built once, if the pair learning or the root floor needs them
+  const bound_data data(inst, choose_pairs(inst, a, b, resume, opt, start, info, pair_note, tables));
   phases.mark("pairs");
   if (hooks.on_search) hooks.on_search(solve_plan{b.name, opt, info, resume, b.device_loop, &data});
   running_engine beside(inst, data, a, opt, engine, walkers, device_beam, resume && resume->complete, start,
@@ -874,7 +877,7 @@ solve_outcome solve_instance(const instance& inst, const solve_args& a, const so
   phases.mark("engine");
   info.context_wait_seconds = context.wait();
   phases.mark("context");
-  const int floor = root_floor(inst, a.time_limit);
+  const int floor = root_floor(inst, a.time_limit, tables);
   if (!opt.initial_ub) opt.on_progress = with_floor(floor, std::move(opt.on_progress));
   phases.mark("floor");
   solve_result r = search_or_ascend(data, a, b, strategy, resume, opt, start, beside.improver.get());

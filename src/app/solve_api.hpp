@@ -68,7 +68,16 @@ lb2_pairs_choice check_lb2_pairs(const instance& inst, const lb2_pairs_option& s
                                  bool text_checkpoint);
 // Learns c.learn pairs (if any) by a short search pruning at `threshold` (bound/pair_learning.hpp)
 // into c.pairs; sets info.learn_seconds and returns the result's note ("lb2 pairs learned ...").
-std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info);
+// The tables of every machine pair of one instance, built on first use (the pair learning and the
+// root floor share them).
+struct all_pair_tables {
+  const instance& inst;
+  std::optional<bound_data> built;
+  const bound_data& get() { return built ? *built : built.emplace(inst); }
+};
+
+std::string learn_lb2_pairs(const instance& inst, lb2_pairs_choice& c, int threshold, run_info& info,
+                            all_pair_tables* tables = nullptr);
 // "all", or "SPEC: 1-2 2-3 ..." (1-based machines): run_info::lb2_pairs.
 std::string describe(const lb2_pairs_choice& c);
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "bound/bound_data.hpp"
@@ -101,10 +102,10 @@ std::uint64_t scaled_learning_budget(std::uint64_t budget, int n, int pairs) {
   return std::max<std::uint64_t>(kLearnChunks, static_cast<std::uint64_t>(static_cast<double>(budget) * full / cost));
 }
 
-pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget) {
+pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget, const bound_data* all) {
   const auto t0 = std::chrono::steady_clock::now();
-  const bound_data all(inst);
-  const bound_view b = all.view();
+  std::optional<bound_data> own;
+  const bound_view b = (all ? *all : own.emplace(inst)).view();
   const int np = b.npairs;
   if (np == 0) return {};  // one machine: no pair to learn (LB2 is then LB1's)
   budget = scaled_learning_budget(budget, inst.n, np);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "bound/bound_data.hpp"
 #include "problem/instance.hpp"
 
 namespace pfsp {
@@ -32,7 +33,9 @@ inline constexpr int kLearnChunks = 8;
 // pairs that 200000 (3.5-7 s) keep on ta021, ta051 and ta056 (docs/benchmarks.md): the learning
 // is counted in the run's wall time, and 20-job proofs last a few tenths of a second (at 500x20
 // the whole budget took 0.55-0.67 s on the H100 machine's 16 cores, before the search's clock).
-pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 10000);
+// all: the tables of every pair of inst where the caller has them (else built here).
+pair_learning learn_pairs(const instance& inst, int k, int ub, std::uint64_t budget = 10000,
+                          const bound_data* all = nullptr);
 
 // The children learn_pairs bounds with `budget` on an instance of n jobs and `pairs` machine pairs.
 std::uint64_t scaled_learning_budget(std::uint64_t budget, int n, int pairs);
